@@ -1,0 +1,233 @@
+/* tile.h — GPU kernels in C, in the SPMD tile style of OpenAI Triton.
+
+   USAGE
+     In exactly one C file of your program:
+         #define TILE_IMPLEMENTATION
+         #include "tile.h"
+     everywhere else just #include "tile.h". Link with -ldl -lm -lpthread.
+     The implementation is C11; the declarations (and this manual) also
+     compile as C++.
+
+   A KERNEL
+       TILE_KERNEL(add_kernel, (tl_ptr_f32, x), (tl_ptr_f32, y),
+                               (tl_ptr_f32, out), (tl_i32, n))
+       {
+           int  BLOCK = TL_META(BLOCK);              // a plain C int
+           tl_t offs  = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+           tl_t mask  = tl_lt(offs, n);
+           tl_t sum   = tl_add(tl_load(tl_add(x, offs), .mask = mask),
+                               tl_load(tl_add(y, offs), .mask = mask));
+           tl_store(tl_add(out, offs), sum, .mask = mask);
+       }
+
+     TILE_KERNEL defines two things: the body, which *builds* the kernel's
+     IR when it runs (every tl_* call records an op; nothing is computed
+     on the host), and a host launcher with the kernel's own C parameter
+     types:
+       tile_status add_kernel(const tile_launch *opts,
+                              float *x, float *y, float *out, int32_t n);
+     Launch it with options built by TILE_OPTS (zero means default):
+       add_kernel(TILE_OPTS(.grid = {tile_cdiv(n, 1024)},
+                            .meta = {{"BLOCK", 1024}}), x, y, out, n);
+
+   THE LANGUAGE is in tile_lang.h (included by this file): tl_* ops with
+   Triton's semantics, TL_FOR / TL_IF / TL_ELSE / TL_WHILE for runtime
+   control flow, TL_META for meta-parameters.
+
+   ERRORS: every public call returns a tile_status (or NULL); the message,
+   with an error id and the user's file:line, is in tile_last_error().
+   Nothing here exits the program. Errors are also printed to stderr
+   unless TILE_QUIET=1 or tile_set_log() says otherwise.
+
+   KNOBS (environment, read once): TILE_INTERPRET=1, TILE_BACKEND=interp,
+   TILE_DUMP=ir (stages printed to stderr, or written to TILE_DUMP_DIR as
+   <kernel>.<stage>), TILE_QUIET=1.
+
+   SECTIONS (grep for the tag)
+     >>api       public types and functions (this file)
+     >>lang      the kernel language                      tile_lang.h
+     >>ir        op table, types, values, regions         tile/ir.h
+     >>build     tracing: tl_* ops build the IR           tile/build.h
+     >>passes    verify, fold, CSE, DCE, printer          tile/passes.h
+     >>interp    the CPU interpreter                      tile/interp.h
+     >>runtime   memory, kernel cache, launch, knobs      tile/runtime.h
+*/
+#ifndef TILE_H
+#define TILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>api ------------------------------------------------------------------ */
+
+#define TILE_VERSION_MAJOR 0
+#define TILE_VERSION_MINOR 1
+#define TILE_VERSION_PATCH 0
+#define TILE_VERSION_STRING "0.1.0"
+
+/* Every error the library reports has one of these ids. Tests assert on the
+   id (tile_last_error_info()->status), never on the wording. */
+#define TILE_ERRORS(X)                                                              \
+    X(OK,        "success")                                                         \
+    X(SHAPE,     "shapes do not match or do not broadcast")                         \
+    X(DTYPE,     "a dtype is not allowed here")                                     \
+    X(BLOCK,     "a block dimension is not a power of two, or a tile is too large") \
+    X(AXIS,      "an axis or permutation is out of range")                          \
+    X(VALUE,     "an argument has an invalid value")                                \
+    X(SCOPE,     "a value is used outside the region that made it")                 \
+    X(ARITY,     "wrong number of arguments or values")                             \
+    X(CARRY,     "a carried value changes type in a loop or branch")                \
+    X(META,      "a meta-parameter is missing or invalid")                          \
+    X(CONTROL,   "malformed runtime control flow")                                  \
+    X(CONTEXT,   "a tl_* op was called outside a kernel being built")               \
+    X(ARG,       "a bad kernel argument")                                           \
+    X(LAUNCH,    "bad launch options")                                              \
+    X(OOB,       "a memory access outside every allocation")                        \
+    X(ASSERT,    "a device assertion failed")                                       \
+    X(NOMEM,     "out of memory")                                                   \
+    X(NODEVICE,  "no usable device or back end")                                    \
+    X(DRIVER,    "a driver call failed")                                            \
+    X(COMPILE,   "a kernel failed to compile")                                      \
+    X(INTERNAL,  "an internal error (a bug in tile)")
+
+typedef enum tile_status {
+#define TILE__ENUM_ERR(id, text) TILE_ERR_##id,
+    TILE_ERRORS(TILE__ENUM_ERR)
+#undef TILE__ENUM_ERR
+    TILE_ERR_COUNT_
+} tile_status;
+#define TILE_OK TILE_ERR_OK
+
+/* The most recent error of the calling thread. */
+typedef struct tile_error {
+    tile_status status;     /* TILE_ERR_*                                      */
+    const char *id;         /* "TILE_ERR_SHAPE"                                */
+    char kernel[64];        /* kernel name, "" when none                       */
+    char file[256];         /* the user's file ("" when unknown)               */
+    int line;               /* the user's line (0 when unknown)                */
+    char message[1024];     /* the whole formatted message                     */
+} tile_error;
+
+const char       *tile_last_error(void);        /* "" when none               */
+const tile_error *tile_last_error_info(void);
+void              tile_clear_error(void);
+const char       *tile_status_id(tile_status s); /* "TILE_ERR_SHAPE"          */
+const char       *tile_status_text(tile_status s);
+/* Where error messages go; NULL restores the default (stderr unless
+   TILE_QUIET=1). */
+typedef void (*tile_log_fn)(const tile_error *err, void *user);
+void tile_set_log(tile_log_fn fn, void *user);
+
+/* Element types. Pointers are TL_PTR with a pointee. */
+typedef enum tl_dtype {
+    TL_VOID = 0,
+    TL_I1, TL_I8, TL_I16, TL_I32, TL_I64,
+    TL_U8, TL_U16, TL_U32, TL_U64,
+    TL_F16, TL_BF16, TL_F32, TL_F64, TL_F8E4M3, TL_F8E5M2,
+    TL_PTR,
+    TL_DTYPE_COUNT_
+} tl_dtype;
+const char *tile_dtype_name(tl_dtype t);   /* "f32"                           */
+size_t      tile_dtype_size(tl_dtype t);   /* bytes in memory (i1: 1)         */
+
+/* Host-side storage of the narrow float types: distinct types so that a
+   kernel taking tl_ptr_f16 cannot be handed a bf16 array. */
+typedef struct tile_f16    { uint16_t bits; } tile_f16;
+typedef struct tile_bf16   { uint16_t bits; } tile_bf16;
+typedef struct tile_f8e4m3 { uint8_t bits; } tile_f8e4m3;
+typedef struct tile_f8e5m2 { uint8_t bits; } tile_f8e5m2;
+/* Conversions with round-to-nearest-even (f8: saturating to the largest
+   finite value, as the GPU's cvt.rn.satfinite). */
+tile_f16    tile_f16_from(double x);
+tile_bf16   tile_bf16_from(double x);
+tile_f8e4m3 tile_f8e4m3_from(double x);
+tile_f8e5m2 tile_f8e5m2_from(double x);
+double      tile_f16_to(tile_f16 x);
+double      tile_bf16_to(tile_bf16 x);
+double      tile_f8e4m3_to(tile_f8e4m3 x);
+double      tile_f8e5m2_to(tile_f8e5m2 x);
+/* Round a double to the nearest value of a float dtype (integers: wrap). */
+double      tile_round_to(tl_dtype t, double x);
+
+/* A traced value: a handle into the kernel being built. {0} is "none". */
+typedef struct tl_t { int32_t id; } tl_t;
+
+#define TILE_MAX_META 16
+typedef struct tile_meta { const char *name; long long value; } tile_meta;
+
+/* Launch options; zero means default. Build them with TILE_OPTS so that
+   errors can name the launch line. */
+typedef struct tile_launch {
+    unsigned grid[3];            /* programs per axis (0: 1)                  */
+    tile_meta meta[TILE_MAX_META]; /* meta-parameters, {"BLOCK", 1024}        */
+    int num_warps;               /* 0: 4                                      */
+    int num_stages;              /* 0: 3                                      */
+    void *stream;                /* a CUstream; NULL: the default stream      */
+    const char *file;            /* the launch site, set by TILE_OPTS         */
+    int line;
+} tile_launch;
+#define TILE_OPTS(...) (&(tile_launch){.file = __FILE__, .line = __LINE__, __VA_ARGS__})
+
+/* One kernel parameter as the launcher passes it. */
+typedef union tile_arg { void *p; int64_t i; double f; } tile_arg;
+typedef struct tile_param { const char *name; tl_dtype dtype; tl_dtype elem; } tile_param;
+
+/* What TILE_KERNEL defines for each kernel; `state` is the library's cache. */
+typedef struct tile_kernel {
+    const char *name;
+    const char *file;
+    int line;
+    int nparams;
+    const tile_param *params;
+    void (*body)(const tl_t *args);
+    void *state;
+} tile_kernel;
+
+tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args);
+/* Build (trace, verify, optimize) a kernel for the given meta-parameters and
+   return its IR as text; free the text with tile_free_text. */
+tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text);
+void        tile_free_text(char *text);
+/* Free everything cached for a kernel (its built IR for every meta key). */
+void        tile_kernel_release(tile_kernel *k);
+
+/* Memory. In interpreter mode these are host memory; every pointer a kernel
+   touches must come from tile_malloc (out-of-bounds lanes are reported). */
+void       *tile_malloc(size_t bytes);            /* NULL on failure          */
+tile_status tile_free(void *p);                   /* NULL is fine             */
+tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes);
+tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes);
+tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes);
+tile_status tile_memset(void *dst, int byte, size_t bytes);
+tile_status tile_synchronize(void);
+
+/* "interp" for now; later "nvrtc" or "llvm". */
+const char *tile_backend_name(void);
+
+static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "tile_lang.h"
+
+#endif /* TILE_H */
+
+#ifdef TILE_IMPLEMENTATION
+#ifndef TILE__IMPLEMENTED
+#define TILE__IMPLEMENTED
+#ifdef __cplusplus
+#error "tile.h: define TILE_IMPLEMENTATION in a C file (the implementation is C11); C++ files include tile.h for the declarations only"
+#endif
+#include "tile/ir.h"
+#include "tile/build.h"
+#include "tile/passes.h"
+#include "tile/interp.h"
+#include "tile/runtime.h"
+#endif
+#endif

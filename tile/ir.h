@@ -1,0 +1,707 @@
+/* tile/ir.h — >>ir: the op table, types, values, regions, the error channel.
+   Part of tile.h's implementation; included once under TILE_IMPLEMENTATION.
+
+   Why it is shaped this way: a kernel is one function of SSA values with
+   static shapes. Ops live in one array and refer to values by index; a
+   region is an ordered list of op indices plus its block arguments, so
+   passes can rewrite operands in place and drop ops by marking them dead.
+   One X-macro table (TILE__OPS) drives the enum, the names, the printer,
+   the verifier's arity rules, the CSE/DCE flags, and the interpreter.
+
+   Glossary
+     value    an SSA value: dtype (+ pointee), rank, static shape; id 0 = none
+     op       an operation: operands (value ids, -0 = absent), results
+              (contiguous value ids), integer attributes, a float attribute,
+              a string attribute, and up to two regions
+     region   ops in order, block arguments, the op that owns it
+     weak     a C literal's constant, typed when it meets a tile (builder only)
+*/
+#include <assert.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Internal invariant violations only (bugs in tile, never user input). */
+#ifndef TILE_ASSERT
+#define TILE_ASSERT(c) ((c) ? (void)0 : tile__die(__FILE__, __LINE__, #c))
+#endif
+static void tile__die(const char *file, int line, const char *what) {
+    fprintf(stderr, "tile: internal error at %s:%d: %s\n", file, line, what);
+    abort();
+}
+
+/* ---- the op table -----------------------------------------------------------
+   X(NAME, "name", operands (-1: variadic), results (-1: variadic), flags)
+   Semantics of each op are one line beside it. Shapes: EW ops take operands
+   already broadcast to the result shape (the builder inserts BROADCAST). */
+enum {
+    TILE__F_PURE = 1,      /* no side effect: CSE-able, DCE-able            */
+    TILE__F_EW = 2,        /* elementwise over equal shapes                 */
+    TILE__F_REGION = 4,    /* owns regions                                  */
+    TILE__F_TERM = 8,      /* terminates a region                           */
+    TILE__F_CMP = 16,      /* result is i1 from a comparison                */
+};
+#define TILE__PE (TILE__F_PURE | TILE__F_EW)
+#define TILE__OPS(X)                                                                               \
+    X(CONST,       "const",        0, 1, TILE__F_PURE) /* splat of attr i[0] (ints) or f (floats)  */ \
+    X(PROGRAM_ID,  "program_id",   0, 1, TILE__F_PURE) /* program index on axis i[0]             */ \
+    X(NUM_PROGRAMS,"num_programs", 0, 1, TILE__F_PURE) /* grid size on axis i[0]                 */ \
+    X(ARANGE,      "arange",       0, 1, TILE__F_PURE) /* i[0], i[0]+1, ... < i[1]               */ \
+    X(BROADCAST,   "broadcast",    1, 1, TILE__F_PURE) /* size-1 dims (or rank 0) to the result shape */ \
+    X(EXPAND_DIMS, "expand_dims",  1, 1, TILE__F_PURE) /* insert a dim of 1 at i[0]              */ \
+    X(RESHAPE,     "reshape",      1, 1, TILE__F_PURE) /* same elements, row-major, new shape    */ \
+    X(PERMUTE,     "permute",      1, 1, TILE__F_PURE) /* result dim d = operand dim i[d]        */ \
+    X(CAT,         "cat",          2, 1, TILE__F_PURE) /* a then b along axis 0                  */ \
+    X(JOIN,        "join",         2, 1, TILE__F_PURE) /* stack a, b on a new last dim of 2      */ \
+    X(SPLIT,       "split",        1, 2, TILE__F_PURE) /* the halves of the last dim (of 2)      */ \
+    X(ADD,         "add",          2, 1, TILE__PE)     /* a + b (ints wrap)                      */ \
+    X(SUB,         "sub",          2, 1, TILE__PE)     /* a - b                                  */ \
+    X(MUL,         "mul",          2, 1, TILE__PE)     /* a * b                                  */ \
+    X(DIV,         "div",          2, 1, TILE__PE)     /* floats: a / b; ints: truncating (x/0 = -1 as the GPU) */ \
+    X(MOD,         "mod",          2, 1, TILE__PE)     /* floats: fmod; ints: C remainder        */ \
+    X(MIN,         "min",          2, 1, TILE__PE)     /* min; floats: a NaN loses               */ \
+    X(MAX,         "max",          2, 1, TILE__PE)     /* max                                    */ \
+    X(AND,         "and",          2, 1, TILE__PE)     /* bitwise and                            */ \
+    X(OR,          "or",           2, 1, TILE__PE)     /* bitwise or                             */ \
+    X(XOR,         "xor",          2, 1, TILE__PE)     /* bitwise xor                            */ \
+    X(SHL,         "shl",          2, 1, TILE__PE)     /* a << b (b >= width gives 0)            */ \
+    X(SHR,         "shr",          2, 1, TILE__PE)     /* a >> b, arithmetic when signed         */ \
+    X(EQ,          "eq",           2, 1, TILE__PE | TILE__F_CMP) /* a == b -> i1               */ \
+    X(NE,          "ne",           2, 1, TILE__PE | TILE__F_CMP) /* a != b (true for NaN)      */ \
+    X(LT,          "lt",           2, 1, TILE__PE | TILE__F_CMP) /* a < b                      */ \
+    X(LE,          "le",           2, 1, TILE__PE | TILE__F_CMP) /* a <= b                     */ \
+    X(GT,          "gt",           2, 1, TILE__PE | TILE__F_CMP) /* a > b                      */ \
+    X(GE,          "ge",           2, 1, TILE__PE | TILE__F_CMP) /* a >= b                     */ \
+    X(PTR_ADD,     "ptr_add",      2, 1, TILE__PE)     /* pointer a advanced by b elements       */ \
+    X(NEG,         "neg",          1, 1, TILE__PE)     /* -x                                     */ \
+    X(NOT,         "not",          1, 1, TILE__PE)     /* ~x (i1: logical not)                   */ \
+    X(ABS,         "abs",          1, 1, TILE__PE)     /* |x|                                    */ \
+    X(EXP,         "exp",          1, 1, TILE__PE)     /* e^x                                    */ \
+    X(EXP2,        "exp2",         1, 1, TILE__PE)     /* 2^x                                    */ \
+    X(LOG,         "log",          1, 1, TILE__PE)     /* ln x                                   */ \
+    X(LOG2,        "log2",         1, 1, TILE__PE)     /* log2 x                                 */ \
+    X(SQRT,        "sqrt",         1, 1, TILE__PE)     /* square root, correctly rounded         */ \
+    X(RSQRT,       "rsqrt",        1, 1, TILE__PE)     /* 1 / sqrt(x)                            */ \
+    X(SIN,         "sin",          1, 1, TILE__PE)     /* sin x                                  */ \
+    X(COS,         "cos",          1, 1, TILE__PE)     /* cos x                                  */ \
+    X(TANH,        "tanh",         1, 1, TILE__PE)     /* tanh x                                 */ \
+    X(SIGMOID,     "sigmoid",      1, 1, TILE__PE)     /* 1 / (1 + e^-x)                         */ \
+    X(ERF,         "erf",          1, 1, TILE__PE)     /* the error function                     */ \
+    X(FLOOR,       "floor",        1, 1, TILE__PE)     /* round toward -inf                      */ \
+    X(CEIL,        "ceil",         1, 1, TILE__PE)     /* round toward +inf                      */ \
+    X(CAST,        "cast",         1, 1, TILE__PE)     /* value conversion to the result dtype   */ \
+    X(BITCAST,     "bitcast",      1, 1, TILE__PE)     /* same bits, another dtype of equal width */ \
+    X(WHERE,       "where",        3, 1, TILE__PE)     /* c ? a : b                              */ \
+    X(FMA,         "fma",          3, 1, TILE__PE)     /* a * b + c, one rounding                */ \
+    X(LOAD,        "load",         3, 1, 0)            /* *ptr where mask (operand 1, optional) else other (2, optional); i[0] cache, i[1] evict, i[2] volatile */ \
+    X(STORE,       "store",        3, 0, 0)            /* *ptr = value where mask (optional); i[0] cache, i[1] evict */ \
+    X(REDUCE,      "reduce",       1, 1, TILE__F_PURE) /* i[0] kind, i[1] axis (the result drops it unless i[2] keep_dims) */ \
+    X(SCAN,        "scan",         1, 1, TILE__F_PURE) /* inclusive scan: i[0] kind, i[1] axis, i[2] reverse */ \
+    X(DOT,         "dot",          3, 1, TILE__F_PURE) /* a[M,K] @ b[K,N] (+ acc, optional); i[0] precision */ \
+    X(ATOMIC,      "atomic",       3, 1, 0)            /* old = *ptr; *ptr = op(old, val) where mask; i[0] op, i[1] sem, i[2] scope */ \
+    X(ATOMIC_CAS,  "atomic_cas",   3, 1, 0)            /* old = *ptr; if old == cmp: *ptr = val; i[1] sem, i[2] scope */ \
+    X(PRINT,       "print",       -1, 0, 0)            /* print s (the prefix) and each operand's elements */ \
+    X(ASSERT,      "assert",       1, 0, 0)            /* fail the launch with s where a lane is false */ \
+    X(BARRIER,     "barrier",      0, 0, 0)            /* all threads of the program meet        */ \
+    X(FOR,         "for",         -1, -1, TILE__F_REGION) /* lo, hi, step, inits...; body args (iv, carried...) */ \
+    X(IF,          "if",          -1, -1, TILE__F_REGION) /* cond; then, else regions yield the results */ \
+    X(WHILE,       "while",       -1, -1, TILE__F_REGION) /* inits...; before region ends in CONDITION, after in YIELD */ \
+    X(YIELD,       "yield",       -1, 0, TILE__F_TERM)    /* the values a region hands back           */ \
+    X(CONDITION,   "condition",   -1, 0, TILE__F_TERM)    /* cond, values...: continue with values while cond */
+
+typedef enum tile__opcode {
+#define TILE__OP_ENUM(N, s, no, nr, f) TILE__OP_##N,
+    TILE__OPS(TILE__OP_ENUM)
+#undef TILE__OP_ENUM
+    TILE__OP_COUNT_
+} tile__opcode;
+
+static const char *const tile__op_names[] = {
+#define TILE__OP_NAME(N, s, no, nr, f) s,
+    TILE__OPS(TILE__OP_NAME)
+#undef TILE__OP_NAME
+};
+static const signed char tile__op_nopnd[] = {
+#define TILE__OP_NO(N, s, no, nr, f) no,
+    TILE__OPS(TILE__OP_NO)
+#undef TILE__OP_NO
+};
+static const signed char tile__op_nres[] = {
+#define TILE__OP_NR(N, s, no, nr, f) nr,
+    TILE__OPS(TILE__OP_NR)
+#undef TILE__OP_NR
+};
+static const unsigned char tile__op_flags[] = {
+#define TILE__OP_FL(N, s, no, nr, f) f,
+    TILE__OPS(TILE__OP_FL)
+#undef TILE__OP_FL
+};
+
+/* ---- dtypes ---------------------------------------------------------------- */
+typedef struct tile__dtinfo {
+    const char *name;
+    unsigned char bits;    /* width in registers (i1: 1)           */
+    unsigned char bytes;   /* size in memory                        */
+    unsigned char kind;    /* 0 void, 1 bool, 2 signed, 3 unsigned, 4 float, 5 pointer */
+} tile__dtinfo;
+static const tile__dtinfo tile__dt[TL_DTYPE_COUNT_] = {
+    [TL_VOID] = {"void", 0, 0, 0},
+    [TL_I1] = {"i1", 1, 1, 1},
+    [TL_I8] = {"i8", 8, 1, 2},     [TL_I16] = {"i16", 16, 2, 2},
+    [TL_I32] = {"i32", 32, 4, 2},  [TL_I64] = {"i64", 64, 8, 2},
+    [TL_U8] = {"u8", 8, 1, 3},     [TL_U16] = {"u16", 16, 2, 3},
+    [TL_U32] = {"u32", 32, 4, 3},  [TL_U64] = {"u64", 64, 8, 3},
+    [TL_F16] = {"f16", 16, 2, 4},  [TL_BF16] = {"bf16", 16, 2, 4},
+    [TL_F32] = {"f32", 32, 4, 4},  [TL_F64] = {"f64", 64, 8, 4},
+    [TL_F8E4M3] = {"f8e4m3", 8, 1, 4}, [TL_F8E5M2] = {"f8e5m2", 8, 1, 4},
+    [TL_PTR] = {"ptr", 64, 8, 5},
+};
+static int tile__is_float(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && tile__dt[t].kind == 4; }
+static int tile__is_int(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && tile__dt[t].kind >= 1 && tile__dt[t].kind <= 3; }
+static int tile__is_signed(tl_dtype t) { return tile__dt[t].kind == 2; }
+static int tile__is_unsigned(tl_dtype t) { return tile__dt[t].kind == 3 || t == TL_I1; }
+static int tile__is_ptr(tl_dtype t) { return t == TL_PTR; }
+
+const char *tile_dtype_name(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? tile__dt[t].name : "?"; }
+size_t tile_dtype_size(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? tile__dt[t].bytes : 0; }
+
+/* ---- values, ops, regions, functions ---------------------------------------- */
+#define TILE__MAX_RANK TL_MAX_RANK
+#define TILE__MAX_NUMEL (1 << 20)   /* elements in one tile, as Triton's limit */
+typedef struct tile__type {
+    tl_dtype dtype;
+    tl_dtype elem;                  /* pointee when dtype == TL_PTR         */
+    int rank;
+    int shape[TILE__MAX_RANK];
+} tile__type;
+
+typedef struct tile__value {
+    tile__type t;
+    int def;                        /* defining op, or -1 for a block argument */
+    int region;                     /* region it is defined in                 */
+    int weak;                       /* a C literal's constant (builder only)   */
+    const char *file;
+    int line;
+} tile__value;
+
+#define TILE__MAX_IATTR 6
+typedef struct tile__op {
+    tile__opcode code;
+    int nopnd;                      /* operands at f->pool[opnd ...]           */
+    int opnd;
+    int nres;                       /* results: value ids res .. res+nres-1     */
+    int res;
+    int region[2];                  /* owned regions, -1 when none             */
+    int parent;                     /* the region holding this op              */
+    int dead;                       /* removed by a pass                       */
+    long long i[TILE__MAX_IATTR];
+    double f;
+    const char *s;                  /* owned by the function's string pool     */
+    const char *file;
+    int line;
+} tile__op;
+
+typedef struct tile__region {
+    int owner;                      /* op owning it, -1 for the kernel body    */
+    int parent;                     /* enclosing region, -1 for the body       */
+    int nargs, args;                /* block arguments at f->pool[args ...]    */
+    int nops, capops;
+    int *ops;                       /* op ids in order                         */
+} tile__region;
+
+typedef struct tile__func {
+    char name[64];
+    const char *file;               /* the kernel's definition                 */
+    int line;
+    tile__value *vals; int nvals, capvals;   /* vals[0] is the "none" value    */
+    tile__op *ops;     int nops, capops;
+    tile__region *regs; int nregs, capregs;  /* regs[0] is the body           */
+    int *pool;         int npool, cappool;   /* operand and arg lists          */
+    char **strs;       int nstrs, capstrs;   /* owned strings                  */
+    int nparams;                             /* body args 0..nparams-1         */
+} tile__func;
+
+static void *tile__grow(void *p, int *cap, int need, size_t elem) {
+    if (need <= *cap) return p;
+    int n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *q = realloc(p, (size_t)n * elem);
+    if (!q) tile__die(__FILE__, __LINE__, "out of host memory while building IR");
+    *cap = n;
+    return q;
+}
+
+static int tile__numel(const tile__type *t) {
+    int n = 1;
+    for (int d = 0; d < t->rank; d++) n *= t->shape[d];
+    return n;
+}
+static int tile__same_shape(const tile__type *a, const tile__type *b) {
+    if (a->rank != b->rank) return 0;
+    for (int d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d]) return 0;
+    return 1;
+}
+static int tile__same_type(const tile__type *a, const tile__type *b) {
+    return a->dtype == b->dtype && (a->dtype != TL_PTR || a->elem == b->elem) && tile__same_shape(a, b);
+}
+static tile__type tile__scalar_type(tl_dtype dt) {
+    tile__type t;
+    memset(&t, 0, sizeof t);
+    t.dtype = dt;
+    return t;
+}
+static tile__type tile__with_dtype(tile__type t, tl_dtype dt) {
+    t.dtype = dt;
+    if (dt != TL_PTR) t.elem = TL_VOID;
+    return t;
+}
+/* "f32[128,64]", "ptr<f16>[64]", "i32" */
+static char *tile__type_str(const tile__type *t, char *buf, size_t n) {
+    int k;
+    if (t->dtype == TL_PTR) k = snprintf(buf, n, "ptr<%s>", tile_dtype_name(t->elem));
+    else k = snprintf(buf, n, "%s", tile_dtype_name(t->dtype));
+    if (t->rank == 0 || k < 0 || (size_t)k >= n) return buf;
+    size_t at = (size_t)k;
+    for (int d = 0; d < t->rank && at < n; d++) {
+        int w = snprintf(buf + at, n - at, "%s%d", d ? "," : "[", t->shape[d]);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+    if (at < n) snprintf(buf + at, n - at, "]");
+    return buf;
+}
+static char *tile__shape_str(const tile__type *t, char *buf, size_t n) {
+    size_t at = 0;
+    int w = snprintf(buf, n, "[");
+    at = (size_t)w;
+    for (int d = 0; d < t->rank && at < n; d++) {
+        w = snprintf(buf + at, n - at, "%s%d", d ? "," : "", t->shape[d]);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+    if (at < n) snprintf(buf + at, n - at, "]");
+    return buf;
+}
+
+static void tile__func_init(tile__func *f, const char *name) {
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->vals = (tile__value *)tile__grow(f->vals, &f->capvals, 1, sizeof *f->vals);
+    memset(&f->vals[0], 0, sizeof f->vals[0]);
+    f->nvals = 1;
+    f->regs = (tile__region *)tile__grow(f->regs, &f->capregs, 1, sizeof *f->regs);
+    memset(&f->regs[0], 0, sizeof f->regs[0]);
+    f->regs[0].owner = -1;
+    f->regs[0].parent = -1;
+    f->nregs = 1;
+}
+static void tile__func_free(tile__func *f) {
+    if (!f) return;
+    for (int r = 0; r < f->nregs; r++) free(f->regs[r].ops);
+    for (int s = 0; s < f->nstrs; s++) free(f->strs[s]);
+    free(f->vals); free(f->ops); free(f->regs); free(f->pool); free(f->strs);
+    memset(f, 0, sizeof *f);
+}
+static const char *tile__func_str(tile__func *f, const char *s) {
+    if (!s) return NULL;
+    f->strs = (char **)tile__grow(f->strs, &f->capstrs, f->nstrs + 1, sizeof *f->strs);
+    size_t n = strlen(s) + 1;
+    char *c = (char *)malloc(n);
+    if (!c) tile__die(__FILE__, __LINE__, "out of host memory");
+    memcpy(c, s, n);
+    f->strs[f->nstrs++] = c;
+    return c;
+}
+static int tile__new_value(tile__func *f, const tile__type *t, int def, int region, const char *file, int line) {
+    f->vals = (tile__value *)tile__grow(f->vals, &f->capvals, f->nvals + 1, sizeof *f->vals);
+    tile__value *v = &f->vals[f->nvals];
+    memset(v, 0, sizeof *v);
+    v->t = *t;
+    v->def = def;
+    v->region = region;
+    v->file = file;
+    v->line = line;
+    return f->nvals++;
+}
+static int tile__new_region(tile__func *f, int owner, int parent) {
+    f->regs = (tile__region *)tile__grow(f->regs, &f->capregs, f->nregs + 1, sizeof *f->regs);
+    tile__region *r = &f->regs[f->nregs];
+    memset(r, 0, sizeof *r);
+    r->owner = owner;
+    r->parent = parent;
+    return f->nregs++;
+}
+static int tile__pool_add(tile__func *f, const int *ids, int n) {
+    f->pool = (int *)tile__grow(f->pool, &f->cappool, f->npool + n + 1, sizeof *f->pool);
+    int at = f->npool;
+    for (int k = 0; k < n; k++) f->pool[at + k] = ids ? ids[k] : 0;
+    f->npool += n;
+    return at;
+}
+static int *tile__opnds(tile__func *f, const tile__op *o) { return f->pool + o->opnd; }
+static int tile__opnd(tile__func *f, const tile__op *o, int k) { return k < o->nopnd ? f->pool[o->opnd + k] : 0; }
+static int *tile__args(tile__func *f, const tile__region *r) { return f->pool + r->args; }
+static void tile__region_append(tile__func *f, int reg, int op) {
+    tile__region *r = &f->regs[reg];
+    r->ops = (int *)tile__grow(r->ops, &r->capops, r->nops + 1, sizeof *r->ops);
+    r->ops[r->nops++] = op;
+}
+/* Append an op to region `reg` with the given operands; results get types
+   res_t[0..nres-1]. Returns the op id. */
+static int tile__new_op(tile__func *f, int reg, tile__opcode code, const int *opnds, int nopnd,
+                        const tile__type *res_t, int nres, const char *file, int line) {
+    f->ops = (tile__op *)tile__grow(f->ops, &f->capops, f->nops + 1, sizeof *f->ops);
+    int id = f->nops++;
+    tile__op *o = &f->ops[id];
+    memset(o, 0, sizeof *o);
+    o->code = code;
+    o->opnd = tile__pool_add(f, opnds, nopnd);
+    o->nopnd = nopnd;
+    o->region[0] = o->region[1] = -1;
+    o->parent = reg;
+    o->file = file;
+    o->line = line;
+    o->nres = nres;
+    o->res = f->nvals;
+    for (int k = 0; k < nres; k++) tile__new_value(f, &res_t[k], id, reg, file, line);
+    if (reg >= 0) tile__region_append(f, reg, id);
+    return id;
+}
+/* Is region `inner` equal to or nested inside region `outer`? */
+static int tile__region_within(const tile__func *f, int inner, int outer) {
+    for (int r = inner; r >= 0; r = f->regs[r].parent)
+        if (r == outer) return 1;
+    return 0;
+}
+
+/* ---- the error channel ------------------------------------------------------------
+   One thread-local tile_error. tile__error() formats it, hands it to the log
+   function, and returns the status so callers can `return tile__error(...)`. */
+static _Thread_local tile_error tile__err;
+static tile_log_fn tile__log_fn;
+static void *tile__log_user;
+static int tile__log_set;
+
+const char *tile_status_id(tile_status s) {
+    static const char *const ids[] = {
+#define TILE__ERR_ID(id, text) "TILE_ERR_" #id,
+        TILE_ERRORS(TILE__ERR_ID)
+#undef TILE__ERR_ID
+    };
+    return (s >= 0 && s < TILE_ERR_COUNT_) ? ids[s] : "TILE_ERR_?";
+}
+const char *tile_status_text(tile_status s) {
+    static const char *const texts[] = {
+#define TILE__ERR_TEXT(id, text) text,
+        TILE_ERRORS(TILE__ERR_TEXT)
+#undef TILE__ERR_TEXT
+    };
+    return (s >= 0 && s < TILE_ERR_COUNT_) ? texts[s] : "unknown status";
+}
+const char *tile_last_error(void) { return tile__err.message; }
+const tile_error *tile_last_error_info(void) {
+    tile__err.id = tile_status_id(tile__err.status);
+    return &tile__err;
+}
+void tile_clear_error(void) { memset(&tile__err, 0, sizeof tile__err); }
+void tile_set_log(tile_log_fn fn, void *user) {
+    tile__log_fn = fn;
+    tile__log_user = user;
+    tile__log_set = fn != NULL;
+}
+static int tile__env_flag(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+/* Report an error: `file`/`line` are the user's, `kernel` may be NULL. */
+static tile_status tile__verror(tile_status st, const char *kernel, const char *file, int line,
+                                const char *fmt, va_list ap) {
+    tile_error *e = &tile__err;
+    char text[768];
+    vsnprintf(text, sizeof text, fmt, ap);
+    e->status = st;
+    e->id = tile_status_id(st);
+    snprintf(e->kernel, sizeof e->kernel, "%s", kernel ? kernel : "");
+    snprintf(e->file, sizeof e->file, "%s", file ? file : "");
+    e->line = line;
+    if (file && kernel && *kernel)
+        snprintf(e->message, sizeof e->message, "%s:%d: error %s in kernel %s: %s", file, line, e->id, kernel, text);
+    else if (file)
+        snprintf(e->message, sizeof e->message, "%s:%d: error %s: %s", file, line, e->id, text);
+    else
+        snprintf(e->message, sizeof e->message, "error %s: %s", e->id, text);
+    if (tile__log_set) tile__log_fn(e, tile__log_user);
+    else if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s\n", e->message);
+    return st;
+}
+static tile_status tile__error(tile_status st, const char *kernel, const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tile__verror(st, kernel, file, line, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- numerics -------------------------------------------------------------------
+   One element of any dtype, as the interpreter and the constant folder hold
+   it: integers sign- or zero-extended into 64 bits (i1 is 0/1), floats as a
+   double already rounded to their dtype, pointers as an address. Every
+   result goes through tile__norm, so f16 math rounds like the GPU's f16. */
+typedef union tile__elem { int64_t i; uint64_t u; double f; } tile__elem;
+
+/* Round x to a binary float format with `mbits` fraction bits, smallest
+   normal exponent `emin`, largest finite `maxv`. sat: overflow gives the
+   largest finite (NVIDIA's satfinite), else infinity. Ties go to even. */
+static double tile__round_fmt(double x, int mbits, int emin, double maxv, int sat) {
+    if (x != x || x == 0.0) return x;
+    double ax = fabs(x);
+    if (ax == INFINITY) return sat ? copysign(maxv, x) : x;
+    int e;
+    frexp(ax, &e);                         /* ax = m * 2^e, m in [0.5, 1) */
+    int q = (e - 1 < emin ? emin : e - 1) - mbits; /* exponent of one ulp */
+    double r = ldexp(nearbyint(ldexp(ax, -q)), q);
+    if (r > maxv) r = sat ? maxv : INFINITY;
+    return copysign(r, x);
+}
+static double tile__round_float(tl_dtype t, double x) {
+    switch (t) {
+    case TL_F16: return tile__round_fmt(x, 10, -14, 65504.0, 0);
+    case TL_BF16: return tile__round_fmt(x, 7, -126, 0x1.fep127, 0);
+    case TL_F32: return (double)(float)x;
+    case TL_F8E4M3: return tile__round_fmt(x, 3, -6, 448.0, 1);
+    case TL_F8E5M2: return tile__round_fmt(x, 2, -14, 57344.0, 1);
+    default: return x;
+    }
+}
+/* tf32 as the tensor cores read it: 10 fraction bits, f32's range */
+static double tile__round_tf32(double x) { return tile__round_fmt(x, 10, -126, 0x1.ffcp127, 0); }
+
+/* Wrap an integer to its dtype's width; round a float to its dtype. */
+static tile__elem tile__norm(tl_dtype t, tile__elem x) {
+    switch (t) {
+    case TL_I1: x.i = x.i != 0; break;
+    case TL_I8: x.i = (int8_t)x.u; break;
+    case TL_I16: x.i = (int16_t)x.u; break;
+    case TL_I32: x.i = (int32_t)x.u; break;
+    case TL_U8: x.u = (uint8_t)x.u; break;
+    case TL_U16: x.u = (uint16_t)x.u; break;
+    case TL_U32: x.u = (uint32_t)x.u; break;
+    case TL_I64: case TL_U64: case TL_PTR: break;
+    default: if (tile__is_float(t)) x.f = tile__round_float(t, x.f); break;
+    }
+    return x;
+}
+
+/* Bits in memory <-> element. */
+static uint64_t tile__fbits_enc(double r, int ebits, int mbits) {
+    int bias = (1 << (ebits - 1)) - 1;
+    uint64_t sign = signbit(r) ? 1 : 0, ex, man;
+    double a = fabs(r);
+    if (r != r) { ex = (1u << ebits) - 1; man = (uint64_t)1 << (mbits - 1); }
+    else if (a == INFINITY) { ex = (1u << ebits) - 1; man = 0; }
+    else if (a == 0) { ex = 0; man = 0; }
+    else {
+        int e;
+        double m = frexp(a, &e);                  /* a = m 2^e */
+        int E = e - 1 + bias;
+        if (E <= 0) { ex = 0; man = (uint64_t)ldexp(a, bias - 1 + mbits); }
+        else { ex = (uint64_t)E; man = (uint64_t)ldexp(m * 2 - 1, mbits); }
+    }
+    return (sign << (ebits + mbits)) | (ex << mbits) | man;
+}
+static double tile__fbits_dec(uint64_t b, int ebits, int mbits, int ieee_special) {
+    int bias = (1 << (ebits - 1)) - 1;
+    uint64_t man = b & (((uint64_t)1 << mbits) - 1);
+    uint64_t ex = (b >> mbits) & ((1u << ebits) - 1);
+    double s = (b >> (ebits + mbits)) & 1 ? -1.0 : 1.0, v;
+    if (ex == (1u << ebits) - 1 && ieee_special) v = man ? NAN : INFINITY;
+    else if (ex == 0) v = ldexp((double)man, 1 - bias - mbits);
+    else v = ldexp(1.0 + ldexp((double)man, -mbits), (int)ex - bias);
+    return s * v;
+}
+static tile__elem tile__mem_load(tl_dtype t, const void *p) {
+    tile__elem x;
+    x.u = 0;
+    switch (t) {
+    case TL_I1: x.i = *(const uint8_t *)p != 0; break;
+    case TL_I8: x.i = *(const int8_t *)p; break;
+    case TL_I16: { int16_t v; memcpy(&v, p, 2); x.i = v; } break;
+    case TL_I32: { int32_t v; memcpy(&v, p, 4); x.i = v; } break;
+    case TL_I64: case TL_U64: case TL_PTR: memcpy(&x.u, p, 8); break;
+    case TL_U8: x.u = *(const uint8_t *)p; break;
+    case TL_U16: { uint16_t v; memcpy(&v, p, 2); x.u = v; } break;
+    case TL_U32: { uint32_t v; memcpy(&v, p, 4); x.u = v; } break;
+    case TL_F32: { float v; memcpy(&v, p, 4); x.f = v; } break;
+    case TL_F64: memcpy(&x.f, p, 8); break;
+    case TL_F16: { uint16_t v; memcpy(&v, p, 2); x.f = tile__fbits_dec(v, 5, 10, 1); } break;
+    case TL_BF16: { uint16_t v; memcpy(&v, p, 2); x.f = tile__fbits_dec(v, 8, 7, 1); } break;
+    case TL_F8E4M3: { uint8_t v = *(const uint8_t *)p; x.f = (v & 0x7f) == 0x7f ? NAN : tile__fbits_dec(v, 4, 3, 0); } break;
+    case TL_F8E5M2: x.f = tile__fbits_dec(*(const uint8_t *)p, 5, 2, 1); break;
+    default: break;
+    }
+    return x;
+}
+static void tile__mem_store(tl_dtype t, void *p, tile__elem x) {
+    switch (t) {
+    case TL_I1: case TL_I8: case TL_U8: *(uint8_t *)p = (uint8_t)x.u; break;
+    case TL_I16: case TL_U16: { uint16_t v = (uint16_t)x.u; memcpy(p, &v, 2); } break;
+    case TL_I32: case TL_U32: { uint32_t v = (uint32_t)x.u; memcpy(p, &v, 4); } break;
+    case TL_I64: case TL_U64: case TL_PTR: memcpy(p, &x.u, 8); break;
+    case TL_F32: { float v = (float)x.f; memcpy(p, &v, 4); } break;
+    case TL_F64: memcpy(p, &x.f, 8); break;
+    case TL_F16: { uint16_t v = (uint16_t)tile__fbits_enc(tile__round_float(t, x.f), 5, 10); memcpy(p, &v, 2); } break;
+    case TL_BF16: { uint16_t v = (uint16_t)tile__fbits_enc(tile__round_float(t, x.f), 8, 7); memcpy(p, &v, 2); } break;
+    case TL_F8E4M3: { double r = tile__round_float(t, x.f); *(uint8_t *)p = r != r ? (uint8_t)(signbit(r) ? 0xff : 0x7f) : (uint8_t)tile__fbits_enc(r, 4, 3); } break;
+    case TL_F8E5M2: *(uint8_t *)p = (uint8_t)tile__fbits_enc(tile__round_float(t, x.f), 5, 2); break;
+    default: break;
+    }
+}
+/* bits of an element as an unsigned integer of its width (for bitcast) */
+static uint64_t tile__elem_bits(tl_dtype t, tile__elem x) {
+    unsigned char buf[8] = {0};
+    uint64_t u = 0;
+    tile__mem_store(t, buf, x);
+    memcpy(&u, buf, 8);   /* little-endian hosts */
+    return u;
+}
+
+tile_f16 tile_f16_from(double x) { tile_f16 r; tile__elem e; e.f = x; tile__mem_store(TL_F16, &r.bits, e); return r; }
+tile_bf16 tile_bf16_from(double x) { tile_bf16 r; tile__elem e; e.f = x; tile__mem_store(TL_BF16, &r.bits, e); return r; }
+tile_f8e4m3 tile_f8e4m3_from(double x) { tile_f8e4m3 r; tile__elem e; e.f = x; tile__mem_store(TL_F8E4M3, &r.bits, e); return r; }
+tile_f8e5m2 tile_f8e5m2_from(double x) { tile_f8e5m2 r; tile__elem e; e.f = x; tile__mem_store(TL_F8E5M2, &r.bits, e); return r; }
+double tile_f16_to(tile_f16 x) { return tile__mem_load(TL_F16, &x.bits).f; }
+double tile_bf16_to(tile_bf16 x) { return tile__mem_load(TL_BF16, &x.bits).f; }
+double tile_f8e4m3_to(tile_f8e4m3 x) { return tile__mem_load(TL_F8E4M3, &x.bits).f; }
+double tile_f8e5m2_to(tile_f8e5m2 x) { return tile__mem_load(TL_F8E5M2, &x.bits).f; }
+double tile_round_to(tl_dtype t, double x) {
+    tile__elem e;
+    if (tile__is_float(t)) { e.f = x; return tile__norm(t, e).f; }
+    if (!tile__is_int(t)) return x;
+    e.i = (int64_t)x;
+    e = tile__norm(t, e);
+    return tile__is_signed(t) || t == TL_I1 ? (double)e.i : (double)e.u;
+}
+
+/* Value conversion, as the GPU's cvt: float->int truncates and saturates
+   (NaN gives 0); int->float rounds; to i1 is "!= 0". */
+static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
+    tile__elem r;
+    r.u = 0;
+    if (from == to) return x;
+    if (to == TL_I1) {
+        r.i = tile__is_float(from) ? x.f != 0 : x.u != 0;
+        return r;
+    }
+    if (tile__is_float(from)) {
+        if (tile__is_float(to)) { r.f = x.f; return tile__norm(to, r); }
+        double v = trunc(x.f);
+        if (v != v) { r.u = 0; return r; }
+        if (tile__is_signed(to)) {
+            double lo = -ldexp(1.0, tile__dt[to].bits - 1), hi = ldexp(1.0, tile__dt[to].bits - 1) - 1;
+            r.i = v < lo ? (int64_t)lo : v >= hi ? (tile__dt[to].bits == 64 ? INT64_MAX : (int64_t)hi) : (int64_t)v;
+        } else {
+            double hi = ldexp(1.0, tile__dt[to].bits);
+            r.u = v <= 0 ? 0 : v >= hi ? (tile__dt[to].bits == 64 ? UINT64_MAX : (uint64_t)hi - 1) : (uint64_t)v;
+        }
+        return r;
+    }
+    /* from an integer (or pointer) */
+    if (tile__is_float(to)) {
+        r.f = tile__is_signed(from) ? (double)x.i : (double)x.u;
+        /* two roundings (u64 -> double -> dtype) only matter past 2^53 */
+        return tile__norm(to, r);
+    }
+    return tile__norm(to, x);
+}
+
+/* Evaluate one element of a pure elementwise op other than PTR_ADD (which
+   needs the pointee size: a + b * size). `t` is the dtype of the op's last
+   operand (the promoted operand dtype; WHERE's value dtype), `rt` the
+   result's. */
+static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, const tile__elem *x) {
+    tile__elem a = x[0], b = x[1], r;
+    int fl = tile__is_float(t), sg = tile__is_signed(t);
+    unsigned w = tile__dt[t].bits;
+    r.u = 0;
+    switch (code) {
+    case TILE__OP_ADD: if (fl) r.f = a.f + b.f; else r.u = a.u + b.u; break;
+    case TILE__OP_SUB: if (fl) r.f = a.f - b.f; else r.u = a.u - b.u; break;
+    case TILE__OP_MUL: if (fl) r.f = a.f * b.f; else r.u = a.u * b.u; break;
+    case TILE__OP_DIV:
+        if (fl) r.f = a.f / b.f;
+        else if (b.u == 0) r.i = -1;
+        else if (sg) r.i = (b.i == -1) ? (int64_t)(0 - a.u) : a.i / b.i;
+        else r.u = a.u / b.u;
+        break;
+    case TILE__OP_MOD:
+        if (fl) r.f = fmod(a.f, b.f);
+        else if (b.u == 0) r = a;
+        else if (sg) r.i = (b.i == -1) ? 0 : a.i % b.i;
+        else r.u = a.u % b.u;
+        break;
+    case TILE__OP_MIN:
+        if (fl) r.f = fmin(a.f, b.f);
+        else r = (sg ? a.i < b.i : a.u < b.u) ? a : b;
+        break;
+    case TILE__OP_MAX:
+        if (fl) r.f = fmax(a.f, b.f);
+        else r = (sg ? a.i > b.i : a.u > b.u) ? a : b;
+        break;
+    case TILE__OP_AND: r.u = a.u & b.u; break;
+    case TILE__OP_OR: r.u = a.u | b.u; break;
+    case TILE__OP_XOR: r.u = a.u ^ b.u; break;
+    case TILE__OP_SHL: r.u = b.u >= w ? 0 : a.u << b.u; break;
+    case TILE__OP_SHR:
+        if (sg) r.i = b.u >= w ? (a.i < 0 ? -1 : 0) : a.i >> b.u;
+        else r.u = b.u >= w ? 0 : a.u >> b.u;
+        break;
+#define TILE__CMP(OP, op)                                                           \
+    case TILE__OP_##OP:                                                             \
+        r.i = fl ? (a.f op b.f) : sg ? (a.i op b.i) : (a.u op b.u);                 \
+        break;
+    TILE__CMP(EQ, ==) TILE__CMP(LT, <) TILE__CMP(LE, <=) TILE__CMP(GT, >) TILE__CMP(GE, >=)
+#undef TILE__CMP
+    case TILE__OP_NE: r.i = fl ? !(a.f == b.f) : a.u != b.u; break;
+    case TILE__OP_NEG: if (fl) r.f = -a.f; else r.u = 0 - a.u; break;
+    case TILE__OP_NOT: r.u = t == TL_I1 ? !a.u : ~a.u; break;
+    case TILE__OP_ABS: if (fl) r.f = fabs(a.f); else r.u = (sg && a.i < 0) ? 0 - a.u : a.u; break;
+    /* transcendental functions of f16/bf16 are computed in f32, as Triton does */
+#define TILE__MATH(OP, expr) case TILE__OP_##OP: { double v = a.f; (void)v; r.f = (t == TL_F64) ? (expr) : (double)(float)(expr); } break;
+    TILE__MATH(EXP, exp(v)) TILE__MATH(EXP2, exp2(v)) TILE__MATH(LOG, log(v)) TILE__MATH(LOG2, log2(v))
+    TILE__MATH(SQRT, sqrt(v)) TILE__MATH(RSQRT, 1.0 / sqrt(v)) TILE__MATH(SIN, sin(v)) TILE__MATH(COS, cos(v))
+    TILE__MATH(TANH, tanh(v)) TILE__MATH(SIGMOID, 1.0 / (1.0 + exp(-v))) TILE__MATH(ERF, erf(v))
+    TILE__MATH(FLOOR, floor(v)) TILE__MATH(CEIL, ceil(v))
+#undef TILE__MATH
+    case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
+    case TILE__OP_FMA: r.f = fma(a.f, b.f, x[2].f); break;
+    case TILE__OP_CAST: return tile__convert(t, rt, a);
+    case TILE__OP_BITCAST: {
+        uint64_t bits = tile__elem_bits(t, a);
+        unsigned char buf[8];
+        memcpy(buf, &bits, 8);
+        return tile__mem_load(rt, buf);
+    }
+    default: TILE_ASSERT(!"not an elementwise op");
+    }
+    return tile__norm(rt, r);
+}
+
+/* ---- the stages, in the order the pipeline runs them --------------------------
+   Defined in the files that follow; declared here so each file stands alone. */
+/* passes.h */
+static tile_status tile__verify(tile__func *f);       /* structural checks; TILE_ERR_INTERNAL */
+static int  tile__fold(tile__func *f);                 /* constant folding; returns #changes */
+static int  tile__cse(tile__func *f);                  /* common subexpressions            */
+static int  tile__dce(tile__func *f);                  /* dead pure ops                   */
+static char *tile__print_func(const tile__func *f);    /* malloc'd text: TILE_DUMP=ir     */
+/* interp.h */
+static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, const unsigned grid[3]);
+/* runtime.h: is [addr, addr+bytes) inside one live tile_malloc block? */
+static int tile__mem_valid(uint64_t addr, size_t bytes);

@@ -1,0 +1,516 @@
+/* tile_lang.h — the kernel language. Included by tile.h; do not include it alone.
+   >>lang
+
+   Why it is shaped this way: a kernel body is ordinary C that runs once per
+   build, on the host. Every tl_* call appends an op to the kernel's IR and
+   returns a handle (tl_t). So C `if`/`for` over meta-parameters specialize
+   the kernel for free, and runtime control flow needs the TL_FOR / TL_IF /
+   TL_WHILE macros, which trace their body once into a region.
+
+   Every macro here records __FILE__/__LINE__, evaluates each argument once,
+   and calls one named function (tl_add -> tl_add_at) that a user can also
+   call and a debugger can stop in. Scalars mix with tiles: tl_add(x, 1),
+   tl_mul(x, 0.5). A C literal is "weakly typed" as in Triton: it takes the
+   dtype of the tile it meets when its kind allows.
+
+   Errors inside a body do not stop the body: the first error is kept (with
+   its id and line), later ops on the broken value are skipped silently, and
+   the launch returns the error. */
+#ifndef TILE_LANG_H
+#define TILE_LANG_H
+
+#ifndef TILE_H
+#error "include tile.h, not tile_lang.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parameter types of TILE_KERNEL: (token, host C type, dtype, pointee) */
+#define TILE__PT_tl_ptr_i1     uint8_t *,     TL_PTR, TL_I1
+#define TILE__PT_tl_ptr_i8     int8_t *,      TL_PTR, TL_I8
+#define TILE__PT_tl_ptr_i16    int16_t *,     TL_PTR, TL_I16
+#define TILE__PT_tl_ptr_i32    int32_t *,     TL_PTR, TL_I32
+#define TILE__PT_tl_ptr_i64    int64_t *,     TL_PTR, TL_I64
+#define TILE__PT_tl_ptr_u8     uint8_t *,     TL_PTR, TL_U8
+#define TILE__PT_tl_ptr_u16    uint16_t *,    TL_PTR, TL_U16
+#define TILE__PT_tl_ptr_u32    uint32_t *,    TL_PTR, TL_U32
+#define TILE__PT_tl_ptr_u64    uint64_t *,    TL_PTR, TL_U64
+#define TILE__PT_tl_ptr_f16    tile_f16 *,    TL_PTR, TL_F16
+#define TILE__PT_tl_ptr_bf16   tile_bf16 *,   TL_PTR, TL_BF16
+#define TILE__PT_tl_ptr_f32    float *,       TL_PTR, TL_F32
+#define TILE__PT_tl_ptr_f64    double *,      TL_PTR, TL_F64
+#define TILE__PT_tl_ptr_f8e4m3 tile_f8e4m3 *, TL_PTR, TL_F8E4M3
+#define TILE__PT_tl_ptr_f8e5m2 tile_f8e5m2 *, TL_PTR, TL_F8E5M2
+#define TILE__PT_tl_i32        int32_t,       TL_I32, TL_VOID
+#define TILE__PT_tl_i64        int64_t,       TL_I64, TL_VOID
+#define TILE__PT_tl_u32        uint32_t,      TL_U32, TL_VOID
+#define TILE__PT_tl_u64        uint64_t,      TL_U64, TL_VOID
+#define TILE__PT_tl_f32        float,         TL_F32, TL_VOID
+#define TILE__PT_tl_f64        double,        TL_F64, TL_VOID
+
+/* ---- preprocessor helpers ------------------------------------------------ */
+#define TILE__CAT(a, b) TILE__CAT_(a, b)
+#define TILE__CAT_(a, b) a##b
+#define TILE__EXPAND(x) x
+#define TILE__NARG(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+#define TILE__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, n, ...) n
+/* ONE when given one argument, MANY otherwise */
+#define TILE__ONE(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, ONE, 0))
+#define TILE__FIRST(...) TILE__EXPAND(TILE__FIRST_(__VA_ARGS__, 0))
+#define TILE__FIRST_(a, ...) a
+/* the arguments after the first, each preceded by a comma (nothing if none) */
+#define TILE__REST(...) TILE__CAT(TILE__REST_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
+#define TILE__REST_ONE(a)
+#define TILE__REST_MANY(a, ...) , __VA_ARGS__
+/* the first two arguments and what follows them */
+#define TILE__SECOND(...) TILE__EXPAND(TILE__SECOND_(__VA_ARGS__, 0, 0))
+#define TILE__SECOND_(a, b, ...) b
+#define TILE__REST2(...) TILE__CAT(TILE__REST2_, TILE__ONE(TILE__DROP1(__VA_ARGS__)))(__VA_ARGS__)
+#define TILE__DROP1(a, ...) __VA_ARGS__
+#define TILE__REST2_ONE(a, b)
+#define TILE__REST2_MANY(a, b, ...) , __VA_ARGS__
+#define TILE__THIRD(...) TILE__EXPAND(TILE__THIRD_(__VA_ARGS__, 0, 0, 0))
+#define TILE__THIRD_(a, b, c, ...) c
+#define TILE__REST3(...) TILE__CAT(TILE__REST3_, TILE__ONE(TILE__DROP2(__VA_ARGS__)))(__VA_ARGS__)
+#define TILE__DROP2(a, b, ...) __VA_ARGS__
+#define TILE__REST3_ONE(a, b, c)
+#define TILE__REST3_MANY(a, b, c, ...) , __VA_ARGS__
+
+/* apply M to each argument, joined by commas (1..24 arguments) */
+#define TILE__MAP(M, ...) TILE__CAT(TILE__MAP_, TILE__NARG(__VA_ARGS__))(M, __VA_ARGS__)
+#define TILE__MAP_1(M, a) M(a)
+#define TILE__MAP_2(M, a, ...) M(a), TILE__MAP_1(M, __VA_ARGS__)
+#define TILE__MAP_3(M, a, ...) M(a), TILE__MAP_2(M, __VA_ARGS__)
+#define TILE__MAP_4(M, a, ...) M(a), TILE__MAP_3(M, __VA_ARGS__)
+#define TILE__MAP_5(M, a, ...) M(a), TILE__MAP_4(M, __VA_ARGS__)
+#define TILE__MAP_6(M, a, ...) M(a), TILE__MAP_5(M, __VA_ARGS__)
+#define TILE__MAP_7(M, a, ...) M(a), TILE__MAP_6(M, __VA_ARGS__)
+#define TILE__MAP_8(M, a, ...) M(a), TILE__MAP_7(M, __VA_ARGS__)
+#define TILE__MAP_9(M, a, ...) M(a), TILE__MAP_8(M, __VA_ARGS__)
+#define TILE__MAP_10(M, a, ...) M(a), TILE__MAP_9(M, __VA_ARGS__)
+#define TILE__MAP_11(M, a, ...) M(a), TILE__MAP_10(M, __VA_ARGS__)
+#define TILE__MAP_12(M, a, ...) M(a), TILE__MAP_11(M, __VA_ARGS__)
+#define TILE__MAP_13(M, a, ...) M(a), TILE__MAP_12(M, __VA_ARGS__)
+#define TILE__MAP_14(M, a, ...) M(a), TILE__MAP_13(M, __VA_ARGS__)
+#define TILE__MAP_15(M, a, ...) M(a), TILE__MAP_14(M, __VA_ARGS__)
+#define TILE__MAP_16(M, a, ...) M(a), TILE__MAP_15(M, __VA_ARGS__)
+#define TILE__MAP_17(M, a, ...) M(a), TILE__MAP_16(M, __VA_ARGS__)
+#define TILE__MAP_18(M, a, ...) M(a), TILE__MAP_17(M, __VA_ARGS__)
+#define TILE__MAP_19(M, a, ...) M(a), TILE__MAP_18(M, __VA_ARGS__)
+#define TILE__MAP_20(M, a, ...) M(a), TILE__MAP_19(M, __VA_ARGS__)
+#define TILE__MAP_21(M, a, ...) M(a), TILE__MAP_20(M, __VA_ARGS__)
+#define TILE__MAP_22(M, a, ...) M(a), TILE__MAP_21(M, __VA_ARGS__)
+#define TILE__MAP_23(M, a, ...) M(a), TILE__MAP_22(M, __VA_ARGS__)
+#define TILE__MAP_24(M, a, ...) M(a), TILE__MAP_23(M, __VA_ARGS__)
+
+/* ---- TILE_KERNEL ----------------------------------------------------------- */
+#define TILE__P_HOSTTYPE(t, h, d, e) h
+#define TILE__P_DTYPE(t, h, d, e) d
+#define TILE__P_ELEM(t, h, d, e) e
+#define TILE__P_INFO(pair) TILE__P_INFO_ pair
+#define TILE__P_INFO_(type, name) TILE__P_INFO2(name, TILE__PT_##type)
+#define TILE__P_INFO2(name, ...) TILE__P_INFO3(name, __VA_ARGS__)
+#define TILE__P_INFO3(name, h, d, e) {#name, d, e}
+#define TILE__P_BODYDECL(pair) TILE__P_BODYDECL_ pair
+#define TILE__P_BODYDECL_(type, name) tl_t name
+#define TILE__P_HOSTDECL(pair) TILE__P_HOSTDECL_ pair
+#define TILE__P_HOSTDECL_(type, name) TILE__P_HOSTDECL2(name, TILE__PT_##type)
+#define TILE__P_HOSTDECL2(name, ...) TILE__P_HOSTDECL3(name, __VA_ARGS__)
+#define TILE__P_HOSTDECL3(name, h, d, e) h name
+#define TILE__P_ARG(pair) TILE__P_ARG_ pair
+#define TILE__P_ARG_(type, name) TILE__P_ARG2(name, TILE__PT_##type)
+#define TILE__P_ARG2(name, ...) TILE__P_ARG3(name, __VA_ARGS__)
+#define TILE__P_ARG3(name, h, d, e) tile__arg_##d(name)
+#define TILE__P_NAME(pair) TILE__P_NAME_ pair
+#define TILE__P_NAME_(type, name) name
+#define TILE__P_INDEX_ARGS(...) TILE__CAT(TILE__IDX_, TILE__NARG(__VA_ARGS__))
+#define TILE__IDX_1 a[0]
+#define TILE__IDX_2 TILE__IDX_1, a[1]
+#define TILE__IDX_3 TILE__IDX_2, a[2]
+#define TILE__IDX_4 TILE__IDX_3, a[3]
+#define TILE__IDX_5 TILE__IDX_4, a[4]
+#define TILE__IDX_6 TILE__IDX_5, a[5]
+#define TILE__IDX_7 TILE__IDX_6, a[6]
+#define TILE__IDX_8 TILE__IDX_7, a[7]
+#define TILE__IDX_9 TILE__IDX_8, a[8]
+#define TILE__IDX_10 TILE__IDX_9, a[9]
+#define TILE__IDX_11 TILE__IDX_10, a[10]
+#define TILE__IDX_12 TILE__IDX_11, a[11]
+#define TILE__IDX_13 TILE__IDX_12, a[12]
+#define TILE__IDX_14 TILE__IDX_13, a[13]
+#define TILE__IDX_15 TILE__IDX_14, a[14]
+#define TILE__IDX_16 TILE__IDX_15, a[15]
+#define TILE__IDX_17 TILE__IDX_16, a[16]
+#define TILE__IDX_18 TILE__IDX_17, a[17]
+#define TILE__IDX_19 TILE__IDX_18, a[18]
+#define TILE__IDX_20 TILE__IDX_19, a[19]
+#define TILE__IDX_21 TILE__IDX_20, a[20]
+#define TILE__IDX_22 TILE__IDX_21, a[21]
+#define TILE__IDX_23 TILE__IDX_22, a[22]
+#define TILE__IDX_24 TILE__IDX_23, a[23]
+
+/* host argument -> tile_arg, by the parameter's dtype */
+static inline tile_arg tile__arg_ptr(const void *p) { tile_arg a; a.p = (void *)(uintptr_t)p; return a; }
+static inline tile_arg tile__arg_int(int64_t i) { tile_arg a; a.i = i; return a; }
+static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; return a; }
+#define tile__arg_TL_PTR(x) tile__arg_ptr(x)
+#define tile__arg_TL_I32(x) tile__arg_int(x)
+#define tile__arg_TL_I64(x) tile__arg_int(x)
+#define tile__arg_TL_U32(x) tile__arg_int((int64_t)(x))
+#define tile__arg_TL_U64(x) tile__arg_int((int64_t)(x))
+#define tile__arg_TL_F32(x) tile__arg_flt(x)
+#define tile__arg_TL_F64(x) tile__arg_flt(x)
+
+/* TILE_KERNEL(name, (type, param)...) { body }
+   Defines `tile_status name(const tile_launch *opts, <C params>)` and the
+   builder body. Parameter types: tl_ptr_<dtype> for every dtype, and the
+   scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. */
+#define TILE_KERNEL(name, ...)                                                          \
+    static void name##__body(TILE__MAP(TILE__P_BODYDECL, __VA_ARGS__));                 \
+    static void name##__trace(const tl_t *a) { name##__body(TILE__P_INDEX_ARGS(__VA_ARGS__)); } \
+    static const tile_param name##__params[] = {TILE__MAP(TILE__P_INFO, __VA_ARGS__)};  \
+    static tile_kernel name##__kernel = {#name, __FILE__, __LINE__,                     \
+        (int)(sizeof name##__params / sizeof name##__params[0]), name##__params,        \
+        name##__trace, NULL};                                                           \
+    static inline tile_status name(const tile_launch *opts,                             \
+                                   TILE__MAP(TILE__P_HOSTDECL, __VA_ARGS__)) {          \
+        const tile_arg args[] = {TILE__MAP(TILE__P_ARG, __VA_ARGS__)};                  \
+        return tile_launch_kernel(&name##__kernel, opts, args);                         \
+    }                                                                                   \
+    static void name##__body(TILE__MAP(TILE__P_BODYDECL, __VA_ARGS__))
+
+/* The tile_kernel object of a kernel defined with TILE_KERNEL. */
+#define TILE_KERNEL_OF(name) (&name##__kernel)
+
+/* ---- meta-parameters --------------------------------------------------- */
+/* TL_META(BLOCK): the launch's meta-parameter "BLOCK", a plain C int while
+   the IR is built. Missing -> TILE_ERR_META (and 1, so tracing goes on). */
+#define TL_META(name) tl_meta_at(__FILE__, __LINE__, #name)
+/* TL_META_OR(BLOCK, 128): the same, with a default. */
+#define TL_META_OR(name, dflt) tl_meta_or_at(__FILE__, __LINE__, #name, (dflt))
+int tl_meta_at(const char *file, int line, const char *name);
+int tl_meta_or_at(const char *file, int line, const char *name, int dflt);
+
+/* ---- scalars and tiles mix ------------------------------------------------- */
+tl_t tl__id(tl_t v);
+tl_t tl__cint(long long v);              /* weak integer literal */
+tl_t tl__cuint(unsigned long long v);
+tl_t tl__cflt(double v);                  /* weak float literal   */
+#ifdef __cplusplus
+}
+static inline tl_t tl__v(tl_t v) { return v; }
+static inline tl_t tl__v(bool v) { return tl__cint(v); }
+static inline tl_t tl__v(char v) { return tl__cint(v); }
+static inline tl_t tl__v(signed char v) { return tl__cint(v); }
+static inline tl_t tl__v(unsigned char v) { return tl__cint(v); }
+static inline tl_t tl__v(short v) { return tl__cint(v); }
+static inline tl_t tl__v(unsigned short v) { return tl__cint(v); }
+static inline tl_t tl__v(int v) { return tl__cint(v); }
+static inline tl_t tl__v(unsigned v) { return tl__cuint(v); }
+static inline tl_t tl__v(long v) { return tl__cint(v); }
+static inline tl_t tl__v(unsigned long v) { return tl__cuint(v); }
+static inline tl_t tl__v(long long v) { return tl__cint(v); }
+static inline tl_t tl__v(unsigned long long v) { return tl__cuint(v); }
+static inline tl_t tl__v(float v) { return tl__cflt(v); }
+static inline tl_t tl__v(double v) { return tl__cflt(v); }
+#define TL__V(x) tl__v(x)
+extern "C" {
+#else
+#define TL__V(x) _Generic((x),                                                  \
+    tl_t: tl__id, _Bool: tl__cint, char: tl__cint, signed char: tl__cint,       \
+    unsigned char: tl__cint, short: tl__cint, unsigned short: tl__cint,         \
+    int: tl__cint, unsigned: tl__cuint, long: tl__cint, unsigned long: tl__cuint,\
+    long long: tl__cint, unsigned long long: tl__cuint,                         \
+    float: tl__cflt, double: tl__cflt)(x)
+#endif
+#define TL__HERE __FILE__, __LINE__
+
+/* ---- creation ---------------------------------------------------------------- */
+/* A shape given as C ints (at most TL_MAX_RANK dims). */
+#define TL_MAX_RANK 5
+typedef struct tl_shape { int rank; int dim[TL_MAX_RANK]; } tl_shape;
+tl_shape tl__shape(int n, ...);
+#define TL__SHAPE(...) tl__shape(TILE__NARG(__VA_ARGS__), __VA_ARGS__)
+
+/* the program's index along axis 0..2 (i32 scalar) */
+#define tl_program_id(axis) tl_program_id_at(TL__HERE, (axis))
+tl_t tl_program_id_at(const char *file, int line, int axis);
+/* the number of programs along axis 0..2 (i32 scalar) */
+#define tl_num_programs(axis) tl_num_programs_at(TL__HERE, (axis))
+tl_t tl_num_programs_at(const char *file, int line, int axis);
+/* [start, end) as i32; end - start a power of two */
+#define tl_arange(start, end) tl_arange_at(TL__HERE, (start), (end))
+tl_t tl_arange_at(const char *file, int line, int start, int end);
+/* tl_full(TL_F32, value, dims...): a tile of `value` cast to the dtype */
+#define tl_full(dtype, value, ...) tl_full_at(TL__HERE, (dtype), TL__V(value), TL__SHAPE(__VA_ARGS__))
+tl_t tl_full_at(const char *file, int line, tl_dtype dtype, tl_t value, tl_shape shape);
+#define tl_zeros(dtype, ...) tl_full_at(TL__HERE, (dtype), tl__cint(0), TL__SHAPE(__VA_ARGS__))
+#define tl_zeros_like(x) tl_zeros_like_at(TL__HERE, TL__V(x))
+tl_t tl_zeros_like_at(const char *file, int line, tl_t x);
+#define tl_full_like(x, value) tl_full_like_at(TL__HERE, TL__V(x), TL__V(value))
+tl_t tl_full_like_at(const char *file, int line, tl_t x, tl_t value);
+
+/* ---- shape ------------------------------------------------------------------- */
+#define tl_broadcast_to(x, ...) tl_broadcast_to_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
+tl_t tl_broadcast_to_at(const char *file, int line, tl_t x, tl_shape shape);
+/* tl_broadcast(a, b, &a2, &b2): both to their common shape */
+#define tl_broadcast(a, b, pa, pb) tl_broadcast_at(TL__HERE, TL__V(a), TL__V(b), (pa), (pb))
+void tl_broadcast_at(const char *file, int line, tl_t a, tl_t b, tl_t *pa, tl_t *pb);
+#define tl_expand_dims(x, axis) tl_expand_dims_at(TL__HERE, TL__V(x), (axis))
+tl_t tl_expand_dims_at(const char *file, int line, tl_t x, int axis);
+#define tl_reshape(x, ...) tl_reshape_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
+tl_t tl_reshape_at(const char *file, int line, tl_t x, tl_shape shape);
+#define tl_view(x, ...) tl_reshape_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
+#define tl_ravel(x) tl_ravel_at(TL__HERE, TL__V(x))
+tl_t tl_ravel_at(const char *file, int line, tl_t x);
+/* tl_permute(x, dims...): result dim i is x's dim order[i] */
+#define tl_permute(x, ...) tl_permute_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
+tl_t tl_permute_at(const char *file, int line, tl_t x, tl_shape order);
+/* tl_trans(x): reverse the dims (a 2-D transpose) */
+#define tl_trans(x) tl_trans_at(TL__HERE, TL__V(x))
+tl_t tl_trans_at(const char *file, int line, tl_t x);
+/* concatenate along axis 0 */
+#define tl_cat(a, b) tl_cat_at(TL__HERE, TL__V(a), TL__V(b))
+tl_t tl_cat_at(const char *file, int line, tl_t a, tl_t b);
+/* stack along a new minor dim of size 2 */
+#define tl_join(a, b) tl_join_at(TL__HERE, TL__V(a), TL__V(b))
+tl_t tl_join_at(const char *file, int line, tl_t a, tl_t b);
+/* tl_split(x, &a, &b): undo join (last dim must be 2) */
+#define tl_split(x, pa, pb) tl_split_at(TL__HERE, TL__V(x), (pa), (pb))
+void tl_split_at(const char *file, int line, tl_t x, tl_t *pa, tl_t *pb);
+/* interleave along the last dim */
+#define tl_interleave(a, b) tl_interleave_at(TL__HERE, TL__V(a), TL__V(b))
+tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b);
+
+/* ---- elementwise ------------------------------------------------------------- */
+#define TILE__BINARY_OPS(X)                                                     \
+    X(add)      /* a + b; pointer + integer offsets advances by elements     */ \
+    X(sub)      /* a - b; pointer - integer                                  */ \
+    X(mul)      /* a * b                                                     */ \
+    X(div)      /* true division: integers are converted to f32 first        */ \
+    X(floordiv) /* integer division truncating toward zero (C, as Triton //) */ \
+    X(mod)      /* remainder with the dividend's sign (C %, fmod for floats) */ \
+    X(cdiv)     /* ceil(a / b) for integers                                  */ \
+    X(minimum)  /* elementwise min (floats: a NaN loses)                     */ \
+    X(maximum)  /* elementwise max                                           */ \
+    X(eq) X(ne) X(lt) X(le) X(gt) X(ge) /* comparisons -> i1                  */ \
+    X(and)      /* bitwise and (logical on i1)                               */ \
+    X(or)       /* bitwise or                                                */ \
+    X(xor)      /* bitwise xor                                               */ \
+    X(shl)      /* a << b                                                    */ \
+    X(shr)      /* a >> b: arithmetic for signed, logical for unsigned       */ \
+    X(logical_and) X(logical_or) /* on truth values -> i1                    */
+
+#define TILE__UNARY_OPS(X)                                                      \
+    X(neg) X(not) X(abs)                                                        \
+    X(exp) X(exp2) X(log) X(log2) X(sqrt) X(rsqrt) X(sin) X(cos) X(tanh)        \
+    X(sigmoid) X(erf) X(floor) X(ceil)
+
+#define TILE__DECL_BINARY(op) tl_t tl_##op##_at(const char *file, int line, tl_t a, tl_t b);
+#define TILE__DECL_UNARY(op) tl_t tl_##op##_at(const char *file, int line, tl_t x);
+TILE__BINARY_OPS(TILE__DECL_BINARY)
+TILE__UNARY_OPS(TILE__DECL_UNARY)
+#undef TILE__DECL_BINARY
+#undef TILE__DECL_UNARY
+
+#define tl_add(a, b)         tl_add_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_sub(a, b)         tl_sub_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_mul(a, b)         tl_mul_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_div(a, b)         tl_div_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_floordiv(a, b)    tl_floordiv_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_mod(a, b)         tl_mod_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_cdiv(a, b)        tl_cdiv_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_minimum(a, b)     tl_minimum_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_maximum(a, b)     tl_maximum_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_eq(a, b)          tl_eq_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_ne(a, b)          tl_ne_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_lt(a, b)          tl_lt_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_le(a, b)          tl_le_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_gt(a, b)          tl_gt_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_ge(a, b)          tl_ge_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_and(a, b)         tl_and_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_or(a, b)          tl_or_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_xor(a, b)         tl_xor_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_shl(a, b)         tl_shl_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_shr(a, b)         tl_shr_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_logical_and(a, b) tl_logical_and_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_logical_or(a, b)  tl_logical_or_at(TL__HERE, TL__V(a), TL__V(b))
+
+#define tl_neg(x)     tl_neg_at(TL__HERE, TL__V(x))
+#define tl_not(x)     tl_not_at(TL__HERE, TL__V(x))   /* ~x; logical not on i1 */
+#define tl_abs(x)     tl_abs_at(TL__HERE, TL__V(x))
+#define tl_exp(x)     tl_exp_at(TL__HERE, TL__V(x))
+#define tl_exp2(x)    tl_exp2_at(TL__HERE, TL__V(x))
+#define tl_log(x)     tl_log_at(TL__HERE, TL__V(x))
+#define tl_log2(x)    tl_log2_at(TL__HERE, TL__V(x))
+#define tl_sqrt(x)    tl_sqrt_at(TL__HERE, TL__V(x))
+#define tl_rsqrt(x)   tl_rsqrt_at(TL__HERE, TL__V(x))
+#define tl_sin(x)     tl_sin_at(TL__HERE, TL__V(x))
+#define tl_cos(x)     tl_cos_at(TL__HERE, TL__V(x))
+#define tl_tanh(x)    tl_tanh_at(TL__HERE, TL__V(x))
+#define tl_sigmoid(x) tl_sigmoid_at(TL__HERE, TL__V(x))
+#define tl_erf(x)     tl_erf_at(TL__HERE, TL__V(x))
+#define tl_floor(x)   tl_floor_at(TL__HERE, TL__V(x))
+#define tl_ceil(x)    tl_ceil_at(TL__HERE, TL__V(x))
+
+/* cond ? a : b, elementwise, with broadcasting and promotion of a and b */
+#define tl_where(c, a, b) tl_where_at(TL__HERE, TL__V(c), TL__V(a), TL__V(b))
+tl_t tl_where_at(const char *file, int line, tl_t c, tl_t a, tl_t b);
+/* a * b + c, rounded once (floats) */
+#define tl_fma(a, b, c) tl_fma_at(TL__HERE, TL__V(a), TL__V(b), TL__V(c))
+tl_t tl_fma_at(const char *file, int line, tl_t a, tl_t b, tl_t c);
+/* min(max(x, lo), hi) */
+#define tl_clamp(x, lo, hi) tl_clamp_at(TL__HERE, TL__V(x), TL__V(lo), TL__V(hi))
+tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi);
+/* value conversion (floats round to nearest even, float->int truncates) */
+#define tl_cast(x, dtype) tl_cast_at(TL__HERE, TL__V(x), (dtype))
+tl_t tl_cast_at(const char *file, int line, tl_t x, tl_dtype dtype);
+/* reinterpret the bits (same width) */
+#define tl_bitcast(x, dtype) tl_bitcast_at(TL__HERE, TL__V(x), (dtype))
+tl_t tl_bitcast_at(const char *file, int line, tl_t x, tl_dtype dtype);
+
+/* ---- memory -------------------------------------------------------------------- */
+typedef enum tl_cache { TL_CACHE_NONE = 0, TL_CACHE_CA, TL_CACHE_CG, TL_CACHE_CS, TL_CACHE_CV, TL_CACHE_WB, TL_CACHE_WT } tl_cache;
+typedef enum tl_evict { TL_EVICT_NORMAL = 0, TL_EVICT_FIRST, TL_EVICT_LAST } tl_evict;
+typedef struct tl_load_args {
+    int tl__none;
+    tl_t mask;         /* lanes where mask is 0 are not read                  */
+    double other;      /* value of masked-off lanes (0 when not given)        */
+    tl_t other_v;      /* ... or a tile/scalar value for them                 */
+    tl_cache cache;
+    tl_evict eviction;
+    int is_volatile;
+} tl_load_args;
+typedef struct tl_store_args {
+    int tl__none;
+    tl_t mask;
+    tl_cache cache;
+    tl_evict eviction;
+} tl_store_args;
+/* tl_load(ptrs, .mask = m, .other = 0.0, .cache = TL_CACHE_CG, .eviction = ...) */
+#define tl_load(...) tl_load_at(TL__HERE, TILE__FIRST(__VA_ARGS__), (tl_load_args){.tl__none = 0 TILE__REST(__VA_ARGS__)})
+tl_t tl_load_at(const char *file, int line, tl_t ptr, tl_load_args o);
+/* tl_store(ptrs, value, .mask = m) */
+#define tl_store(...) tl_store_at(TL__HERE, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_store_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+void tl_store_at(const char *file, int line, tl_t ptr, tl_t value, tl_store_args o);
+
+/* ---- atomics: each returns the old values ----------------------------------------- */
+typedef enum tl_sem { TL_SEM_ACQ_REL = 0, TL_SEM_RELAXED, TL_SEM_ACQUIRE, TL_SEM_RELEASE } tl_sem;
+typedef enum tl_scope { TL_SCOPE_GPU = 0, TL_SCOPE_CTA, TL_SCOPE_SYS } tl_scope;
+typedef enum tl_atomic_op { TL_ATOMIC_ADD, TL_ATOMIC_MAX, TL_ATOMIC_MIN, TL_ATOMIC_AND, TL_ATOMIC_OR, TL_ATOMIC_XOR, TL_ATOMIC_XCHG } tl_atomic_op;
+typedef struct tl_atomic_args { int tl__none; tl_t mask; tl_sem sem; tl_scope scope; } tl_atomic_args;
+#define TILE__ATOMIC(kind, ...) tl_atomic_at(TL__HERE, kind, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_atomic_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+#define tl_atomic_add(...)  TILE__ATOMIC(TL_ATOMIC_ADD, __VA_ARGS__)
+#define tl_atomic_max(...)  TILE__ATOMIC(TL_ATOMIC_MAX, __VA_ARGS__)
+#define tl_atomic_min(...)  TILE__ATOMIC(TL_ATOMIC_MIN, __VA_ARGS__)
+#define tl_atomic_and(...)  TILE__ATOMIC(TL_ATOMIC_AND, __VA_ARGS__)
+#define tl_atomic_or(...)   TILE__ATOMIC(TL_ATOMIC_OR, __VA_ARGS__)
+#define tl_atomic_xor(...)  TILE__ATOMIC(TL_ATOMIC_XOR, __VA_ARGS__)
+#define tl_atomic_xchg(...) TILE__ATOMIC(TL_ATOMIC_XCHG, __VA_ARGS__)
+tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t ptr, tl_t value, tl_atomic_args o);
+/* tl_atomic_cas(ptr, cmp, value): if *ptr == cmp then *ptr = value; returns old */
+#define tl_atomic_cas(...) tl_atomic_cas_at(TL__HERE, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), TL__V(TILE__THIRD(__VA_ARGS__)), (tl_atomic_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})
+tl_t tl_atomic_cas_at(const char *file, int line, tl_t ptr, tl_t cmp, tl_t value, tl_atomic_args o);
+
+/* ---- reductions and scans --------------------------------------------------------- */
+#define TL_ALL 0x7fff /* axis: reduce over every dim */
+typedef enum tl_reduce_op { TL_REDUCE_SUM, TL_REDUCE_MAX, TL_REDUCE_MIN, TL_REDUCE_ARGMAX, TL_REDUCE_ARGMIN, TL_REDUCE_XOR_SUM, TL_REDUCE_PROD } tl_reduce_op;
+typedef struct tl_reduce_args { int tl__none; int keep_dims; tl_dtype dtype; /* sum: accumulate and return in this dtype */ } tl_reduce_args;
+#define TILE__REDUCE(kind, ...) tl_reduce_at(TL__HERE, kind, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_reduce_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+/* tl_sum(x, axis, .keep_dims = 1, .dtype = TL_F32); axis may be negative or TL_ALL */
+#define tl_sum(...)     TILE__REDUCE(TL_REDUCE_SUM, __VA_ARGS__)
+#define tl_max(...)     TILE__REDUCE(TL_REDUCE_MAX, __VA_ARGS__)
+#define tl_min(...)     TILE__REDUCE(TL_REDUCE_MIN, __VA_ARGS__)
+#define tl_argmax(...)  TILE__REDUCE(TL_REDUCE_ARGMAX, __VA_ARGS__) /* i32; first index of the max */
+#define tl_argmin(...)  TILE__REDUCE(TL_REDUCE_ARGMIN, __VA_ARGS__)
+#define tl_xor_sum(...) TILE__REDUCE(TL_REDUCE_XOR_SUM, __VA_ARGS__)
+#define tl_prod(...)    TILE__REDUCE(TL_REDUCE_PROD, __VA_ARGS__)
+tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t x, int axis, tl_reduce_args o);
+typedef struct tl_scan_args { int tl__none; int reverse; tl_dtype dtype; } tl_scan_args;
+/* tl_cumsum(x, axis, .reverse = 1) */
+#define tl_cumsum(...)  tl_scan_at(TL__HERE, TL_REDUCE_SUM, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_scan_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+#define tl_cumprod(...) tl_scan_at(TL__HERE, TL_REDUCE_PROD, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_scan_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t x, int axis, tl_scan_args o);
+
+/* ---- dot -------------------------------------------------------------------------- */
+typedef enum tl_precision { TL_PRECISION_DEFAULT = 0, TL_PRECISION_TF32, TL_PRECISION_TF32X3, TL_PRECISION_IEEE } tl_precision;
+typedef struct tl_dot_args {
+    int tl__none;
+    tl_t acc;                      /* added to the product (and gives its dtype) */
+    tl_precision input_precision;  /* f32 inputs: default tf32, as Triton        */
+    tl_dtype out_dtype;            /* without acc: f32 (ints: i32) by default    */
+} tl_dot_args;
+/* tl_dot(a, b), tl_dot(a, b, acc), tl_dot(a, b, .acc = acc, .input_precision = TL_PRECISION_IEEE) */
+#define tl_dot(...) tl_dot_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_dot_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+tl_t tl_dot_at(const char *file, int line, tl_t a, tl_t b, tl_dot_args o);
+
+/* ---- debugging ---------------------------------------------------------------------- */
+/* tl_print("x:", x, y): prints each element with its program and index */
+#define tl_print(...) tl_print_at(TL__HERE, TILE__NARG(__VA_ARGS__) - 1, __VA_ARGS__)
+void tl_print_at(const char *file, int line, int n, const char *prefix, ...);
+/* tl_device_assert(cond, "message"): fails the launch where a lane is false */
+#define tl_device_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))
+#define tl_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))
+void tl_assert_at(const char *file, int line, tl_t cond, const char *msg);
+#define tl_debug_barrier() tl_debug_barrier_at(TL__HERE)
+void tl_debug_barrier_at(const char *file, int line);
+/* the shape and dtype of a traced value, for C code that builds the IR */
+int      tl_rank(tl_t x);
+int      tl_dim(tl_t x, int axis);
+tl_dtype tl_dtype_of(tl_t x);
+
+/* ---- runtime control flow -----------------------------------------------------------
+   TL_FOR (i, lo, hi, step, carried...) { ... }
+       i runs lo, lo+step, ... < hi at run time. The carried variables (C
+       variables of type tl_t declared before the loop) flow around the loop:
+       inside, they hold this iteration's values; after, the final ones. A
+       value made inside the body must not be used after it unless carried.
+   TL_IF (cond, carried...) { ... } TL_ELSE { ... }
+       cond is an i1 (or integer) scalar. The carried variables, assigned in
+       either branch, hold the taken branch's value afterwards. TL_ELSE is
+       optional.
+   TL_WHILE (cond, carried...) { ... }
+       cond is re-evaluated before each iteration from the carried values.
+   A body must not `break` out of, `return` from, or `goto` out of these. */
+typedef struct tl__frame tl__frame;
+tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, tl_t lo, tl_t hi, tl_t step, const char *names, int n, ...);
+tl__frame *tl__for_end(const char *file, int line, tl__frame *f);
+tl__frame *tl__if_begin(const char *file, int line, tl_t cond, const char *names, int n, ...);
+tl__frame *tl__if_end(const char *file, int line, tl__frame *f);
+tl__frame *tl__else_begin(const char *file, int line);
+tl__frame *tl__else_end(const char *file, int line, tl__frame *f);
+tl__frame *tl__while_begin(const char *file, int line, const char *names, int n, ...);
+int        tl__while_cond(const char *file, int line, tl__frame *f, tl_t cond);
+tl__frame *tl__while_end(const char *file, int line, tl__frame *f);
+
+#define TILE__ADDR(v) &(v)
+#define TILE__ADDRS_ONE(step)
+#define TILE__ADDRS_MANY(step, ...) , TILE__MAP(TILE__ADDR, __VA_ARGS__)
+#define TILE__CARRIED(...) #__VA_ARGS__, TILE__NARG(__VA_ARGS__) - 1 TILE__CAT(TILE__ADDRS_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
+
+#define TL_FOR(iv, lo, hi, ...)                                                         \
+    for (tl_t iv = {0}, *tl__loop_once = (tl_t *)tl__for_begin(TL__HERE, &iv, TL__V(lo), TL__V(hi), \
+             TL__V(TILE__FIRST(__VA_ARGS__)), TILE__CARRIED(__VA_ARGS__));               \
+         tl__loop_once; tl__loop_once = (tl_t *)tl__for_end(TL__HERE, (tl__frame *)tl__loop_once))
+
+/* the condition comes first among TL_IF's arguments, so it stands in for the step */
+#define TL_IF(...)                                                                      \
+    for (tl__frame *tl__if_once = tl__if_begin(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), \
+             TILE__CARRIED(__VA_ARGS__));                                                \
+         tl__if_once; tl__if_once = tl__if_end(TL__HERE, tl__if_once))
+#define TL_ELSE                                                                         \
+    for (tl__frame *tl__else_once = tl__else_begin(TL__HERE); tl__else_once;            \
+         tl__else_once = tl__else_end(TL__HERE, tl__else_once))
+
+#define TL_WHILE(...)                                                                   \
+    for (tl__frame *tl__while_f = tl__while_begin(TL__HERE, TILE__CARRIED(__VA_ARGS__)); \
+         tl__while_cond(TL__HERE, tl__while_f, TL__V(TILE__FIRST(__VA_ARGS__)));         \
+         tl__while_f = tl__while_end(TL__HERE, tl__while_f))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_LANG_H */
