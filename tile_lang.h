@@ -301,7 +301,8 @@ tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b);
     X(xor)      /* bitwise xor                                               */ \
     X(shl)      /* a << b                                                    */ \
     X(shr)      /* a >> b: arithmetic for signed, logical for unsigned       */ \
-    X(logical_and) X(logical_or) /* on truth values -> i1                    */
+    X(logical_and) X(logical_or) /* on truth values -> i1                    */ \
+    X(umulhi)   /* high half of the unsigned 2N-bit product (integers)       */
 
 #define TILE__UNARY_OPS(X)                                                      \
     X(neg) X(not) X(abs)                                                        \
@@ -337,6 +338,11 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_shr(a, b)         tl_shr_at(TL__HERE, TL__V(a), TL__V(b))
 #define tl_logical_and(a, b) tl_logical_and_at(TL__HERE, TL__V(a), TL__V(b))
 #define tl_logical_or(a, b)  tl_logical_or_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_umulhi(a, b)      tl_umulhi_at(TL__HERE, TL__V(a), TL__V(b))
+/* Triton's names for the correctly rounded forms, which tl_div/tl_sqrt already are */
+#define tl_fdiv(a, b)        tl_div_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_div_rn(a, b)      tl_div_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_sqrt_rn(x)        tl_sqrt_at(TL__HERE, TL__V(x))
 
 #define tl_neg(x)     tl_neg_at(TL__HERE, TL__V(x))
 #define tl_not(x)     tl_not_at(TL__HERE, TL__V(x))   /* ~x; logical not on i1 */
@@ -355,6 +361,9 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_floor(x)   tl_floor_at(TL__HERE, TL__V(x))
 #define tl_ceil(x)    tl_ceil_at(TL__HERE, TL__V(x))
 
+/* exp(x - max) / sum(exp(x - max)) along axis (TL_ALL: the whole tile) */
+#define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))
+tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis);
 /* cond ? a : b, elementwise, with broadcasting and promotion of a and b */
 #define tl_where(c, a, b) tl_where_at(TL__HERE, TL__V(c), TL__V(a), TL__V(b))
 tl_t tl_where_at(const char *file, int line, tl_t c, tl_t a, tl_t b);

@@ -72,6 +72,7 @@ enum {
     X(XOR,         "xor",          2, 1, TILE__PE)     /* bitwise xor                            */ \
     X(SHL,         "shl",          2, 1, TILE__PE)     /* a << b (b >= width gives 0)            */ \
     X(SHR,         "shr",          2, 1, TILE__PE)     /* a >> b, arithmetic when signed         */ \
+    X(UMULHI,      "umulhi",       2, 1, TILE__PE)     /* the high half of the unsigned 2N-bit product */ \
     X(EQ,          "eq",           2, 1, TILE__PE | TILE__F_CMP) /* a == b -> i1               */ \
     X(NE,          "ne",           2, 1, TILE__PE | TILE__F_CMP) /* a != b (true for NaN)      */ \
     X(LT,          "lt",           2, 1, TILE__PE | TILE__F_CMP) /* a < b                      */ \
@@ -661,6 +662,16 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     case TILE__OP_SHR:
         if (sg) r.i = b.u >= w ? (a.i < 0 ? -1 : 0) : a.i >> b.u;
         else r.u = b.u >= w ? 0 : a.u >> b.u;
+        break;
+    case TILE__OP_UMULHI:
+        if (w <= 32) {
+            uint64_t m = w == 32 ? 0xffffffffu : ((uint64_t)1 << w) - 1;
+            r.u = ((a.u & m) * (b.u & m)) >> w;
+        } else { /* 64 x 64 -> high 64, from 32-bit halves */
+            uint64_t al = a.u & 0xffffffffu, ah = a.u >> 32, bl = b.u & 0xffffffffu, bh = b.u >> 32;
+            uint64_t mid = (al * bl >> 32) + (ah * bl & 0xffffffffu) + (al * bh & 0xffffffffu);
+            r.u = ah * bh + (ah * bl >> 32) + (al * bh >> 32) + (mid >> 32);
+        }
         break;
 #define TILE__CMP(OP, op)                                                           \
     case TILE__OP_##OP:                                                             \

@@ -1,0 +1,94 @@
+/* tests/test_util.h — what every test program shares: a seeded random source
+   (fresh each run, printed so a failure can be replayed with TILE_SEED=...),
+   poisoning of outputs, float64 comparisons with tolerances, and checks that
+   count failures instead of stopping at the first. Include after tile.h. */
+#ifndef TILE_TEST_UTIL_H
+#define TILE_TEST_UTIL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int tt_failures, tt_checks;
+static uint64_t tt_state;
+
+/* Seed from TILE_SEED or the clock; print it once. */
+static void tt_seed(void) {
+    const char *s = getenv("TILE_SEED");
+    tt_state = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    if (!tt_state) tt_state = 0x9e3779b97f4a7c15ull;
+    printf("seed: TILE_SEED=%llu\n", (unsigned long long)tt_state);
+}
+static uint64_t tt_next(void) { /* xorshift64* */
+    tt_state ^= tt_state >> 12;
+    tt_state ^= tt_state << 25;
+    tt_state ^= tt_state >> 27;
+    return tt_state * 0x2545f4914f6cdd1dull;
+}
+/* uniform in [lo, hi) */
+static double tt_uniform(double lo, double hi) { return lo + (hi - lo) * (double)(tt_next() >> 11) / 9007199254740992.0; }
+/* integer in [lo, hi] */
+static long long tt_int(long long lo, long long hi) { return lo + (long long)(tt_next() % (uint64_t)(hi - lo + 1)); }
+/* standard normal */
+static double tt_normal(void) {
+    double u = tt_uniform(1e-12, 1.0), v = tt_uniform(0.0, 1.0);
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Fill `bytes` of memory with a pattern that no correct kernel writes. */
+static void tt_poison(void *p, size_t bytes) { memset(p, 0xA5, bytes); }
+
+#define TT_CHECK(cond, ...)                                                        \
+    do {                                                                           \
+        tt_checks++;                                                               \
+        if (!(cond)) {                                                             \
+            tt_failures++;                                                         \
+            if (tt_failures <= 50) {                                               \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
+                printf(__VA_ARGS__);                                               \
+                printf("\n");                                                      \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+
+/* |got - want| <= atol + rtol * |want|, NaN matches NaN, inf matches inf */
+static int tt_close(double got, double want, double atol, double rtol) {
+    if (want != want) return got != got;
+    if (isinf(want)) return got == want;
+    return fabs(got - want) <= atol + rtol * fabs(want);
+}
+/* Compare n results with a float64 reference; reports the first few misses. */
+static int tt_check_close(const char *what, const double *got, const double *want, size_t n, double atol, double rtol) {
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        tt_checks++;
+        if (!tt_close(got[i], want[i], atol, rtol)) {
+            if (bad < 5) printf("FAIL %s[%zu]: got %.9g, want %.9g\n", what, i, got[i], want[i]);
+            bad++;
+        }
+    }
+    if (bad) {
+        tt_failures++;
+        printf("FAIL %s: %d of %zu elements differ (atol %g, rtol %g)\n", what, bad, n, atol, rtol);
+    }
+    return bad == 0;
+}
+
+/* Call a launch and check it returned TILE_OK. */
+#define TT_OK(call)                                                                \
+    do {                                                                           \
+        tile_status tt_st_ = (call);                                               \
+        TT_CHECK(tt_st_ == TILE_OK, "%s returned %s: %s", #call,                  \
+                 tile_status_id(tt_st_), tile_last_error());                       \
+    } while (0)
+
+/* Print the summary and return the process exit code. */
+static int tt_finish(const char *name) {
+    printf("%s: %d checks, %d failures\n", name, tt_checks, tt_failures);
+    return tt_failures ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,1485 @@
+/* tile/build.h — >>build: the tl_* ops, which build the IR while a kernel body runs.
+
+   Why it is shaped this way: the kernel body is plain C run once per build on
+   the calling thread, so the builder is a thread-local cursor (function +
+   current region + a stack of open TL_FOR/TL_IF/TL_WHILE frames). Each tl_*
+   op checks its operands (defined, in scope, shapes broadcast, dtypes
+   allowed), applies Triton's promotion and broadcasting by inserting CAST and
+   BROADCAST ops, and appends one op. The first user error is recorded with
+   its id and line; later ops that see the broken value (id -1, "poison")
+   return poison without a second message, so one mistake gives one error.
+
+   Rules shared by every binary op (Triton's, see its "Triton Semantics"):
+     kind:   bool < integer < float — the higher kind's dtype wins
+     width:  same kind: the wider dtype wins
+     floats of the same width but different dtypes (f16/bf16, two f8s): f16
+     ints of the same width and different signedness: the unsigned one
+     C literals are weak: an int literal takes the dtype of an int or float
+     operand, a float literal that of a float operand; otherwise i32 (i64 if
+     it does not fit) and f32.
+     shapes broadcast like numpy (aligned right, dims of 1 stretch). */
+
+enum { TILE__FR_FOR, TILE__FR_IF, TILE__FR_ELSE, TILE__FR_WHILE };
+#define TILE__MAX_CARRY 32
+struct tl__frame {
+    int kind;
+    int op;                         /* the FOR/IF/WHILE op                  */
+    int outer;                      /* region the op sits in                */
+    int n;                          /* carried variables                    */
+    tl_t *vars[TILE__MAX_CARRY];
+    tl_t saved[TILE__MAX_CARRY];    /* their values before the construct    */
+    char names[TILE__MAX_CARRY][32];
+    int stage;                      /* WHILE: 0 before, 1 body, 2 done      */
+    int trash;                      /* WHILE: region for the last cond      */
+    int end_nops;                   /* IF: f->nops when the then-part closed */
+    const char *file;
+    int line;
+    struct tl__frame *up;
+};
+
+typedef struct tile__builder {
+    tile__func *f;
+    const tile_kernel *k;
+    const tile_launch *opts;
+    int cur;                        /* region receiving new ops             */
+    tile_status st;                 /* first error, TILE_OK if none         */
+    struct tl__frame *top;          /* innermost open construct             */
+    struct tl__frame *pending_else; /* a TL_IF just closed, TL_ELSE may follow */
+} tile__builder;
+
+static _Thread_local tile__builder *tile__b;
+
+static const tl_t tile__poison = {-1};
+static tl_t tile__mk(int id) { tl_t v; v.id = id; return v; }
+
+/* Record a user error at the user's line (only the first one of a build). */
+static tl_t tile__berr(tile_status st, const char *file, int line, const char *fmt, ...) {
+    tile__builder *b = tile__b;
+    if (b && b->st != TILE_OK) return tile__poison;
+    va_list ap;
+    va_start(ap, fmt);
+    tile__verror(st, b ? b->k->name : NULL, file, line, fmt, ap);
+    va_end(ap);
+    if (b) b->st = st;
+    return tile__poison;
+}
+
+static const tile__type *tile__ty(int id) { return &tile__b->f->vals[id].t; }
+static tl_dtype tile__dty(int id) { return tile__b->f->vals[id].t.dtype; }
+static char *tile__tys(int id, char *buf) { return tile__type_str(tile__ty(id), buf, 96); }
+
+/* Check that a handle may be used here. Returns the value id, or 0 after
+   recording an error (or when the value is already poison). */
+static int tile__use(const char *file, int line, const char *op, tl_t v) {
+    tile__builder *b = tile__b;
+    if (!b) {
+        tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
+        return 0;
+    }
+    if (v.id < 0) return 0;
+    if (v.id == 0 || v.id >= b->f->nvals) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: an operand has no value (a tl_t that was never assigned, or one from another kernel)", op);
+        return 0;
+    }
+    const tile__value *val = &b->f->vals[v.id];
+    if (!tile__region_within(b->f, b->cur, val->region)) {
+        const tile__region *r = &b->f->regs[val->region];
+        const char *what = r->owner >= 0 ? tile__op_names[b->f->ops[r->owner].code] : "region";
+        int ol = r->owner >= 0 ? b->f->ops[r->owner].line : 0;
+        tile__berr(TILE_ERR_SCOPE, file, line,
+                   "%s: this operand was made at line %d inside the TL_%s body at line %d and is used outside it; "
+                   "carry it: list the variable that holds it among the TL_%s's carried values",
+                   op, val->line, what[0] == 'f' ? "FOR" : what[0] == 'i' ? "IF" : "WHILE", ol,
+                   what[0] == 'f' ? "FOR" : what[0] == 'i' ? "IF" : "WHILE");
+        return 0;
+    }
+    return v.id;
+}
+
+/* Append an op in the current region; returns its first result as tl_t. */
+static int tile__emit(tile__opcode code, const int *opnds, int n, const tile__type *rt, int nres, const char *file, int line) {
+    tile__func *f = tile__b->f;
+    int op = tile__new_op(f, tile__b->cur, code, opnds, n, rt, nres, file, line);
+    return op;
+}
+static int tile__emit1(tile__opcode code, const int *opnds, int n, tile__type rt, const char *file, int line) {
+    int op = tile__emit(code, opnds, n, &rt, 1, file, line);
+    return tile__b->f->ops[op].res;
+}
+static tile__op *tile__defop(int id) {
+    int d = tile__b->f->vals[id].def;
+    return d >= 0 ? &tile__b->f->ops[d] : NULL;
+}
+
+static int tile__is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+/* A tile shape: each dim a power of two, numel within the limit. */
+static int tile__check_shape(const char *file, int line, const char *op, const tile__type *t) {
+    long long n = 1;
+    for (int d = 0; d < t->rank; d++) {
+        if (!tile__is_pow2(t->shape[d])) {
+            char s[96];
+            tile__berr(TILE_ERR_BLOCK, file, line, "%s: shape %s: every dim must be a power of two (got %d)", op,
+                       tile__shape_str(t, s, sizeof s), t->shape[d]);
+            return 0;
+        }
+        n *= t->shape[d];
+    }
+    if (n > TILE__MAX_NUMEL) {
+        char s[96];
+        tile__berr(TILE_ERR_BLOCK, file, line, "%s: shape %s has %lld elements, more than the limit of %d", op,
+                   tile__shape_str(t, s, sizeof s), n, TILE__MAX_NUMEL);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- constants --------------------------------------------------------------- */
+static int tile__const_i(tl_dtype dt, long long v, const char *file, int line) {
+    tile__type t = tile__scalar_type(dt);
+    tile__elem e;
+    e.i = v;
+    e = tile__norm(dt, e);
+    int r = tile__emit1(TILE__OP_CONST, NULL, 0, t, file, line);
+    tile__b->f->ops[tile__b->f->vals[r].def].i[0] = e.i;
+    return r;
+}
+static int tile__const_f(tl_dtype dt, double v, const char *file, int line) {
+    tile__type t = tile__scalar_type(dt);
+    int r = tile__emit1(TILE__OP_CONST, NULL, 0, t, file, line);
+    tile__b->f->ops[tile__b->f->vals[r].def].f = tile__round_float(dt, v);
+    return r;
+}
+tl_t tl__id(tl_t v) { return v; }
+tl_t tl__cint(long long v) {
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
+    int id = tile__const_i(v >= INT32_MIN && v <= INT32_MAX ? TL_I32 : TL_I64, v, NULL, 0);
+    tile__b->f->vals[id].weak = 1;
+    return tile__mk(id);
+}
+tl_t tl__cuint(unsigned long long v) {
+    if (v <= (unsigned long long)INT64_MAX) return tl__cint((long long)v);
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
+    int id = tile__const_i(TL_U64, (long long)v, NULL, 0);
+    tile__b->f->vals[id].weak = 1;
+    return tile__mk(id);
+}
+tl_t tl__cflt(double v) {
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
+    int id = tile__const_f(TL_F64, v, NULL, 0); /* typed when it meets a tile; alone: f32 */
+    tile__b->f->vals[id].weak = 1;
+    return tile__mk(id);
+}
+/* A weak literal standing alone takes its default dtype (i32/i64, f32). */
+static tl_dtype tile__weak_default(int id) {
+    tl_dtype dt = tile__dty(id);
+    return dt == TL_F64 ? TL_F32 : dt;
+}
+
+/* ---- casts and broadcasts (the builder's own, without user checks) ----------- */
+static int tile__cast(int id, tl_dtype to, const char *file, int line) {
+    const tile__type *t = tile__ty(id);
+    if (t->dtype == to && !tile__b->f->vals[id].weak) return id;
+    if (t->dtype == to && t->rank == 0) {
+        /* a weak literal gets a typed twin so it no longer adapts */
+        tile__op *c = tile__defop(id);
+        if (c && c->code == TILE__OP_CONST)
+            return tile__is_float(to) ? tile__const_f(to, c->f, file, line) : tile__const_i(to, c->i[0], file, line);
+    }
+    tile__op *c = tile__defop(id);
+    if (c && c->code == TILE__OP_CONST && t->rank == 0) {
+        tile__elem x;
+        if (tile__is_float(t->dtype)) x.f = c->f;
+        else x.i = c->i[0];
+        x = tile__convert(t->dtype, to, x);
+        return tile__is_float(to) ? tile__const_f(to, x.f, file, line) : tile__const_i(to, x.i, file, line);
+    }
+    tile__type rt = tile__with_dtype(*t, to);
+    return tile__emit1(TILE__OP_CAST, &id, 1, rt, file, line);
+}
+static int tile__bcast(int id, const tile__type *shape, const char *file, int line) {
+    const tile__type *t = tile__ty(id);
+    if (tile__same_shape(t, shape)) return id;
+    tile__type rt = *t;
+    rt.rank = shape->rank;
+    memcpy(rt.shape, shape->shape, sizeof rt.shape);
+    return tile__emit1(TILE__OP_BROADCAST, &id, 1, rt, file, line);
+}
+/* numpy broadcasting of two shapes into *out; 0 when they do not broadcast */
+static int tile__bshape(const tile__type *a, const tile__type *b, tile__type *out) {
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    out->rank = r;
+    for (int d = 0; d < r; d++) {
+        int da = d - (r - a->rank) >= 0 ? a->shape[d - (r - a->rank)] : 1;
+        int db = d - (r - b->rank) >= 0 ? b->shape[d - (r - b->rank)] : 1;
+        if (da != db && da != 1 && db != 1) return 0;
+        out->shape[d] = da > db ? da : db;
+    }
+    return 1;
+}
+static int tile__bshape_err(const char *file, int line, const char *op, int a, int b, tile__type *out) {
+    if (tile__bshape(tile__ty(a), tile__ty(b), out)) return 1;
+    char sa[96], sb[96];
+    tile__berr(TILE_ERR_SHAPE, file, line, "%s: shapes %s and %s do not broadcast", op,
+               tile__shape_str(tile__ty(a), sa, sizeof sa), tile__shape_str(tile__ty(b), sb, sizeof sb));
+    return 0;
+}
+
+/* ---- promotion ----------------------------------------------------------------- */
+static int tile__kind(tl_dtype t) { return t == TL_I1 ? 1 : tile__is_int(t) ? 2 : tile__is_float(t) ? 3 : 0; }
+static tl_dtype tile__promote2(tl_dtype a, tl_dtype b) {
+    int ka = tile__kind(a), kb = tile__kind(b);
+    if (a == b) return a;
+    if (ka != kb) return ka > kb ? a : b;
+    if (tile__dt[a].bits != tile__dt[b].bits) return tile__dt[a].bits > tile__dt[b].bits ? a : b;
+    if (ka == 3) return TL_F16;                     /* f16/bf16, e4m3/e5m2 */
+    return tile__is_unsigned(a) ? a : b;            /* same width: unsigned */
+}
+/* The dtype two operands compute in, honoring weak literals. */
+static tl_dtype tile__common_dtype(int a, int b) {
+    int wa = tile__b->f->vals[a].weak, wb = tile__b->f->vals[b].weak;
+    tl_dtype ta = tile__dty(a), tb = tile__dty(b);
+    if (wa && wb) return tile__promote2(tile__weak_default(a), tile__weak_default(b));
+    if (wa || wb) {
+        int lit = wa ? a : b;
+        tl_dtype other = wa ? tb : ta, lt = tile__dty(lit);
+        if (tile__is_float(lt)) return tile__is_float(other) ? other : TL_F32;
+        if (tile__is_float(other) || (tile__is_int(other) && other != TL_I1)) return other;
+        return tile__weak_default(lit);             /* bool meets an int literal */
+    }
+    return tile__promote2(ta, tb);
+}
+static int tile__check_num(const char *file, int line, const char *op, int id) {
+    tl_dtype t = tile__dty(id);
+    if (t == TL_PTR) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand of type %s: pointers are not allowed here", op, tile__tys(id, s));
+        return 0;
+    }
+    return 1;
+}
+
+/* Bring a and b to a common dtype `dt` and shape; 0 on error. */
+static int tile__unify(const char *file, int line, const char *op, int *a, int *b, tl_dtype dt) {
+    tile__type sh;
+    if (!tile__bshape_err(file, line, op, *a, *b, &sh)) return 0;
+    if (!tile__check_shape(file, line, op, &sh)) return 0;
+    *a = tile__bcast(tile__cast(*a, dt, file, line), &sh, file, line);
+    *b = tile__bcast(tile__cast(*b, dt, file, line), &sh, file, line);
+    return 1;
+}
+
+/* ---- elementwise binary ops ------------------------------------------------------ */
+enum { TILE__A_NUM = 1, TILE__A_INT = 2, TILE__A_FLOAT = 4, TILE__A_BOOL_OK = 8 };
+static tl_t tile__binary(const char *file, int line, const char *name, tile__opcode code, tl_t av, tl_t bv, int allow) {
+    int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
+    if (!a || !b) return tile__poison;
+    if (!tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
+    tl_dtype dt = tile__common_dtype(a, b);
+    if (((allow & TILE__A_INT) && !tile__is_int(dt)) || ((allow & TILE__A_FLOAT) && !tile__is_float(dt)) ||
+        (!(allow & TILE__A_BOOL_OK) && dt == TL_I1 && !(tile__op_flags[code] & TILE__F_CMP))) {
+        char sa[96], sb[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for operands %s and %s%s", name, tile__tys(a, sa),
+                          tile__tys(b, sb),
+                          (allow & TILE__A_INT) ? " (integers only)" : (allow & TILE__A_FLOAT) ? " (floats only)" : "");
+    }
+    if (!tile__unify(file, line, name, &a, &b, dt)) return tile__poison;
+    tile__type rt = *tile__ty(a);
+    if (tile__op_flags[code] & TILE__F_CMP) rt = tile__with_dtype(rt, TL_I1);
+    int ops[2] = {a, b};
+    return tile__mk(tile__emit1(code, ops, 2, rt, file, line));
+}
+
+/* pointer +/- integer tile: a PTR_ADD, with the offsets' shape broadcast */
+static tl_t tile__ptr_offset(const char *file, int line, const char *name, int p, int off, int negate) {
+    if (!tile__is_int(tile__dty(off)) || tile__dty(off) == TL_I1) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: a pointer can only be offset by integers, not %s", name, tile__tys(off, s));
+    }
+    if (tile__b->f->vals[off].weak) off = tile__cast(off, tile__weak_default(off), file, line);
+    if (negate) {
+        tile__type t = *tile__ty(off);
+        off = tile__emit1(TILE__OP_NEG, &off, 1, t, file, line);
+    }
+    tile__type sh;
+    if (!tile__bshape_err(file, line, name, p, off, &sh)) return tile__poison;
+    if (!tile__check_shape(file, line, name, &sh)) return tile__poison;
+    p = tile__bcast(p, &sh, file, line);
+    off = tile__bcast(off, &sh, file, line);
+    tile__type rt = *tile__ty(p);
+    int ops[2] = {p, off};
+    return tile__mk(tile__emit1(TILE__OP_PTR_ADD, ops, 2, rt, file, line));
+}
+
+tl_t tl_add_at(const char *file, int line, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, "tl_add", av), b = tile__use(file, line, "tl_add", bv);
+    if (!a || !b) return tile__poison;
+    if (tile__is_ptr(tile__dty(a)) && tile__is_ptr(tile__dty(b)))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_add: cannot add two pointers");
+    if (tile__is_ptr(tile__dty(a))) return tile__ptr_offset(file, line, "tl_add", a, b, 0);
+    if (tile__is_ptr(tile__dty(b))) return tile__ptr_offset(file, line, "tl_add", b, a, 0);
+    return tile__binary(file, line, "tl_add", TILE__OP_ADD, av, bv, TILE__A_NUM);
+}
+tl_t tl_sub_at(const char *file, int line, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, "tl_sub", av), b = tile__use(file, line, "tl_sub", bv);
+    if (!a || !b) return tile__poison;
+    if (tile__is_ptr(tile__dty(a)) && !tile__is_ptr(tile__dty(b))) return tile__ptr_offset(file, line, "tl_sub", a, b, 1);
+    return tile__binary(file, line, "tl_sub", TILE__OP_SUB, av, bv, TILE__A_NUM);
+}
+tl_t tl_mul_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_mul", TILE__OP_MUL, a, b, TILE__A_NUM); }
+tl_t tl_div_at(const char *file, int line, tl_t av, tl_t bv) {
+    /* true division: integer operands are converted to f32 first */
+    int a = tile__use(file, line, "tl_div", av), b = tile__use(file, line, "tl_div", bv);
+    if (!a || !b) return tile__poison;
+    if (!tile__check_num(file, line, "tl_div", a) || !tile__check_num(file, line, "tl_div", b)) return tile__poison;
+    if (!tile__is_float(tile__dty(a)) && !tile__is_float(tile__dty(b))) {
+        av = tile__mk(tile__cast(a, TL_F32, file, line));
+        bv = tile__mk(tile__cast(b, TL_F32, file, line));
+    }
+    return tile__binary(file, line, "tl_div", TILE__OP_DIV, av, bv, TILE__A_NUM);
+}
+tl_t tl_floordiv_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_floordiv", TILE__OP_DIV, a, b, TILE__A_INT); }
+tl_t tl_mod_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_mod", TILE__OP_MOD, a, b, TILE__A_NUM); }
+tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_minimum", TILE__OP_MIN, a, b, TILE__A_NUM); }
+tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
+tl_t tl_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_and", TILE__OP_AND, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
+tl_t tl_or_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_or", TILE__OP_OR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
+tl_t tl_xor_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_xor", TILE__OP_XOR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
+tl_t tl_shl_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_shl", TILE__OP_SHL, a, b, TILE__A_INT); }
+tl_t tl_shr_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_shr", TILE__OP_SHR, a, b, TILE__A_INT); }
+tl_t tl_umulhi_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_umulhi", TILE__OP_UMULHI, a, b, TILE__A_INT); }
+
+/* comparisons: pointers compare as addresses */
+static tl_t tile__compare(const char *file, int line, const char *name, tile__opcode code, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
+    if (!a || !b) return tile__poison;
+    if (tile__is_ptr(tile__dty(a)) || tile__is_ptr(tile__dty(b))) {
+        if (!(tile__is_ptr(tile__dty(a)) && tile__is_ptr(tile__dty(b)))) {
+            char sa[96], sb[96];
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: cannot compare %s with %s", name, tile__tys(a, sa), tile__tys(b, sb));
+        }
+        tile__type sh;
+        if (!tile__bshape_err(file, line, name, a, b, &sh)) return tile__poison;
+        a = tile__bcast(tile__cast(a, TL_U64, file, line), &sh, file, line);
+        b = tile__bcast(tile__cast(b, TL_U64, file, line), &sh, file, line);
+        int ops[2] = {a, b};
+        return tile__mk(tile__emit1(code, ops, 2, tile__with_dtype(sh, TL_I1), file, line));
+    }
+    return tile__binary(file, line, name, code, av, bv, TILE__A_NUM | TILE__A_BOOL_OK);
+}
+tl_t tl_eq_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_eq", TILE__OP_EQ, a, b); }
+tl_t tl_ne_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_ne", TILE__OP_NE, a, b); }
+tl_t tl_lt_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_lt", TILE__OP_LT, a, b); }
+tl_t tl_le_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_le", TILE__OP_LE, a, b); }
+tl_t tl_gt_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_gt", TILE__OP_GT, a, b); }
+tl_t tl_ge_at(const char *file, int line, tl_t a, tl_t b) { return tile__compare(file, line, "tl_ge", TILE__OP_GE, a, b); }
+
+/* x != 0 as i1 (i1 stays) */
+static int tile__truth(int id, const char *file, int line) {
+    if (tile__dty(id) == TL_I1) return id;
+    tile__type t = *tile__ty(id);
+    int z = tile__is_float(t.dtype) ? tile__const_f(t.dtype, 0.0, file, line) : tile__const_i(t.dtype, 0, file, line);
+    z = tile__bcast(z, &t, file, line);
+    int ops[2] = {id, z};
+    return tile__emit1(TILE__OP_NE, ops, 2, tile__with_dtype(t, TL_I1), file, line);
+}
+static tl_t tile__logical(const char *file, int line, const char *name, tile__opcode code, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
+    if (!a || !b) return tile__poison;
+    if (!tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
+    a = tile__truth(a, file, line);
+    b = tile__truth(b, file, line);
+    return tile__binary(file, line, name, code, tile__mk(a), tile__mk(b), TILE__A_INT | TILE__A_BOOL_OK);
+}
+tl_t tl_logical_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__logical(file, line, "tl_logical_and", TILE__OP_AND, a, b); }
+tl_t tl_logical_or_at(const char *file, int line, tl_t a, tl_t b) { return tile__logical(file, line, "tl_logical_or", TILE__OP_OR, a, b); }
+
+tl_t tl_cdiv_at(const char *file, int line, tl_t av, tl_t bv) {
+    /* (a + b - 1) // b, integers only, as Triton's cdiv */
+    tl_t s = tile__binary(file, line, "tl_cdiv", TILE__OP_ADD, av, bv, TILE__A_INT);
+    if (s.id <= 0) return tile__poison;
+    tl_t t = tile__binary(file, line, "tl_cdiv", TILE__OP_SUB, s, tl__cint(1), TILE__A_INT);
+    return tile__binary(file, line, "tl_cdiv", TILE__OP_DIV, t, bv, TILE__A_INT);
+}
+
+/* ---- elementwise unary ops ----------------------------------------------------------- */
+static tl_t tile__unary(const char *file, int line, const char *name, tile__opcode code, tl_t xv, int allow) {
+    int x = tile__use(file, line, name, xv);
+    if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, (allow & TILE__A_FLOAT) ? TL_F32 : tile__weak_default(x), file, line);
+    tl_dtype dt = tile__dty(x);
+    if (((allow & TILE__A_INT) && !tile__is_int(dt)) || ((allow & TILE__A_FLOAT) && !tile__is_float(dt)) ||
+        (!(allow & TILE__A_BOOL_OK) && dt == TL_I1) ||
+        ((allow & TILE__A_FLOAT) && (dt == TL_F8E4M3 || dt == TL_F8E5M2))) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s%s", name, tile__tys(x, s),
+                          (allow & TILE__A_FLOAT) ? " (f16, bf16, f32 or f64; cast it first)" : (allow & TILE__A_INT) ? " (integers only)" : "");
+    }
+    return tile__mk(tile__emit1(code, &x, 1, *tile__ty(x), file, line));
+}
+tl_t tl_neg_at(const char *file, int line, tl_t x) { return tile__unary(file, line, "tl_neg", TILE__OP_NEG, x, TILE__A_NUM); }
+tl_t tl_not_at(const char *file, int line, tl_t x) { return tile__unary(file, line, "tl_not", TILE__OP_NOT, x, TILE__A_INT | TILE__A_BOOL_OK); }
+tl_t tl_abs_at(const char *file, int line, tl_t xv) {
+    int x = tile__use(file, line, "tl_abs", xv);
+    if (x && tile__is_unsigned(tile__dty(x)) && !tile__b->f->vals[x].weak) return xv;
+    return tile__unary(file, line, "tl_abs", TILE__OP_ABS, xv, TILE__A_NUM);
+}
+#define TILE__MATH_FN(op, OP)                                                           \
+    tl_t tl_##op##_at(const char *file, int line, tl_t x) {                             \
+        return tile__unary(file, line, "tl_" #op, TILE__OP_##OP, x, TILE__A_FLOAT);     \
+    }
+TILE__MATH_FN(exp, EXP) TILE__MATH_FN(exp2, EXP2) TILE__MATH_FN(log, LOG) TILE__MATH_FN(log2, LOG2)
+TILE__MATH_FN(sqrt, SQRT) TILE__MATH_FN(rsqrt, RSQRT) TILE__MATH_FN(sin, SIN) TILE__MATH_FN(cos, COS)
+TILE__MATH_FN(tanh, TANH) TILE__MATH_FN(sigmoid, SIGMOID) TILE__MATH_FN(erf, ERF)
+TILE__MATH_FN(floor, FLOOR) TILE__MATH_FN(ceil, CEIL)
+#undef TILE__MATH_FN
+
+tl_t tl_where_at(const char *file, int line, tl_t cv, tl_t av, tl_t bv) {
+    int c = tile__use(file, line, "tl_where", cv), a = tile__use(file, line, "tl_where", av), b = tile__use(file, line, "tl_where", bv);
+    if (!c || !a || !b || !tile__check_num(file, line, "tl_where", c)) return tile__poison;
+    c = tile__truth(c, file, line);
+    tl_dtype dt;
+    if (tile__is_ptr(tile__dty(a)) || tile__is_ptr(tile__dty(b))) {
+        if (!tile__is_ptr(tile__dty(a)) || !tile__is_ptr(tile__dty(b)) || tile__ty(a)->elem != tile__ty(b)->elem)
+            return tile__berr(TILE_ERR_DTYPE, file, line, "tl_where: a pointer can only be chosen against a pointer to the same dtype");
+        dt = TL_PTR;
+    } else
+        dt = tile__common_dtype(a, b);
+    tile__type sh, sh2;
+    if (!tile__bshape_err(file, line, "tl_where", a, b, &sh)) return tile__poison;
+    if (!tile__bshape(&sh, tile__ty(c), &sh2)) {
+        char s1[96], s2[96];
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_where: condition shape %s does not broadcast with %s",
+                          tile__shape_str(tile__ty(c), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+    }
+    if (!tile__check_shape(file, line, "tl_where", &sh2)) return tile__poison;
+    if (dt != TL_PTR) {
+        a = tile__cast(a, dt, file, line);
+        b = tile__cast(b, dt, file, line);
+    }
+    int ops[3] = {tile__bcast(c, &sh2, file, line), tile__bcast(a, &sh2, file, line), tile__bcast(b, &sh2, file, line)};
+    tile__type rt = *tile__ty(ops[1]);
+    return tile__mk(tile__emit1(TILE__OP_WHERE, ops, 3, rt, file, line));
+}
+tl_t tl_fma_at(const char *file, int line, tl_t av, tl_t bv, tl_t cv) {
+    int a = tile__use(file, line, "tl_fma", av), b = tile__use(file, line, "tl_fma", bv), c = tile__use(file, line, "tl_fma", cv);
+    if (!a || !b || !c) return tile__poison;
+    if (!tile__check_num(file, line, "tl_fma", a) || !tile__check_num(file, line, "tl_fma", b) || !tile__check_num(file, line, "tl_fma", c))
+        return tile__poison;
+    tl_dtype dt = tile__common_dtype(a, b);
+    int ab = tile__cast(a, dt, file, line);
+    dt = tile__common_dtype(ab, c);
+    if (!tile__is_float(dt)) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_fma: floats only (got %s)", tile__tys(a, s));
+    }
+    tile__type sh, sh2;
+    if (!tile__bshape_err(file, line, "tl_fma", a, b, &sh)) return tile__poison;
+    if (!tile__bshape(&sh, tile__ty(c), &sh2)) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_fma: shapes do not broadcast");
+    int ops[3] = {tile__bcast(tile__cast(a, dt, file, line), &sh2, file, line), tile__bcast(tile__cast(b, dt, file, line), &sh2, file, line),
+                  tile__bcast(tile__cast(c, dt, file, line), &sh2, file, line)};
+    return tile__mk(tile__emit1(TILE__OP_FMA, ops, 3, *tile__ty(ops[0]), file, line));
+}
+tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi) {
+    return tl_minimum_at(file, line, tl_maximum_at(file, line, x, lo), hi);
+}
+
+static int tile__dtype_ok(const char *file, int line, const char *op, tl_dtype dt) {
+    if (dt > TL_VOID && dt < TL_PTR) return 1;
+    tile__berr(TILE_ERR_DTYPE, file, line, "%s: %d is not a value dtype (use TL_I32, TL_F16, ...)", op, (int)dt);
+    return 0;
+}
+tl_t tl_cast_at(const char *file, int line, tl_t xv, tl_dtype dt) {
+    int x = tile__use(file, line, "tl_cast", xv);
+    if (!x || !tile__dtype_ok(file, line, "tl_cast", dt)) return tile__poison;
+    if (tile__is_ptr(tile__dty(x))) return tile__berr(TILE_ERR_DTYPE, file, line, "tl_cast: pointers cannot be cast");
+    return tile__mk(tile__cast(x, dt, file, line));
+}
+tl_t tl_bitcast_at(const char *file, int line, tl_t xv, tl_dtype dt) {
+    int x = tile__use(file, line, "tl_bitcast", xv);
+    if (!x || !tile__dtype_ok(file, line, "tl_bitcast", dt)) return tile__poison;
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tl_dtype from = tile__dty(x);
+    if (from == TL_PTR || from == TL_I1 || dt == TL_I1 || tile__dt[from].bits != tile__dt[dt].bits) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_bitcast: %s and %s differ in width", tile__tys(x, s), tile_dtype_name(dt));
+    }
+    if (from == dt) return tile__mk(x);
+    return tile__mk(tile__emit1(TILE__OP_BITCAST, &x, 1, tile__with_dtype(*tile__ty(x), dt), file, line));
+}
+
+/* ---- creation ------------------------------------------------------------------------- */
+tl_shape tl__shape(int n, ...) {
+    tl_shape s;
+    memset(&s, 0, sizeof s);
+    va_list ap;
+    va_start(ap, n);
+    s.rank = n;
+    for (int k = 0; k < n; k++) {
+        int d = va_arg(ap, int);
+        if (k < TL_MAX_RANK) s.dim[k] = d;
+    }
+    va_end(ap);
+    return s;
+}
+static int tile__shape_in(const char *file, int line, const char *op, tl_shape s, tile__type *t) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op); return 0; }
+    if (s.rank > TL_MAX_RANK) {
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: %d dims, at most %d are supported", op, s.rank, TL_MAX_RANK);
+        return 0;
+    }
+    t->rank = s.rank;
+    for (int d = 0; d < s.rank; d++) t->shape[d] = s.dim[d];
+    return tile__check_shape(file, line, op, t);
+}
+static int tile__axis_ok(const char *file, int line, const char *op, int axis) {
+    if (axis >= 0 && axis <= 2) return 1;
+    tile__berr(TILE_ERR_AXIS, file, line, "%s: axis must be 0, 1 or 2 (got %d)", op, axis);
+    return 0;
+}
+tl_t tl_program_id_at(const char *file, int line, int axis) {
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, file, line, "tl_program_id called outside a kernel body being built");
+    if (!tile__axis_ok(file, line, "tl_program_id", axis)) return tile__poison;
+    int r = tile__emit1(TILE__OP_PROGRAM_ID, NULL, 0, tile__scalar_type(TL_I32), file, line);
+    tile__defop(r)->i[0] = axis;
+    return tile__mk(r);
+}
+tl_t tl_num_programs_at(const char *file, int line, int axis) {
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, file, line, "tl_num_programs called outside a kernel body being built");
+    if (!tile__axis_ok(file, line, "tl_num_programs", axis)) return tile__poison;
+    int r = tile__emit1(TILE__OP_NUM_PROGRAMS, NULL, 0, tile__scalar_type(TL_I32), file, line);
+    tile__defop(r)->i[0] = axis;
+    return tile__mk(r);
+}
+tl_t tl_arange_at(const char *file, int line, int start, int end) {
+    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, file, line, "tl_arange called outside a kernel body being built");
+    if (end <= start || !tile__is_pow2((long long)end - start))
+        return tile__berr(TILE_ERR_BLOCK, file, line, "tl_arange(%d, %d): the length end - start must be a positive power of two", start, end);
+    tile__type t = tile__scalar_type(TL_I32);
+    t.rank = 1;
+    t.shape[0] = end - start;
+    if (!tile__check_shape(file, line, "tl_arange", &t)) return tile__poison;
+    int r = tile__emit1(TILE__OP_ARANGE, NULL, 0, t, file, line);
+    tile__defop(r)->i[0] = start;
+    tile__defop(r)->i[1] = end;
+    return tile__mk(r);
+}
+tl_t tl_full_at(const char *file, int line, tl_dtype dt, tl_t value, tl_shape shape) {
+    tile__type t = tile__scalar_type(dt);
+    if (!tile__shape_in(file, line, "tl_full", shape, &t)) return tile__poison;
+    int v = tile__use(file, line, "tl_full", value);
+    if (!v || !tile__dtype_ok(file, line, "tl_full", dt) || !tile__check_num(file, line, "tl_full", v)) return tile__poison;
+    if (tile__ty(v)->rank != 0) {
+        char s[96];
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_full: the value must be a scalar, not %s", tile__tys(v, s));
+    }
+    return tile__mk(tile__bcast(tile__cast(v, dt, file, line), &t, file, line));
+}
+tl_t tl_zeros_like_at(const char *file, int line, tl_t xv) {
+    int x = tile__use(file, line, "tl_zeros_like", xv);
+    if (!x || !tile__check_num(file, line, "tl_zeros_like", x)) return tile__poison;
+    tile__type t = *tile__ty(x);
+    int z = tile__is_float(t.dtype) ? tile__const_f(t.dtype, 0, file, line) : tile__const_i(t.dtype, 0, file, line);
+    return tile__mk(tile__bcast(z, &t, file, line));
+}
+tl_t tl_full_like_at(const char *file, int line, tl_t xv, tl_t value) {
+    int x = tile__use(file, line, "tl_full_like", xv);
+    if (!x || !tile__check_num(file, line, "tl_full_like", x)) return tile__poison;
+    tile__type t = *tile__ty(x);
+    tl_shape s;
+    s.rank = t.rank;
+    memcpy(s.dim, t.shape, sizeof s.dim);
+    return tl_full_at(file, line, t.dtype, value, s);
+}
+
+/* ---- shape ops -------------------------------------------------------------------------- */
+tl_t tl_broadcast_to_at(const char *file, int line, tl_t xv, tl_shape shape) {
+    tile__type t;
+    memset(&t, 0, sizeof t);
+    if (!tile__shape_in(file, line, "tl_broadcast_to", shape, &t)) return tile__poison;
+    int x = tile__use(file, line, "tl_broadcast_to", xv);
+    if (!x) return tile__poison;
+    const tile__type *xt = tile__ty(x);
+    tile__type out;
+    char s1[96], s2[96];
+    if (xt->rank > t.rank || !tile__bshape(xt, &t, &out) || !tile__same_shape(&out, &t))
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_broadcast_to: shape %s cannot be broadcast to %s", tile__shape_str(xt, s1, sizeof s1),
+                          tile__shape_str(&t, s2, sizeof s2));
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    return tile__mk(tile__bcast(x, &t, file, line));
+}
+void tl_broadcast_at(const char *file, int line, tl_t av, tl_t bv, tl_t *pa, tl_t *pb) {
+    *pa = *pb = tile__poison;
+    int a = tile__use(file, line, "tl_broadcast", av), b = tile__use(file, line, "tl_broadcast", bv);
+    tile__type sh;
+    if (!a || !b || !tile__bshape_err(file, line, "tl_broadcast", a, b, &sh)) return;
+    *pa = tile__mk(tile__bcast(a, &sh, file, line));
+    *pb = tile__mk(tile__bcast(b, &sh, file, line));
+}
+tl_t tl_expand_dims_at(const char *file, int line, tl_t xv, int axis) {
+    int x = tile__use(file, line, "tl_expand_dims", xv);
+    if (!x) return tile__poison;
+    tile__type t = *tile__ty(x);
+    if (axis < 0) axis += t.rank + 1;
+    if (axis < 0 || axis > t.rank || t.rank + 1 > TL_MAX_RANK)
+        return tile__berr(TILE_ERR_AXIS, file, line, "tl_expand_dims: axis %d is out of range for rank %d", axis, t.rank);
+    for (int d = t.rank; d > axis; d--) t.shape[d] = t.shape[d - 1];
+    t.shape[axis] = 1;
+    t.rank++;
+    int r = tile__emit1(TILE__OP_EXPAND_DIMS, &x, 1, t, file, line);
+    tile__defop(r)->i[0] = axis;
+    return tile__mk(r);
+}
+tl_t tl_reshape_at(const char *file, int line, tl_t xv, tl_shape shape) {
+    tile__type t;
+    memset(&t, 0, sizeof t);
+    if (!tile__shape_in(file, line, "tl_reshape", shape, &t)) return tile__poison;
+    int x = tile__use(file, line, "tl_reshape", xv);
+    if (!x) return tile__poison;
+    if (tile__numel(tile__ty(x)) != tile__numel(&t)) {
+        char s1[96], s2[96];
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_reshape: %s has %d elements, %s has %d", tile__shape_str(tile__ty(x), s1, sizeof s1),
+                          tile__numel(tile__ty(x)), tile__shape_str(&t, s2, sizeof s2), tile__numel(&t));
+    }
+    tile__type rt = *tile__ty(x);
+    rt.rank = t.rank;
+    memcpy(rt.shape, t.shape, sizeof rt.shape);
+    if (tile__same_shape(&rt, tile__ty(x))) return tile__mk(x);
+    return tile__mk(tile__emit1(TILE__OP_RESHAPE, &x, 1, rt, file, line));
+}
+tl_t tl_ravel_at(const char *file, int line, tl_t xv) {
+    int x = tile__use(file, line, "tl_ravel", xv);
+    if (!x) return tile__poison;
+    return tl_reshape_at(file, line, xv, tl__shape(1, tile__numel(tile__ty(x))));
+}
+tl_t tl_permute_at(const char *file, int line, tl_t xv, tl_shape order) {
+    int x = tile__use(file, line, "tl_permute", xv);
+    if (!x) return tile__poison;
+    const tile__type *xt = tile__ty(x);
+    int seen[TL_MAX_RANK] = {0};
+    if (order.rank != xt->rank)
+        return tile__berr(TILE_ERR_ARITY, file, line, "tl_permute: %d dims given for a tile of rank %d", order.rank, xt->rank);
+    for (int d = 0; d < order.rank; d++) {
+        int o = order.dim[d];
+        if (o < 0) o += xt->rank;
+        if (o < 0 || o >= xt->rank || seen[o]++)
+            return tile__berr(TILE_ERR_AXIS, file, line, "tl_permute: the order is not a permutation of 0..%d", xt->rank - 1);
+        order.dim[d] = o;
+    }
+    tile__type rt = *xt;
+    for (int d = 0; d < xt->rank; d++) rt.shape[d] = xt->shape[order.dim[d]];
+    int r = tile__emit1(TILE__OP_PERMUTE, &x, 1, rt, file, line);
+    for (int d = 0; d < xt->rank; d++) tile__defop(r)->i[d] = order.dim[d];
+    return tile__mk(r);
+}
+tl_t tl_trans_at(const char *file, int line, tl_t xv) {
+    int x = tile__use(file, line, "tl_trans", xv);
+    if (!x) return tile__poison;
+    tl_shape o;
+    memset(&o, 0, sizeof o);
+    o.rank = tile__ty(x)->rank;
+    for (int d = 0; d < o.rank; d++) o.dim[d] = o.rank - 1 - d;
+    return tl_permute_at(file, line, xv, o);
+}
+/* a and b to one dtype and one (identical) shape, for cat/join */
+static int tile__same2(const char *file, int line, const char *op, int *a, int *b) {
+    if (tile__is_ptr(tile__dty(*a)) != tile__is_ptr(tile__dty(*b)))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: cannot combine a pointer with a number", op), 0;
+    tl_dtype dt = tile__is_ptr(tile__dty(*a)) ? TL_PTR : tile__common_dtype(*a, *b);
+    if (dt == TL_PTR && tile__ty(*a)->elem != tile__ty(*b)->elem)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: pointers to different dtypes", op), 0;
+    return dt == TL_PTR ? 1 : tile__unify(file, line, op, a, b, dt);
+}
+tl_t tl_cat_at(const char *file, int line, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, "tl_cat", av), b = tile__use(file, line, "tl_cat", bv);
+    if (!a || !b || !tile__same2(file, line, "tl_cat", &a, &b)) return tile__poison;
+    tile__type t = *tile__ty(a);
+    if (t.rank == 0 || !tile__same_shape(&t, tile__ty(b))) {
+        char s1[96], s2[96];
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_cat: shapes %s and %s must be equal and not scalars",
+                          tile__shape_str(&t, s1, sizeof s1), tile__shape_str(tile__ty(b), s2, sizeof s2));
+    }
+    t.shape[0] *= 2;
+    if (!tile__check_shape(file, line, "tl_cat", &t)) return tile__poison;
+    int ops[2] = {a, b};
+    return tile__mk(tile__emit1(TILE__OP_CAT, ops, 2, t, file, line));
+}
+tl_t tl_join_at(const char *file, int line, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, "tl_join", av), b = tile__use(file, line, "tl_join", bv);
+    if (!a || !b || !tile__same2(file, line, "tl_join", &a, &b)) return tile__poison;
+    tile__type t = *tile__ty(a);
+    if (!tile__same_shape(&t, tile__ty(b))) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_join: shapes differ");
+    if (t.rank + 1 > TL_MAX_RANK) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_join: too many dims");
+    t.shape[t.rank++] = 2;
+    if (!tile__check_shape(file, line, "tl_join", &t)) return tile__poison;
+    int ops[2] = {a, b};
+    return tile__mk(tile__emit1(TILE__OP_JOIN, ops, 2, t, file, line));
+}
+void tl_split_at(const char *file, int line, tl_t xv, tl_t *pa, tl_t *pb) {
+    *pa = *pb = tile__poison;
+    int x = tile__use(file, line, "tl_split", xv);
+    if (!x) return;
+    tile__type t = *tile__ty(x);
+    if (t.rank == 0 || t.shape[t.rank - 1] != 2) {
+        char s[96];
+        tile__berr(TILE_ERR_SHAPE, file, line, "tl_split: the last dim must be 2 (shape %s)", tile__shape_str(&t, s, sizeof s));
+        return;
+    }
+    t.rank--;
+    tile__type rts[2] = {t, t};
+    int op = tile__emit(TILE__OP_SPLIT, &x, 1, rts, 2, file, line);
+    *pa = tile__mk(tile__b->f->ops[op].res);
+    *pb = tile__mk(tile__b->f->ops[op].res + 1);
+}
+tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b) {
+    tl_t j = tl_join_at(file, line, a, b);
+    if (j.id <= 0) return tile__poison;
+    tile__type t = *tile__ty(j.id);
+    tl_shape s;
+    s.rank = t.rank - 1;
+    memcpy(s.dim, t.shape, sizeof s.dim);
+    s.dim[s.rank - 1] *= 2;
+    return tl_reshape_at(file, line, j, s);
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+static int tile__ptr_operand(const char *file, int line, const char *op, tl_t pv) {
+    int p = tile__use(file, line, op, pv);
+    if (!p) return 0;
+    if (!tile__is_ptr(tile__dty(p))) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: the first operand must be a pointer (or a tile of pointers), not %s", op, tile__tys(p, s));
+        return 0;
+    }
+    return p;
+}
+/* mask (optional) as an i1 of shape sh; -1 on error, 0 when absent */
+static int tile__mask(const char *file, int line, const char *op, tl_t mv, tile__type *sh) {
+    if (mv.id == 0) return 0;
+    int m = tile__use(file, line, op, mv);
+    if (!m) return -1;
+    if (!tile__is_int(tile__dty(m))) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: the mask must be i1 (a comparison), not %s", op, tile__tys(m, s));
+        return -1;
+    }
+    tile__type out;
+    if (!tile__bshape(tile__ty(m), sh, &out)) {
+        char s1[96], s2[96];
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: mask shape %s does not broadcast with the pointers' %s", op,
+                   tile__shape_str(tile__ty(m), s1, sizeof s1), tile__shape_str(sh, s2, sizeof s2));
+        return -1;
+    }
+    *sh = out;
+    return tile__truth(m, file, line);
+}
+tl_t tl_load_at(const char *file, int line, tl_t pv, tl_load_args o) {
+    int p = tile__ptr_operand(file, line, "tl_load", pv);
+    if (!p) return tile__poison;
+    tile__type sh = *tile__ty(p);
+    int m = tile__mask(file, line, "tl_load", o.mask, &sh);
+    if (m < 0) return tile__poison;
+    tl_dtype et = tile__ty(p)->elem;
+    int other = 0;
+    if (o.other_v.id != 0) {
+        other = tile__use(file, line, "tl_load", o.other_v);
+        if (!other || !tile__check_num(file, line, "tl_load", other)) return tile__poison;
+        tile__type out;
+        if (!tile__bshape(tile__ty(other), &sh, &out)) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_load: `other` does not broadcast with the pointers");
+        sh = out;
+        other = tile__cast(other, et, file, line);
+    } else if (m) {
+        tile__elem x;
+        x.f = o.other;
+        x = tile__convert(TL_F64, et, x);   /* saturates: .other = -INFINITY on ints is their minimum */
+        other = tile__is_float(et) ? tile__const_f(et, x.f, file, line) : tile__const_i(et, x.i, file, line);
+    }
+    if (!tile__check_shape(file, line, "tl_load", &sh)) return tile__poison;
+    int ops[3] = {tile__bcast(p, &sh, file, line), m ? tile__bcast(m, &sh, file, line) : 0, other ? tile__bcast(other, &sh, file, line) : 0};
+    tile__type rt = tile__with_dtype(sh, et);
+    int r = tile__emit1(TILE__OP_LOAD, ops, 3, rt, file, line);
+    tile__op *op = tile__defop(r);
+    op->i[0] = o.cache;
+    op->i[1] = o.eviction;
+    op->i[2] = o.is_volatile;
+    return tile__mk(r);
+}
+void tl_store_at(const char *file, int line, tl_t pv, tl_t vv, tl_store_args o) {
+    int p = tile__ptr_operand(file, line, "tl_store", pv);
+    int v = tile__use(file, line, "tl_store", vv);
+    if (!p || !v || !tile__check_num(file, line, "tl_store", v)) return;
+    tile__type sh = *tile__ty(p), out;
+    if (!tile__bshape(tile__ty(v), &sh, &out)) {
+        char s1[96], s2[96];
+        tile__berr(TILE_ERR_SHAPE, file, line, "tl_store: value shape %s does not broadcast to the pointers' %s",
+                   tile__shape_str(tile__ty(v), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+        return;
+    }
+    sh = out;
+    int m = tile__mask(file, line, "tl_store", o.mask, &sh);
+    if (m < 0 || !tile__check_shape(file, line, "tl_store", &sh)) return;
+    int ops[3] = {tile__bcast(p, &sh, file, line), tile__bcast(tile__cast(v, tile__ty(p)->elem, file, line), &sh, file, line),
+                  m ? tile__bcast(m, &sh, file, line) : 0};
+    int op = tile__emit(TILE__OP_STORE, ops, 3, NULL, 0, file, line);
+    tile__b->f->ops[op].i[0] = o.cache;
+    tile__b->f->ops[op].i[1] = o.eviction;
+}
+
+static const char *const tile__atomic_names[] = {"tl_atomic_add", "tl_atomic_max", "tl_atomic_min", "tl_atomic_and",
+                                                 "tl_atomic_or", "tl_atomic_xor", "tl_atomic_xchg"};
+tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t pv, tl_t vv, tl_atomic_args o) {
+    const char *name = (unsigned)kind <= TL_ATOMIC_XCHG ? tile__atomic_names[kind] : "tl_atomic";
+    int p = tile__ptr_operand(file, line, name, pv);
+    int v = tile__use(file, line, name, vv);
+    if (!p || !v || !tile__check_num(file, line, name, v)) return tile__poison;
+    if ((unsigned)kind > TL_ATOMIC_XCHG) return tile__berr(TILE_ERR_VALUE, file, line, "tl_atomic: unknown operation %d", (int)kind);
+    tl_dtype et = tile__ty(p)->elem;
+    int bits = tile__dt[et].bits;
+    int ok = kind == TL_ATOMIC_XCHG ? bits >= 16 || tile__is_int(et)
+           : kind == TL_ATOMIC_ADD || kind == TL_ATOMIC_MAX || kind == TL_ATOMIC_MIN
+               ? (tile__is_int(et) && et != TL_I1 && bits >= 32) || et == TL_F16 || et == TL_BF16 || et == TL_F32 || et == TL_F64
+               : tile__is_int(et) && et != TL_I1 && bits >= 32;
+    if (!ok) return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not supported on pointers to %s", name, tile_dtype_name(et));
+    tile__type sh = *tile__ty(p), out;
+    if (!tile__bshape(tile__ty(v), &sh, &out)) return tile__berr(TILE_ERR_SHAPE, file, line, "%s: value does not broadcast to the pointers", name);
+    sh = out;
+    int m = tile__mask(file, line, name, o.mask, &sh);
+    if (m < 0 || !tile__check_shape(file, line, name, &sh)) return tile__poison;
+    int ops[3] = {tile__bcast(p, &sh, file, line), tile__bcast(tile__cast(v, et, file, line), &sh, file, line),
+                  m ? tile__bcast(m, &sh, file, line) : 0};
+    int r = tile__emit1(TILE__OP_ATOMIC, ops, 3, tile__with_dtype(sh, et), file, line);
+    tile__op *op = tile__defop(r);
+    op->i[0] = kind;
+    op->i[1] = o.sem;
+    op->i[2] = o.scope;
+    return tile__mk(r);
+}
+tl_t tl_atomic_cas_at(const char *file, int line, tl_t pv, tl_t cv, tl_t vv, tl_atomic_args o) {
+    int p = tile__ptr_operand(file, line, "tl_atomic_cas", pv);
+    int c = tile__use(file, line, "tl_atomic_cas", cv), v = tile__use(file, line, "tl_atomic_cas", vv);
+    if (!p || !c || !v) return tile__poison;
+    tl_dtype et = tile__ty(p)->elem;
+    if (tile__dt[et].bits < 16 || et == TL_BF16)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_atomic_cas: not supported on pointers to %s", tile_dtype_name(et));
+    if (o.mask.id) return tile__berr(TILE_ERR_VALUE, file, line, "tl_atomic_cas takes no mask (as Triton's)");
+    tile__type sh = *tile__ty(p), s1, s2;
+    if (!tile__bshape(tile__ty(c), &sh, &s1) || !tile__bshape(tile__ty(v), &s1, &s2))
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_atomic_cas: shapes do not broadcast");
+    if (!tile__check_shape(file, line, "tl_atomic_cas", &s2)) return tile__poison;
+    int ops[3] = {tile__bcast(p, &s2, file, line), tile__bcast(tile__cast(c, et, file, line), &s2, file, line),
+                  tile__bcast(tile__cast(v, et, file, line), &s2, file, line)};
+    int r = tile__emit1(TILE__OP_ATOMIC_CAS, ops, 3, tile__with_dtype(s2, et), file, line);
+    tile__defop(r)->i[1] = o.sem;
+    tile__defop(r)->i[2] = o.scope;
+    return tile__mk(r);
+}
+
+/* ---- reductions and scans ------------------------------------------------------------------ */
+static const char *const tile__reduce_names[] = {"tl_sum", "tl_max", "tl_min", "tl_argmax", "tl_argmin", "tl_xor_sum", "tl_prod"};
+/* Triton's sum dtype: ints narrower than 32 bits (and i1) accumulate in 32 */
+static tl_dtype tile__sum_dtype(tl_dtype t) {
+    if (t == TL_I1 || t == TL_I8 || t == TL_I16) return TL_I32;
+    if (t == TL_U8 || t == TL_U16) return TL_U32;
+    return t;
+}
+static int tile__axis_of(const char *file, int line, const char *op, int x, int *axis) {
+    int r = tile__ty(x)->rank;
+    int a = *axis < 0 ? *axis + r : *axis;
+    if (r == 0 || a < 0 || a >= r) {
+        tile__berr(TILE_ERR_AXIS, file, line, "%s: axis %d is out of range for a tile of rank %d", op, *axis, r);
+        return 0;
+    }
+    *axis = a;
+    return 1;
+}
+tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis, tl_reduce_args o) {
+    const char *name = (unsigned)kind <= TL_REDUCE_PROD ? tile__reduce_names[kind] : "tl_reduce";
+    int x = tile__use(file, line, name, xv);
+    if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
+    if ((unsigned)kind > TL_REDUCE_PROD) return tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce: unknown reduction %d", (int)kind);
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tile__type xt = *tile__ty(x);
+    if (axis == TL_ALL) {
+        /* over every dim: flatten, reduce, then give back rank-many 1s if asked */
+        if (xt.rank == 0) return tile__berr(TILE_ERR_AXIS, file, line, "%s: cannot reduce a scalar", name);
+        tl_t flat = tl_ravel_at(file, line, tile__mk(x));
+        tl_reduce_args o2 = o;
+        o2.keep_dims = 0;
+        tl_t r = tl_reduce_at(file, line, kind, flat, 0, o2);
+        if (!o.keep_dims || r.id <= 0) return r;
+        tl_shape s;
+        s.rank = xt.rank;
+        for (int d = 0; d < xt.rank; d++) s.dim[d] = 1;
+        return tl_reshape_at(file, line, r, s);
+    }
+    if (!tile__axis_of(file, line, name, x, &axis)) return tile__poison;
+    tl_dtype dt = xt.dtype;
+    if (kind == TL_REDUCE_XOR_SUM && !tile__is_int(dt))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: integers only (got %s)", tile_dtype_name(dt));
+    if (kind == TL_REDUCE_SUM || kind == TL_REDUCE_PROD || kind == TL_REDUCE_XOR_SUM) {
+        tl_dtype acc = o.dtype ? o.dtype : tile__sum_dtype(dt);
+        if (!tile__dtype_ok(file, line, name, acc)) return tile__poison;
+        x = tile__cast(x, acc, file, line);
+        dt = acc;
+    }
+    tile__type rt = tile__with_dtype(xt, (kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN) ? TL_I32 : dt);
+    if (o.keep_dims) rt.shape[axis] = 1;
+    else {
+        for (int d = axis; d + 1 < rt.rank; d++) rt.shape[d] = rt.shape[d + 1];
+        rt.rank--;
+    }
+    int r = tile__emit1(TILE__OP_REDUCE, &x, 1, rt, file, line);
+    tile__op *op = tile__defop(r);
+    op->i[0] = kind;
+    op->i[1] = axis;
+    op->i[2] = o.keep_dims != 0;
+    return tile__mk(r);
+}
+tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis, tl_scan_args o) {
+    const char *name = kind == TL_REDUCE_PROD ? "tl_cumprod" : "tl_cumsum";
+    int x = tile__use(file, line, name, xv);
+    if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
+    if (kind != TL_REDUCE_SUM && kind != TL_REDUCE_PROD) return tile__berr(TILE_ERR_VALUE, file, line, "tl_scan: only sum and prod");
+    if (!tile__axis_of(file, line, name, x, &axis)) return tile__poison;
+    tl_dtype acc = o.dtype ? o.dtype : tile__sum_dtype(tile__dty(x));
+    if (!tile__dtype_ok(file, line, name, acc)) return tile__poison;
+    x = tile__cast(x, acc, file, line);
+    int r = tile__emit1(TILE__OP_SCAN, &x, 1, *tile__ty(x), file, line);
+    tile__op *op = tile__defop(r);
+    op->i[0] = kind;
+    op->i[1] = axis;
+    op->i[2] = o.reverse != 0;
+    return tile__mk(r);
+}
+
+/* ---- dot ------------------------------------------------------------------------------------- */
+/* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
+   (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
+tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
+    int a = tile__use(file, line, "tl_dot", av), b = tile__use(file, line, "tl_dot", bv);
+    if (!a || !b) return tile__poison;
+    const tile__type *at = tile__ty(a), *bt = tile__ty(b);
+    char s1[96], s2[96];
+    if (at->rank != 2 || bt->rank != 2 || at->shape[1] != bt->shape[0])
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: shapes %s and %s: need [M,K] and [K,N]", tile__type_str(at, s1, sizeof s1),
+                          tile__type_str(bt, s2, sizeof s2));
+    int M = at->shape[0], K = at->shape[1], N = bt->shape[1];
+    if (M < 16 || N < 16 || K < 16)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: M, N and K must be at least 16 (got M=%d N=%d K=%d)", M, N, K);
+    tl_dtype ta = at->dtype, tb = bt->dtype;
+    int f8a = ta == TL_F8E4M3 || ta == TL_F8E5M2, f8b = tb == TL_F8E4M3 || tb == TL_F8E5M2;
+    int ints = ta == TL_I8 && tb == TL_I8;
+    if (!(ta == tb && (ta == TL_F16 || ta == TL_BF16 || ta == TL_F32 || ta == TL_I8)) && !(f8a && f8b))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot: operand dtypes %s and %s are not supported (both f16, bf16, f32, i8, or fp8)",
+                          tile_dtype_name(ta), tile_dtype_name(tb));
+    tile__type rt = tile__scalar_type(ints ? TL_I32 : TL_F32);
+    rt.rank = 2;
+    rt.shape[0] = M;
+    rt.shape[1] = N;
+    int acc = 0;
+    if (o.acc.id) {
+        acc = tile__use(file, line, "tl_dot", o.acc);
+        if (!acc) return tile__poison;
+        const tile__type *ct = tile__ty(acc);
+        if (ct->rank != 2 || ct->shape[0] != M || ct->shape[1] != N)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: accumulator %s must be [%d,%d]", tile__type_str(ct, s1, sizeof s1), M, N);
+        rt.dtype = ct->dtype;
+    } else if (o.out_dtype) {
+        rt.dtype = o.out_dtype;
+    }
+    int acc_ok = ints ? rt.dtype == TL_I32 : (rt.dtype == TL_F32 || (rt.dtype == TL_F16 && (ta == TL_F16 || f8a)));
+    if (!acc_ok)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot: a %s result is not supported for %s inputs (f32; f16 for f16 inputs; i32 for i8)",
+                          tile_dtype_name(rt.dtype), tile_dtype_name(ta));
+    int ops[3] = {a, b, acc};
+    int r = tile__emit1(TILE__OP_DOT, ops, 3, rt, file, line);
+    tl_precision p = o.input_precision;
+    if (ta != TL_F32) p = TL_PRECISION_DEFAULT;
+    else if (p == TL_PRECISION_DEFAULT) p = TL_PRECISION_TF32;
+    tile__defop(r)->i[0] = p;
+    return tile__mk(r);
+}
+
+tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis) {
+    tl_reduce_args keep;
+    memset(&keep, 0, sizeof keep);
+    keep.keep_dims = 1;
+    tl_t z = tl_sub_at(file, line, x, tl_reduce_at(file, line, TL_REDUCE_MAX, x, axis, keep));
+    tl_t num = tl_exp_at(file, line, z);
+    return tl_div_at(file, line, num, tl_reduce_at(file, line, TL_REDUCE_SUM, num, axis, keep));
+}
+
+/* ---- debugging -------------------------------------------------------------------------------- */
+void tl_print_at(const char *file, int line, int n, const char *prefix, ...) {
+    int ids[64];
+    va_list ap;
+    va_start(ap, prefix);
+    int ok = 1;
+    for (int k = 0; k < n; k++) {
+        tl_t v = va_arg(ap, tl_t);
+        if (k < 64) {
+            ids[k] = tile__use(file, line, "tl_print", v);
+            if (!ids[k]) ok = 0;
+            else if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
+        }
+    }
+    va_end(ap);
+    if (!tile__b) { if (n == 0) tile__error(TILE_ERR_CONTEXT, NULL, file, line, "tl_print called outside a kernel body being built"); return; }
+    if (n > 64) { tile__berr(TILE_ERR_ARITY, file, line, "tl_print: at most 64 values"); return; }
+    if (!ok) return;
+    int op = tile__emit(TILE__OP_PRINT, ids, n, NULL, 0, file, line);
+    tile__b->f->ops[op].s = tile__func_str(tile__b->f, prefix ? prefix : "");
+}
+void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
+    int c = tile__use(file, line, "tl_device_assert", cv);
+    if (!c || !tile__check_num(file, line, "tl_device_assert", c)) return;
+    c = tile__truth(c, file, line);
+    int op = tile__emit(TILE__OP_ASSERT, &c, 1, NULL, 0, file, line);
+    tile__b->f->ops[op].s = tile__func_str(tile__b->f, msg ? msg : "");
+}
+void tl_debug_barrier_at(const char *file, int line) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "tl_debug_barrier called outside a kernel body being built"); return; }
+    tile__emit(TILE__OP_BARRIER, NULL, 0, NULL, 0, file, line);
+}
+int tl_rank(tl_t x) { return tile__b && x.id > 0 && x.id < tile__b->f->nvals ? tile__ty(x.id)->rank : 0; }
+int tl_dim(tl_t x, int axis) {
+    if (!tile__b || x.id <= 0 || x.id >= tile__b->f->nvals) return 0;
+    const tile__type *t = tile__ty(x.id);
+    if (axis < 0) axis += t->rank;
+    return axis >= 0 && axis < t->rank ? t->shape[axis] : 0;
+}
+tl_dtype tl_dtype_of(tl_t x) { return tile__b && x.id > 0 && x.id < tile__b->f->nvals ? tile__dty(x.id) : TL_VOID; }
+
+/* ---- meta-parameters ------------------------------------------------------------------------- */
+static const tile_meta *tile__find_meta(const tile_launch *o, const char *name) {
+    for (int k = 0; o && k < TILE_MAX_META && o->meta[k].name; k++)
+        if (strcmp(o->meta[k].name, name) == 0) return &o->meta[k];
+    return NULL;
+}
+int tl_meta_or_at(const char *file, int line, const char *name, int dflt) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "TL_META(%s) used outside a kernel body being built", name); return dflt; }
+    const tile_meta *m = tile__find_meta(tile__b->opts, name);
+    if (!m) return dflt;
+    if (m->value < INT_MIN || m->value > INT_MAX) {
+        tile__berr(TILE_ERR_META, file, line, "meta-parameter %s = %lld does not fit in an int", name, m->value);
+        return dflt;
+    }
+    return (int)m->value;
+}
+int tl_meta_at(const char *file, int line, const char *name) {
+    if (tile__b && !tile__find_meta(tile__b->opts, name)) {
+        const tile_launch *o = tile__b->opts;
+        tile__berr(TILE_ERR_META, file, line, "meta-parameter %s was not given; pass .meta = {{\"%s\", value}} at the launch (%s:%d)", name,
+                   name, o && o->file ? o->file : "?", o ? o->line : 0);
+        return 1;
+    }
+    return tl_meta_or_at(file, line, name, 1);
+}
+
+/* ---- runtime control flow ------------------------------------------------------------------------
+   TL_FOR/TL_IF/TL_WHILE are C `for` statements that run their body once:
+   the begin call opens the op's region and points the carried C variables
+   at its block arguments; the end call yields their current values, closes
+   the region, and points the variables at the op's results. */
+static void tile__carry_names(struct tl__frame *fr, const char *names) {
+    /* names is the stringized argument list; skip the first item (the step or
+       the condition), respecting parentheses */
+    int depth = 0, k = -1;
+    size_t at = 0;
+    const char *p = names;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '[' || *p == '{') depth++;
+        else if (*p == ')' || *p == ']' || *p == '}') depth--;
+        else if (*p == ',' && depth == 0) {
+            if (k >= 0 && k < TILE__MAX_CARRY) fr->names[k][at] = 0;
+            k++;
+            at = 0;
+            continue;
+        }
+        if (k >= 0 && k < TILE__MAX_CARRY && at + 1 < sizeof fr->names[0] && !(at == 0 && *p == ' ')) fr->names[k][at++] = *p;
+    }
+    if (k >= 0 && k < TILE__MAX_CARRY) fr->names[k][at] = 0;
+}
+static struct tl__frame *tile__frame_open(int kind, const char *file, int line, const char *names, int n, va_list ap) {
+    struct tl__frame *fr = (struct tl__frame *)calloc(1, sizeof *fr);
+    if (!fr) tile__die(__FILE__, __LINE__, "out of host memory");
+    fr->kind = kind;
+    fr->file = file;
+    fr->line = line;
+    fr->n = n < TILE__MAX_CARRY ? n : TILE__MAX_CARRY;
+    for (int k = 0; k < n; k++) {
+        tl_t *v = va_arg(ap, tl_t *);
+        if (k < TILE__MAX_CARRY) fr->vars[k] = v;
+    }
+    tile__carry_names(fr, names);
+    fr->outer = tile__b->cur;
+    fr->up = tile__b->top;
+    tile__b->top = fr;
+    return fr;
+}
+static void tile__frame_close(struct tl__frame *fr) {
+    tile__b->top = fr->up;
+    tile__b->cur = fr->outer;
+    free(fr);
+}
+/* the current values of the carried variables; 0 and an error if one is bad */
+static int tile__carried(struct tl__frame *fr, int *ids, const char *what) {
+    for (int k = 0; k < fr->n; k++) {
+        tl_t v = *fr->vars[k];
+        if (v.id == 0) {
+            tile__berr(TILE_ERR_VALUE, fr->file, fr->line, "%s: carried variable '%s' has no value; give it one before the %s", what, fr->names[k], what);
+            return 0;
+        }
+        ids[k] = tile__use(fr->file, fr->line, what, v);
+        if (!ids[k]) return 0;
+        if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), fr->file, fr->line);
+    }
+    return 1;
+}
+/* check the values yielded at the end of a body against the expected types,
+   casting weak literals; returns 0 after an error */
+static int tile__yield_check(struct tl__frame *fr, const char *file, int line, const char *what, int *ids, const tile__type *want) {
+    for (int k = 0; k < fr->n; k++) {
+        tl_t v = *fr->vars[k];
+        ids[k] = v.id == 0 ? 0 : tile__use(file, line, what, v);
+        if (!ids[k]) {
+            if (v.id == 0) tile__berr(TILE_ERR_VALUE, file, line, "%s: carried variable '%s' has no value", what, fr->names[k]);
+            return 0;
+        }
+        if (tile__b->f->vals[ids[k]].weak && tile__ty(ids[k])->rank == 0 && want[k].rank == 0 && want[k].dtype != TL_PTR)
+            ids[k] = tile__cast(ids[k], want[k].dtype, file, line);
+        if (!tile__same_type(tile__ty(ids[k]), &want[k])) {
+            char s1[96], s2[96];
+            tile__berr(TILE_ERR_CARRY, file, line, "%s: carried variable '%s' is %s before but %s at the end of the body; cast it to keep one type",
+                       what, fr->names[k], tile__type_str(&want[k], s1, sizeof s1), tile__tys(ids[k], s2));
+            return 0;
+        }
+    }
+    return 1;
+}
+static int tile__control_ok(const char *file, int line, const char *what) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s used outside a kernel body being built", what); return 0; }
+    tile__b->pending_else = NULL;
+    return 1;
+}
+
+tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, tl_t lo, tl_t hi, tl_t step, const char *names, int n, ...) {
+    if (!tile__control_ok(file, line, "TL_FOR")) return NULL;
+    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_FOR: at most %d carried values", TILE__MAX_CARRY); return NULL; }
+    va_list ap;
+    va_start(ap, n);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_FOR, file, line, names, n, ap);
+    va_end(ap);
+    int ids[3 + TILE__MAX_CARRY];
+    int l = tile__use(file, line, "TL_FOR", lo), h = tile__use(file, line, "TL_FOR", hi), s = tile__use(file, line, "TL_FOR", step);
+    int ok = l && h && s && tile__carried(fr, ids + 3, "TL_FOR");
+    tl_dtype it = TL_I32;
+    if (ok) {
+        int bad = 0;
+        for (int k = 0; k < 3; k++) {
+            int v = k == 0 ? l : k == 1 ? h : s;
+            if (tile__ty(v)->rank != 0 || !tile__is_int(tile__dty(v)) || tile__dty(v) == TL_I1) bad = v;
+        }
+        if (bad) {
+            char sb[96];
+            tile__berr(TILE_ERR_DTYPE, file, line, "TL_FOR: bounds and step must be integer scalars (got %s)", tile__tys(bad, sb));
+            ok = 0;
+        } else {
+            it = tile__common_dtype(l, h);
+            it = tile__promote2(it, tile__b->f->vals[s].weak ? it : tile__dty(s));
+            if (tile__b->f->vals[l].weak && tile__b->f->vals[h].weak && tile__b->f->vals[s].weak) it = TL_I32;
+            ids[0] = tile__cast(l, it, file, line);
+            ids[1] = tile__cast(h, it, file, line);
+            ids[2] = tile__cast(s, it, file, line);
+        }
+    }
+    if (!ok) {
+        /* keep tracing the body (it may hold more errors) in a region of its own */
+        int reg = tile__new_region(tile__b->f, -1, tile__b->cur);
+        tile__b->cur = reg;
+        fr->op = -1;
+        *iv = tile__poison;
+        return fr;
+    }
+    tile__type rts[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) rts[k] = *tile__ty(ids[3 + k]);
+    int op = tile__emit(TILE__OP_FOR, ids, 3 + fr->n, rts, fr->n, file, line);
+    tile__func *f = tile__b->f;
+    int reg = tile__new_region(f, op, tile__b->cur);
+    f->ops[op].region[0] = reg;
+    int args[1 + TILE__MAX_CARRY];
+    tile__type ivt = tile__scalar_type(it);
+    args[0] = tile__new_value(f, &ivt, -1, reg, file, line);
+    for (int k = 0; k < fr->n; k++) args[1 + k] = tile__new_value(f, &rts[k], -1, reg, file, line);
+    f->regs[reg].args = tile__pool_add(f, args, 1 + fr->n);
+    f->regs[reg].nargs = 1 + fr->n;
+    fr->op = op;
+    tile__b->cur = reg;
+    *iv = tile__mk(args[0]);
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(args[1 + k]);
+    return fr;
+}
+static int tile__frame_is_top(struct tl__frame *fr, const char *file, int line, const char *what) {
+    if (tile__b && tile__b->top == fr) return 1;
+    tile__berr(TILE_ERR_CONTROL, file, line, "%s: the construct does not match the innermost open TL_FOR/TL_IF/TL_WHILE (a break or goto inside a body?)", what);
+    return 0;
+}
+tl__frame *tl__for_end(const char *file, int line, tl__frame *fr) {
+    if (!tile__frame_is_top(fr, file, line, "TL_FOR")) return NULL;
+    if (fr->op < 0) {                               /* the loop header had an error */
+        for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__poison;
+        tile__frame_close(fr);
+        return NULL;
+    }
+    tile__func *f = tile__b->f;
+    tile__op *op = &f->ops[fr->op];
+    tile__type want[TILE__MAX_CARRY];
+    int ids[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+    int res = op->res;
+    if (tile__yield_check(fr, fr->file, fr->line, "TL_FOR", ids, want))
+        tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
+    else
+        tile__emit(TILE__OP_YIELD, tile__args(f, &f->regs[op->region[0]]) + 1, fr->n, NULL, 0, file, line);
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(res + k);
+    tile__frame_close(fr);
+    return NULL;
+}
+
+tl__frame *tl__if_begin(const char *file, int line, tl_t cond, const char *names, int n, ...) {
+    if (!tile__control_ok(file, line, "TL_IF")) return NULL;
+    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_IF: at most %d carried values", TILE__MAX_CARRY); return NULL; }
+    va_list ap;
+    va_start(ap, n);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_IF, file, line, names, n, ap);
+    va_end(ap);
+    int ids[TILE__MAX_CARRY];
+    int c = tile__use(file, line, "TL_IF", cond);
+    int ok = c && tile__carried(fr, ids, "TL_IF");
+    if (ok && (tile__ty(c)->rank != 0 || !tile__is_int(tile__dty(c)))) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "TL_IF: the condition must be an integer or i1 scalar, not %s", tile__tys(c, s));
+        ok = 0;
+    }
+    for (int k = 0; k < fr->n; k++) fr->saved[k] = *fr->vars[k];
+    if (!ok) {
+        tile__b->cur = tile__new_region(tile__b->f, -1, tile__b->cur);
+        fr->op = -1;
+        return fr;
+    }
+    c = tile__truth(c, file, line);
+    tile__type rts[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) {
+        rts[k] = *tile__ty(ids[k]);
+        fr->saved[k] = tile__mk(ids[k]);
+    }
+    int op = tile__emit(TILE__OP_IF, &c, 1, rts, fr->n, file, line);
+    tile__func *f = tile__b->f;
+    f->ops[op].region[0] = tile__new_region(f, op, tile__b->cur);
+    f->ops[op].region[1] = tile__new_region(f, op, tile__b->cur);
+    fr->op = op;
+    tile__b->cur = f->ops[op].region[0];
+    return fr;
+}
+/* close the current branch of an IF: yield the carried values */
+static void tile__if_yield(struct tl__frame *fr, const char *file, int line, const char *what) {
+    tile__func *f = tile__b->f;
+    tile__op *op = &f->ops[fr->op];
+    tile__type want[TILE__MAX_CARRY];
+    int ids[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+    if (!tile__yield_check(fr, fr->file, fr->line, what, ids, want))
+        for (int k = 0; k < fr->n; k++) ids[k] = fr->saved[k].id;
+    tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
+}
+tl__frame *tl__if_end(const char *file, int line, tl__frame *fr) {
+    if (!tile__frame_is_top(fr, file, line, "TL_IF")) return NULL;
+    if (fr->op < 0) {
+        for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__poison;
+        tile__frame_close(fr);
+        return NULL;
+    }
+    tile__func *f = tile__b->f;
+    tile__if_yield(fr, file, line, "TL_IF");
+    /* the else branch, until a TL_ELSE replaces it, yields the values from before */
+    tile__b->cur = f->ops[fr->op].region[1];
+    int ids[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) ids[k] = fr->saved[k].id;
+    tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
+    int res = f->ops[fr->op].res;
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(res + k);
+    /* keep the frame for a TL_ELSE that may follow */
+    tile__b->top = fr->up;
+    tile__b->cur = fr->outer;
+    free(tile__b->pending_else);
+    tile__b->pending_else = fr;
+    fr->end_nops = f->nops;
+    return NULL;
+}
+tl__frame *tl__else_begin(const char *file, int line) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "TL_ELSE used outside a kernel body being built"); return NULL; }
+    struct tl__frame *fr = tile__b->pending_else;
+    tile__b->pending_else = NULL;
+    if (!fr || fr->end_nops != tile__b->f->nops || fr->outer != tile__b->cur) {
+        free(fr);
+        tile__berr(TILE_ERR_CONTROL, file, line, "TL_ELSE does not follow a TL_IF body");
+        return NULL;
+    }
+    tile__func *f = tile__b->f;
+    tile__region *r = &f->regs[f->ops[fr->op].region[1]];
+    for (int k = 0; k < r->nops; k++) f->ops[r->ops[k]].dead = 1;
+    r->nops = 0;
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = fr->saved[k];
+    fr->kind = TILE__FR_ELSE;
+    fr->up = tile__b->top;
+    tile__b->top = fr;
+    tile__b->cur = f->ops[fr->op].region[1];
+    return fr;
+}
+tl__frame *tl__else_end(const char *file, int line, tl__frame *fr) {
+    if (!tile__frame_is_top(fr, file, line, "TL_ELSE")) return NULL;
+    tile__if_yield(fr, file, line, "TL_ELSE");
+    int res = tile__b->f->ops[fr->op].res;
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(res + k);
+    tile__frame_close(fr);
+    return NULL;
+}
+
+tl__frame *tl__while_begin(const char *file, int line, const char *names, int n, ...) {
+    if (!tile__control_ok(file, line, "TL_WHILE")) return NULL;
+    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_WHILE: at most %d carried values", TILE__MAX_CARRY); return NULL; }
+    va_list ap;
+    va_start(ap, n);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_WHILE, file, line, names, n, ap);
+    va_end(ap);
+    int ids[TILE__MAX_CARRY];
+    tile__func *f = tile__b->f;
+    if (!tile__carried(fr, ids, "TL_WHILE")) {
+        fr->op = -1;
+        tile__b->cur = tile__new_region(f, -1, tile__b->cur);
+        return fr;
+    }
+    tile__type rts[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) rts[k] = *tile__ty(ids[k]);
+    int op = tile__emit(TILE__OP_WHILE, ids, fr->n, rts, fr->n, file, line);
+    int before = tile__new_region(f, op, tile__b->cur), after = tile__new_region(f, op, tile__b->cur);
+    f->ops[op].region[0] = before;
+    f->ops[op].region[1] = after;
+    int a1[TILE__MAX_CARRY], a2[TILE__MAX_CARRY];
+    for (int k = 0; k < fr->n; k++) {
+        a1[k] = tile__new_value(f, &rts[k], -1, before, file, line);
+        a2[k] = tile__new_value(f, &rts[k], -1, after, file, line);
+    }
+    f->regs[before].args = tile__pool_add(f, a1, fr->n);
+    f->regs[before].nargs = fr->n;
+    f->regs[after].args = tile__pool_add(f, a2, fr->n);
+    f->regs[after].nargs = fr->n;
+    fr->op = op;
+    tile__b->cur = before;
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(a1[k]);
+    return fr;
+}
+int tl__while_cond(const char *file, int line, tl__frame *fr, tl_t cond) {
+    if (!fr) return 0;
+    if (fr->stage == 2) {
+        /* the condition was traced once more by C's `for`; throw that away */
+        tile__func *f = tile__b->f;
+        tile__region *r = &f->regs[fr->trash];
+        for (int k = 0; k < r->nops; k++) f->ops[r->ops[k]].dead = 1;
+        r->nops = 0;
+        tile__frame_close(fr);
+        return 0;
+    }
+    if (!tile__frame_is_top(fr, file, line, "TL_WHILE")) return 0;
+    fr->stage = 1;
+    if (fr->op < 0) return 1;
+    tile__func *f = tile__b->f;
+    int c = tile__use(file, line, "TL_WHILE", cond);
+    if (c && (tile__ty(c)->rank != 0 || !tile__is_int(tile__dty(c)))) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "TL_WHILE: the condition must be an integer or i1 scalar, not %s", tile__tys(c, s));
+        c = 0;
+    }
+    int ids[1 + TILE__MAX_CARRY];
+    tile__type want[TILE__MAX_CARRY];
+    tile__op *op = &f->ops[fr->op];
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+    int before = op->region[0], after = op->region[1];
+    if (c && tile__yield_check(fr, file, line, "TL_WHILE", ids + 1, want)) {
+        ids[0] = tile__truth(c, file, line);
+    } else {
+        ids[0] = tile__const_i(TL_I1, 0, file, line);
+        memcpy(ids + 1, tile__args(f, &f->regs[before]), sizeof(int) * (size_t)fr->n);
+    }
+    tile__emit(TILE__OP_CONDITION, ids, 1 + fr->n, NULL, 0, file, line);
+    tile__b->cur = after;
+    const int *a2 = tile__args(f, &f->regs[after]);
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(a2[k]);
+    return 1;
+}
+tl__frame *tl__while_end(const char *file, int line, tl__frame *fr) {
+    if (!tile__frame_is_top(fr, file, line, "TL_WHILE")) return NULL;
+    tile__func *f = tile__b->f;
+    if (fr->op >= 0) {
+        tile__op *op = &f->ops[fr->op];
+        tile__type want[TILE__MAX_CARRY];
+        int ids[TILE__MAX_CARRY];
+        for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+        if (!tile__yield_check(fr, fr->file, fr->line, "TL_WHILE", ids, want))
+            memcpy(ids, tile__args(f, &f->regs[op->region[1]]), sizeof(int) * (size_t)fr->n);
+        tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
+    }
+    int res = fr->op >= 0 ? f->ops[fr->op].res : 0;
+    for (int k = 0; k < fr->n; k++) *fr->vars[k] = fr->op >= 0 ? tile__mk(res + k) : tile__poison;
+    fr->stage = 2;
+    fr->trash = tile__new_region(f, -1, fr->outer);
+    tile__b->cur = fr->trash;
+    return fr;
+}
+
+/* ---- a whole build ----------------------------------------------------------------------------
+   Trace the kernel body for one launch configuration into a fresh function.
+   Returns TILE_OK and fills *out, or the first user error. */
+static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, tile__func *out) {
+    tile__builder b;
+    memset(&b, 0, sizeof b);
+    tile__func_init(out, k->name);
+    out->file = k->file;
+    out->line = k->line;
+    b.f = out;
+    b.k = k;
+    b.opts = opts;
+    b.cur = 0;
+    tile__builder *saved = tile__b;
+    if (saved) {
+        tile__func_free(out);
+        return tile__error(TILE_ERR_CONTEXT, k->name, opts && opts->file ? opts->file : k->file, opts && opts->file ? opts->line : k->line,
+                           "a kernel was launched from inside another kernel's body");
+    }
+    tile__b = &b;
+    tl_t args[64];
+    int np = k->nparams < 64 ? k->nparams : 64;
+    int ids[64];
+    for (int p = 0; p < np; p++) {
+        tile__type t = tile__scalar_type(k->params[p].dtype);
+        t.elem = k->params[p].elem;
+        ids[p] = tile__new_value(out, &t, -1, 0, k->file, k->line);
+        args[p] = tile__mk(ids[p]);
+    }
+    out->regs[0].args = tile__pool_add(out, ids, np);
+    out->regs[0].nargs = np;
+    out->nparams = np;
+    if (k->nparams > 64) tile__berr(TILE_ERR_ARITY, k->file, k->line, "a kernel takes at most 64 parameters");
+    else k->body(args);
+    /* a construct left open means its body was left by break/return/goto */
+    while (b.top) {
+        struct tl__frame *fr = b.top;
+        tile__berr(TILE_ERR_CONTROL, fr->file, fr->line, "the body of this TL_%s was left by break, return or goto; runtime loops and branches must run to their end",
+                   fr->kind == TILE__FR_FOR ? "FOR" : fr->kind == TILE__FR_WHILE ? "WHILE" : fr->kind == TILE__FR_ELSE ? "ELSE" : "IF");
+        b.top = fr->up;
+        free(fr);
+    }
+    free(b.pending_else);
+    tile__b = saved;
+    if (b.st != TILE_OK) tile__func_free(out);
+    return b.st;
+}
