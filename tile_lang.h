@@ -227,6 +227,18 @@ extern "C" {
 #endif
 #define TL__HERE __FILE__, __LINE__
 
+/* Operands are traced left to right, as Python evaluates Triton's: C leaves
+   the order of function arguments unspecified (gcc goes right to left), so
+   the macros push each operand in order with the comma operator and a
+   *_stk function pops them and calls the named op. Same IR on every compiler. */
+void tl__push(tl_t v);
+typedef tl_t (*tl__bin_fn)(const char *file, int line, tl_t a, tl_t b);
+typedef tl_t (*tl__ter_fn)(const char *file, int line, tl_t a, tl_t b, tl_t c);
+tl_t tl__bin_stk(const char *file, int line, tl__bin_fn fn);
+tl_t tl__ter_stk(const char *file, int line, tl__ter_fn fn);
+#define TILE__BIN(fn, a, b) (tl__push(TL__V(a)), tl__push(TL__V(b)), tl__bin_stk(TL__HERE, fn))
+#define TILE__TER(fn, a, b, c) (tl__push(TL__V(a)), tl__push(TL__V(b)), tl__push(TL__V(c)), tl__ter_stk(TL__HERE, fn))
+
 /* ---- creation ---------------------------------------------------------------- */
 /* A shape given as C ints (at most TL_MAX_RANK dims). */
 #define TL_MAX_RANK 5
@@ -249,15 +261,16 @@ tl_t tl_full_at(const char *file, int line, tl_dtype dtype, tl_t value, tl_shape
 #define tl_zeros(dtype, ...) tl_full_at(TL__HERE, (dtype), tl__cint(0), TL__SHAPE(__VA_ARGS__))
 #define tl_zeros_like(x) tl_zeros_like_at(TL__HERE, TL__V(x))
 tl_t tl_zeros_like_at(const char *file, int line, tl_t x);
-#define tl_full_like(x, value) tl_full_like_at(TL__HERE, TL__V(x), TL__V(value))
+#define tl_full_like(x, value) TILE__BIN(tl_full_like_at, x, value)
 tl_t tl_full_like_at(const char *file, int line, tl_t x, tl_t value);
 
 /* ---- shape ------------------------------------------------------------------- */
 #define tl_broadcast_to(x, ...) tl_broadcast_to_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
 tl_t tl_broadcast_to_at(const char *file, int line, tl_t x, tl_shape shape);
 /* tl_broadcast(a, b, &a2, &b2): both to their common shape */
-#define tl_broadcast(a, b, pa, pb) tl_broadcast_at(TL__HERE, TL__V(a), TL__V(b), (pa), (pb))
+#define tl_broadcast(a, b, pa, pb) (tl__push(TL__V(a)), tl__push(TL__V(b)), tl__broadcast_stk(TL__HERE, (pa), (pb)))
 void tl_broadcast_at(const char *file, int line, tl_t a, tl_t b, tl_t *pa, tl_t *pb);
+void tl__broadcast_stk(const char *file, int line, tl_t *pa, tl_t *pb);
 #define tl_expand_dims(x, axis) tl_expand_dims_at(TL__HERE, TL__V(x), (axis))
 tl_t tl_expand_dims_at(const char *file, int line, tl_t x, int axis);
 #define tl_reshape(x, ...) tl_reshape_at(TL__HERE, TL__V(x), TL__SHAPE(__VA_ARGS__))
@@ -272,16 +285,16 @@ tl_t tl_permute_at(const char *file, int line, tl_t x, tl_shape order);
 #define tl_trans(x) tl_trans_at(TL__HERE, TL__V(x))
 tl_t tl_trans_at(const char *file, int line, tl_t x);
 /* concatenate along axis 0 */
-#define tl_cat(a, b) tl_cat_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_cat(a, b) TILE__BIN(tl_cat_at, a, b)
 tl_t tl_cat_at(const char *file, int line, tl_t a, tl_t b);
 /* stack along a new minor dim of size 2 */
-#define tl_join(a, b) tl_join_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_join(a, b) TILE__BIN(tl_join_at, a, b)
 tl_t tl_join_at(const char *file, int line, tl_t a, tl_t b);
 /* tl_split(x, &a, &b): undo join (last dim must be 2) */
 #define tl_split(x, pa, pb) tl_split_at(TL__HERE, TL__V(x), (pa), (pb))
 void tl_split_at(const char *file, int line, tl_t x, tl_t *pa, tl_t *pb);
 /* interleave along the last dim */
-#define tl_interleave(a, b) tl_interleave_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_interleave(a, b) TILE__BIN(tl_interleave_at, a, b)
 tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b);
 
 /* ---- elementwise ------------------------------------------------------------- */
@@ -316,32 +329,32 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #undef TILE__DECL_BINARY
 #undef TILE__DECL_UNARY
 
-#define tl_add(a, b)         tl_add_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_sub(a, b)         tl_sub_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_mul(a, b)         tl_mul_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_div(a, b)         tl_div_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_floordiv(a, b)    tl_floordiv_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_mod(a, b)         tl_mod_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_cdiv(a, b)        tl_cdiv_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_minimum(a, b)     tl_minimum_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_maximum(a, b)     tl_maximum_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_eq(a, b)          tl_eq_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_ne(a, b)          tl_ne_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_lt(a, b)          tl_lt_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_le(a, b)          tl_le_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_gt(a, b)          tl_gt_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_ge(a, b)          tl_ge_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_and(a, b)         tl_and_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_or(a, b)          tl_or_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_xor(a, b)         tl_xor_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_shl(a, b)         tl_shl_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_shr(a, b)         tl_shr_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_logical_and(a, b) tl_logical_and_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_logical_or(a, b)  tl_logical_or_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_umulhi(a, b)      tl_umulhi_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_add(a, b)         TILE__BIN(tl_add_at, a, b)
+#define tl_sub(a, b)         TILE__BIN(tl_sub_at, a, b)
+#define tl_mul(a, b)         TILE__BIN(tl_mul_at, a, b)
+#define tl_div(a, b)         TILE__BIN(tl_div_at, a, b)
+#define tl_floordiv(a, b)    TILE__BIN(tl_floordiv_at, a, b)
+#define tl_mod(a, b)         TILE__BIN(tl_mod_at, a, b)
+#define tl_cdiv(a, b)        TILE__BIN(tl_cdiv_at, a, b)
+#define tl_minimum(a, b)     TILE__BIN(tl_minimum_at, a, b)
+#define tl_maximum(a, b)     TILE__BIN(tl_maximum_at, a, b)
+#define tl_eq(a, b)          TILE__BIN(tl_eq_at, a, b)
+#define tl_ne(a, b)          TILE__BIN(tl_ne_at, a, b)
+#define tl_lt(a, b)          TILE__BIN(tl_lt_at, a, b)
+#define tl_le(a, b)          TILE__BIN(tl_le_at, a, b)
+#define tl_gt(a, b)          TILE__BIN(tl_gt_at, a, b)
+#define tl_ge(a, b)          TILE__BIN(tl_ge_at, a, b)
+#define tl_and(a, b)         TILE__BIN(tl_and_at, a, b)
+#define tl_or(a, b)          TILE__BIN(tl_or_at, a, b)
+#define tl_xor(a, b)         TILE__BIN(tl_xor_at, a, b)
+#define tl_shl(a, b)         TILE__BIN(tl_shl_at, a, b)
+#define tl_shr(a, b)         TILE__BIN(tl_shr_at, a, b)
+#define tl_logical_and(a, b) TILE__BIN(tl_logical_and_at, a, b)
+#define tl_logical_or(a, b)  TILE__BIN(tl_logical_or_at, a, b)
+#define tl_umulhi(a, b)      TILE__BIN(tl_umulhi_at, a, b)
 /* Triton's names for the correctly rounded forms, which tl_div/tl_sqrt already are */
-#define tl_fdiv(a, b)        tl_div_at(TL__HERE, TL__V(a), TL__V(b))
-#define tl_div_rn(a, b)      tl_div_at(TL__HERE, TL__V(a), TL__V(b))
+#define tl_fdiv(a, b)        TILE__BIN(tl_div_at, a, b)
+#define tl_div_rn(a, b)      TILE__BIN(tl_div_at, a, b)
 #define tl_sqrt_rn(x)        tl_sqrt_at(TL__HERE, TL__V(x))
 
 #define tl_neg(x)     tl_neg_at(TL__HERE, TL__V(x))
@@ -365,13 +378,13 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis);
 /* cond ? a : b, elementwise, with broadcasting and promotion of a and b */
-#define tl_where(c, a, b) tl_where_at(TL__HERE, TL__V(c), TL__V(a), TL__V(b))
+#define tl_where(c, a, b) TILE__TER(tl_where_at, c, a, b)
 tl_t tl_where_at(const char *file, int line, tl_t c, tl_t a, tl_t b);
 /* a * b + c, rounded once (floats) */
-#define tl_fma(a, b, c) tl_fma_at(TL__HERE, TL__V(a), TL__V(b), TL__V(c))
+#define tl_fma(a, b, c) TILE__TER(tl_fma_at, a, b, c)
 tl_t tl_fma_at(const char *file, int line, tl_t a, tl_t b, tl_t c);
 /* min(max(x, lo), hi) */
-#define tl_clamp(x, lo, hi) tl_clamp_at(TL__HERE, TL__V(x), TL__V(lo), TL__V(hi))
+#define tl_clamp(x, lo, hi) TILE__TER(tl_clamp_at, x, lo, hi)
 tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi);
 /* value conversion (floats round to nearest even, float->int truncates) */
 #define tl_cast(x, dtype) tl_cast_at(TL__HERE, TL__V(x), (dtype))
@@ -399,18 +412,20 @@ typedef struct tl_store_args {
     tl_evict eviction;
 } tl_store_args;
 /* tl_load(ptrs, .mask = m, .other = 0.0, .cache = TL_CACHE_CG, .eviction = ...) */
-#define tl_load(...) tl_load_at(TL__HERE, TILE__FIRST(__VA_ARGS__), (tl_load_args){.tl__none = 0 TILE__REST(__VA_ARGS__)})
+#define tl_load(...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__load_stk(TL__HERE, (tl_load_args){.tl__none = 0 TILE__REST(__VA_ARGS__)}))
 tl_t tl_load_at(const char *file, int line, tl_t ptr, tl_load_args o);
+tl_t tl__load_stk(const char *file, int line, tl_load_args o);
 /* tl_store(ptrs, value, .mask = m) */
-#define tl_store(...) tl_store_at(TL__HERE, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_store_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+#define tl_store(...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__store_stk(TL__HERE, (tl_store_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
 void tl_store_at(const char *file, int line, tl_t ptr, tl_t value, tl_store_args o);
+void tl__store_stk(const char *file, int line, tl_store_args o);
 
 /* ---- atomics: each returns the old values ----------------------------------------- */
 typedef enum tl_sem { TL_SEM_ACQ_REL = 0, TL_SEM_RELAXED, TL_SEM_ACQUIRE, TL_SEM_RELEASE } tl_sem;
 typedef enum tl_scope { TL_SCOPE_GPU = 0, TL_SCOPE_CTA, TL_SCOPE_SYS } tl_scope;
 typedef enum tl_atomic_op { TL_ATOMIC_ADD, TL_ATOMIC_MAX, TL_ATOMIC_MIN, TL_ATOMIC_AND, TL_ATOMIC_OR, TL_ATOMIC_XOR, TL_ATOMIC_XCHG } tl_atomic_op;
 typedef struct tl_atomic_args { int tl__none; tl_t mask; tl_sem sem; tl_scope scope; } tl_atomic_args;
-#define TILE__ATOMIC(kind, ...) tl_atomic_at(TL__HERE, kind, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_atomic_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+#define TILE__ATOMIC(kind, ...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__atomic_stk(TL__HERE, kind, (tl_atomic_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
 #define tl_atomic_add(...)  TILE__ATOMIC(TL_ATOMIC_ADD, __VA_ARGS__)
 #define tl_atomic_max(...)  TILE__ATOMIC(TL_ATOMIC_MAX, __VA_ARGS__)
 #define tl_atomic_min(...)  TILE__ATOMIC(TL_ATOMIC_MIN, __VA_ARGS__)
@@ -419,9 +434,11 @@ typedef struct tl_atomic_args { int tl__none; tl_t mask; tl_sem sem; tl_scope sc
 #define tl_atomic_xor(...)  TILE__ATOMIC(TL_ATOMIC_XOR, __VA_ARGS__)
 #define tl_atomic_xchg(...) TILE__ATOMIC(TL_ATOMIC_XCHG, __VA_ARGS__)
 tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t ptr, tl_t value, tl_atomic_args o);
+tl_t tl__atomic_stk(const char *file, int line, tl_atomic_op kind, tl_atomic_args o);
 /* tl_atomic_cas(ptr, cmp, value): if *ptr == cmp then *ptr = value; returns old */
-#define tl_atomic_cas(...) tl_atomic_cas_at(TL__HERE, TILE__FIRST(__VA_ARGS__), TL__V(TILE__SECOND(__VA_ARGS__)), TL__V(TILE__THIRD(__VA_ARGS__)), (tl_atomic_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})
+#define tl_atomic_cas(...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__push(TL__V(TILE__THIRD(__VA_ARGS__))), tl__cas_stk(TL__HERE, (tl_atomic_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)}))
 tl_t tl_atomic_cas_at(const char *file, int line, tl_t ptr, tl_t cmp, tl_t value, tl_atomic_args o);
+tl_t tl__cas_stk(const char *file, int line, tl_atomic_args o);
 
 /* ---- reductions and scans --------------------------------------------------------- */
 #define TL_ALL 0x7fff /* axis: reduce over every dim */
@@ -452,8 +469,9 @@ typedef struct tl_dot_args {
     tl_dtype out_dtype;            /* without acc: f32 (ints: i32) by default    */
 } tl_dot_args;
 /* tl_dot(a, b), tl_dot(a, b, acc), tl_dot(a, b, .acc = acc, .input_precision = TL_PRECISION_IEEE) */
-#define tl_dot(...) tl_dot_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TL__V(TILE__SECOND(__VA_ARGS__)), (tl_dot_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+#define tl_dot(...) (tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__dot_stk(TL__HERE, (tl_dot_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
 tl_t tl_dot_at(const char *file, int line, tl_t a, tl_t b, tl_dot_args o);
+tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
 
 /* ---- debugging ---------------------------------------------------------------------- */
 /* tl_print("x:", x, y): prints each element with its program and index */
@@ -484,7 +502,8 @@ tl_dtype tl_dtype_of(tl_t x);
        cond is re-evaluated before each iteration from the carried values.
    A body must not `break` out of, `return` from, or `goto` out of these. */
 typedef struct tl__frame tl__frame;
-tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, tl_t lo, tl_t hi, tl_t step, const char *names, int n, ...);
+/* lo, hi and step are on the operand stack */
+tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names, int n, ...);
 tl__frame *tl__for_end(const char *file, int line, tl__frame *f);
 tl__frame *tl__if_begin(const char *file, int line, tl_t cond, const char *names, int n, ...);
 tl__frame *tl__if_end(const char *file, int line, tl__frame *f);
@@ -500,8 +519,9 @@ tl__frame *tl__while_end(const char *file, int line, tl__frame *f);
 #define TILE__CARRIED(...) #__VA_ARGS__, TILE__NARG(__VA_ARGS__) - 1 TILE__CAT(TILE__ADDRS_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
 
 #define TL_FOR(iv, lo, hi, ...)                                                         \
-    for (tl_t iv = {0}, *tl__loop_once = (tl_t *)tl__for_begin(TL__HERE, &iv, TL__V(lo), TL__V(hi), \
-             TL__V(TILE__FIRST(__VA_ARGS__)), TILE__CARRIED(__VA_ARGS__));               \
+    for (tl_t iv = {0}, *tl__loop_once = (tl__push(TL__V(lo)), tl__push(TL__V(hi)),        \
+             tl__push(TL__V(TILE__FIRST(__VA_ARGS__))),                                 \
+             (tl_t *)tl__for_begin(TL__HERE, &iv, TILE__CARRIED(__VA_ARGS__)));          \
          tl__loop_once; tl__loop_once = (tl_t *)tl__for_end(TL__HERE, (tl__frame *)tl__loop_once))
 
 /* the condition comes first among TL_IF's arguments, so it stands in for the step */

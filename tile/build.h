@@ -133,6 +133,53 @@ static int tile__check_shape(const char *file, int line, const char *op, const t
     return 1;
 }
 
+/* ---- the operand stack (see tile_lang.h: operands are traced in order) ------ */
+#define TILE__STACK 256
+static _Thread_local tl_t tile__stk[TILE__STACK];
+static _Thread_local int tile__nstk;
+void tl__push(tl_t v) {
+    if (tile__nstk < TILE__STACK) tile__stk[tile__nstk] = v;
+    tile__nstk++;
+}
+static tl_t tile__pop(const char *file, int line) {
+    tile__nstk--;
+    if (tile__nstk >= 0 && tile__nstk < TILE__STACK) return tile__stk[tile__nstk];
+    if (tile__nstk < 0) tile__nstk = 0;
+    return tile__berr(TILE_ERR_VALUE, file, line, "an expression nests tl_* calls more than %d deep", TILE__STACK);
+}
+tl_t tl__bin_stk(const char *file, int line, tl__bin_fn fn) {
+    tl_t b = tile__pop(file, line), a = tile__pop(file, line);
+    return fn(file, line, a, b);
+}
+tl_t tl__ter_stk(const char *file, int line, tl__ter_fn fn) {
+    tl_t c = tile__pop(file, line), b = tile__pop(file, line), a = tile__pop(file, line);
+    return fn(file, line, a, b, c);
+}
+void tl__broadcast_stk(const char *file, int line, tl_t *pa, tl_t *pb) {
+    tl_t b = tile__pop(file, line), a = tile__pop(file, line);
+    tl_broadcast_at(file, line, a, b, pa, pb);
+}
+tl_t tl__load_stk(const char *file, int line, tl_load_args o) {
+    tl_t p = tile__pop(file, line);
+    return tl_load_at(file, line, p, o);
+}
+void tl__store_stk(const char *file, int line, tl_store_args o) {
+    tl_t v = tile__pop(file, line), p = tile__pop(file, line);
+    tl_store_at(file, line, p, v, o);
+}
+tl_t tl__atomic_stk(const char *file, int line, tl_atomic_op kind, tl_atomic_args o) {
+    tl_t v = tile__pop(file, line), p = tile__pop(file, line);
+    return tl_atomic_at(file, line, kind, p, v, o);
+}
+tl_t tl__cas_stk(const char *file, int line, tl_atomic_args o) {
+    tl_t v = tile__pop(file, line), c = tile__pop(file, line), p = tile__pop(file, line);
+    return tl_atomic_cas_at(file, line, p, c, v, o);
+}
+tl_t tl__dot_stk(const char *file, int line, tl_dot_args o) {
+    tl_t b = tile__pop(file, line), a = tile__pop(file, line);
+    return tl_dot_at(file, line, a, b, o);
+}
+
 /* ---- constants --------------------------------------------------------------- */
 static int tile__const_i(tl_dtype dt, long long v, const char *file, int line) {
     tile__type t = tile__scalar_type(dt);
@@ -1162,7 +1209,8 @@ static int tile__control_ok(const char *file, int line, const char *what) {
     return 1;
 }
 
-tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, tl_t lo, tl_t hi, tl_t step, const char *names, int n, ...) {
+tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names, int n, ...) {
+    tl_t step = tile__pop(file, line), hi = tile__pop(file, line), lo = tile__pop(file, line);
     if (!tile__control_ok(file, line, "TL_FOR")) return NULL;
     if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_FOR: at most %d carried values", TILE__MAX_CARRY); return NULL; }
     va_list ap;
