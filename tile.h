@@ -184,6 +184,7 @@ typedef struct tile_kernel {
     int nparams;
     const tile_param *params;
     void (*body)(const tl_t *args);
+    void (*launch)(void);       /* the typed launcher, type-erased          */
     void *state;
 } tile_kernel;
 

@@ -171,9 +171,11 @@ static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; return a; 
     static void name##__body(TILE__MAP(TILE__P_BODYDECL, __VA_ARGS__));                 \
     static void name##__trace(const tl_t *a) { name##__body(TILE__P_INDEX_ARGS(__VA_ARGS__)); } \
     static const tile_param name##__params[] = {TILE__MAP(TILE__P_INFO, __VA_ARGS__)};  \
+    static inline tile_status name(const tile_launch *opts,                             \
+                                   TILE__MAP(TILE__P_HOSTDECL, __VA_ARGS__));           \
     static tile_kernel name##__kernel = {#name, __FILE__, __LINE__,                     \
         (int)(sizeof name##__params / sizeof name##__params[0]), name##__params,        \
-        name##__trace, NULL};                                                           \
+        name##__trace, (void (*)(void))name, NULL};                                     \
     static inline tile_status name(const tile_launch *opts,                             \
                                    TILE__MAP(TILE__P_HOSTDECL, __VA_ARGS__)) {          \
         const tile_arg args[] = {TILE__MAP(TILE__P_ARG, __VA_ARGS__)};                  \

@@ -16,30 +16,30 @@ static int tt_failures, tt_checks;
 static uint64_t tt_state;
 
 /* Seed from TILE_SEED or the clock; print it once. */
-static void tt_seed(void) {
+static inline void tt_seed(void) {
     const char *s = getenv("TILE_SEED");
     tt_state = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     if (!tt_state) tt_state = 0x9e3779b97f4a7c15ull;
     printf("seed: TILE_SEED=%llu\n", (unsigned long long)tt_state);
 }
-static uint64_t tt_next(void) { /* xorshift64* */
+static inline uint64_t tt_next(void) { /* xorshift64* */
     tt_state ^= tt_state >> 12;
     tt_state ^= tt_state << 25;
     tt_state ^= tt_state >> 27;
     return tt_state * 0x2545f4914f6cdd1dull;
 }
 /* uniform in [lo, hi) */
-static double tt_uniform(double lo, double hi) { return lo + (hi - lo) * (double)(tt_next() >> 11) / 9007199254740992.0; }
+static inline double tt_uniform(double lo, double hi) { return lo + (hi - lo) * (double)(tt_next() >> 11) / 9007199254740992.0; }
 /* integer in [lo, hi] */
-static long long tt_int(long long lo, long long hi) { return lo + (long long)(tt_next() % (uint64_t)(hi - lo + 1)); }
+static inline long long tt_int(long long lo, long long hi) { return lo + (long long)(tt_next() % (uint64_t)(hi - lo + 1)); }
 /* standard normal */
-static double tt_normal(void) {
+static inline double tt_normal(void) {
     double u = tt_uniform(1e-12, 1.0), v = tt_uniform(0.0, 1.0);
     return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
 /* Fill `bytes` of memory with a pattern that no correct kernel writes. */
-static void tt_poison(void *p, size_t bytes) { memset(p, 0xA5, bytes); }
+static inline void tt_poison(void *p, size_t bytes) { memset(p, 0xA5, bytes); }
 
 #define TT_CHECK(cond, ...)                                                        \
     do {                                                                           \
@@ -55,13 +55,13 @@ static void tt_poison(void *p, size_t bytes) { memset(p, 0xA5, bytes); }
     } while (0)
 
 /* |got - want| <= atol + rtol * |want|, NaN matches NaN, inf matches inf */
-static int tt_close(double got, double want, double atol, double rtol) {
+static inline int tt_close(double got, double want, double atol, double rtol) {
     if (want != want) return got != got;
     if (isinf(want)) return got == want;
     return fabs(got - want) <= atol + rtol * fabs(want);
 }
 /* Compare n results with a float64 reference; reports the first few misses. */
-static int tt_check_close(const char *what, const double *got, const double *want, size_t n, double atol, double rtol) {
+static inline int tt_check_close(const char *what, const double *got, const double *want, size_t n, double atol, double rtol) {
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         tt_checks++;
@@ -86,7 +86,7 @@ static int tt_check_close(const char *what, const double *got, const double *wan
     } while (0)
 
 /* Print the summary and return the process exit code. */
-static int tt_finish(const char *name) {
+static inline int tt_finish(const char *name) {
     printf("%s: %d checks, %d failures\n", name, tt_checks, tt_failures);
     return tt_failures ? 1 : 0;
 }
