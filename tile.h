@@ -153,8 +153,9 @@ double      tile_f8e5m2_to(tile_f8e5m2 x);
 /* Round a double to the nearest value of a float dtype (integers: wrap). */
 double      tile_round_to(tl_dtype t, double x);
 
-/* A traced value: a handle into the kernel being built. {0} is "none". */
-typedef struct tl_t { int32_t id; } tl_t;
+/* A traced value: a handle into the kernel being built. {0} is "none".
+   `build` tells one build's handles from another's. */
+typedef struct tl_t { int32_t id; uint32_t build; } tl_t;
 
 #define TILE_MAX_META 16
 typedef struct tile_meta { const char *name; long long value; } tile_meta;

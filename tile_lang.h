@@ -307,7 +307,7 @@ tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b);
     X(div)      /* true division: integers are converted to f32 first        */ \
     X(floordiv) /* integer division truncating toward zero (C, as Triton //) */ \
     X(mod)      /* remainder with the dividend's sign (C %, fmod for floats) */ \
-    X(cdiv)     /* ceil(a / b) for integers                                  */ \
+    X(cdiv)     /* (a + b - 1) // b for integers (Triton's; ceil for a, b > 0)*/ \
     X(minimum)  /* elementwise min (floats: a NaN loses)                     */ \
     X(maximum)  /* elementwise max                                           */ \
     X(eq) X(ne) X(lt) X(le) X(gt) X(ge) /* comparisons -> i1                  */ \

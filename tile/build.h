@@ -45,12 +45,18 @@ typedef struct tile__builder {
     tile_status st;                 /* first error, TILE_OK if none         */
     struct tl__frame *top;          /* innermost open construct             */
     struct tl__frame *pending_else; /* a TL_IF just closed, TL_ELSE may follow */
+    uint32_t serial;                /* stamped on every handle of this build */
 } tile__builder;
 
 static _Thread_local tile__builder *tile__b;
 
-static const tl_t tile__poison = {-1};
-static tl_t tile__mk(int id) { tl_t v; v.id = id; return v; }
+static const tl_t tile__poison = {-1, 0};
+static tl_t tile__mk(int id) {
+    tl_t v;
+    v.id = id;
+    v.build = tile__b ? tile__b->serial : 0;
+    return v;
+}
 
 /* Record a user error at the user's line (only the first one of a build). */
 static tl_t tile__berr(tile_status st, const char *file, int line, const char *fmt, ...) {
@@ -66,17 +72,31 @@ static tl_t tile__berr(tile_status st, const char *file, int line, const char *f
 
 static const tile__type *tile__ty(int id) { return &tile__b->f->vals[id].t; }
 static tl_dtype tile__dty(int id) { return tile__b->f->vals[id].t.dtype; }
-static char *tile__tys(int id, char *buf) { return tile__type_str(tile__ty(id), buf, 96); }
+/* a value's type for messages; a C literal is called one */
+static char *tile__tys(int id, char *buf) {
+    if (tile__b->f->vals[id].weak) {
+        snprintf(buf, 96, "%s literal", tile__is_float(tile__dty(id)) ? "a float" : "an integer");
+        return buf;
+    }
+    return tile__type_str(tile__ty(id), buf, 96);
+}
 
 /* Check that a handle may be used here. Returns the value id, or 0 after
    recording an error (or when the value is already poison). */
 static int tile__use(const char *file, int line, const char *op, tl_t v) {
     tile__builder *b = tile__b;
     if (!b) {
-        tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
+        /* one message per call site, however many operands it has */
+        const tile_error *e = &tile__err;
+        if (!(e->status == TILE_ERR_CONTEXT && e->line == line && strcmp(e->file, file ? file : "") == 0))
+            tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
         return 0;
     }
     if (v.id < 0) return 0;
+    if (v.id > 0 && v.build != b->serial) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: an operand comes from another kernel's build (a tl_t kept in a static or global?)", op);
+        return 0;
+    }
     if (v.id == 0 || v.id >= b->f->nvals) {
         tile__berr(TILE_ERR_VALUE, file, line, "%s: an operand has no value (a tl_t that was never assigned, or one from another kernel)", op);
         return 0;
@@ -197,21 +217,23 @@ static int tile__const_f(tl_dtype dt, double v, const char *file, int line) {
     return r;
 }
 tl_t tl__id(tl_t v) { return v; }
+/* Without a builder the literal makers stay silent: the op they feed reports. */
 tl_t tl__cint(long long v) {
-    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
-    int id = tile__const_i(v >= INT32_MIN && v <= INT32_MAX ? TL_I32 : TL_I64, v, NULL, 0);
+    if (!tile__b) return tile__poison;
+    /* Triton's literal types: i32, then u32, then i64 */
+    int id = tile__const_i(v >= INT32_MIN && v <= INT32_MAX ? TL_I32 : v >= 0 && v <= (long long)UINT32_MAX ? TL_U32 : TL_I64, v, NULL, 0);
     tile__b->f->vals[id].weak = 1;
     return tile__mk(id);
 }
 tl_t tl__cuint(unsigned long long v) {
     if (v <= (unsigned long long)INT64_MAX) return tl__cint((long long)v);
-    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
+    if (!tile__b) return tile__poison;
     int id = tile__const_i(TL_U64, (long long)v, NULL, 0);
     tile__b->f->vals[id].weak = 1;
     return tile__mk(id);
 }
 tl_t tl__cflt(double v) {
-    if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, NULL, 0, "a tl_* op was called outside a kernel body being built");
+    if (!tile__b) return tile__poison;
     int id = tile__const_f(TL_F64, v, NULL, 0); /* typed when it meets a tile; alone: f32 */
     tile__b->f->vals[id].weak = 1;
     return tile__mk(id);
@@ -373,6 +395,14 @@ tl_t tl_sub_at(const char *file, int line, tl_t av, tl_t bv) {
     return tile__binary(file, line, "tl_sub", TILE__OP_SUB, av, bv, TILE__A_NUM);
 }
 tl_t tl_mul_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_mul", TILE__OP_MUL, a, b, TILE__A_NUM); }
+/* Division and remainder of half-precision floats compute in f32, as
+   Triton's (PTX has no f16 division): cast `x` when the pair's dtype is
+   narrower than f32. */
+static tl_t tile__half_to_f32(int x, int other, tl_t xv, const char *file, int line) {
+    tl_dtype dt = tile__common_dtype(x, other);
+    if (!tile__is_float(dt) || tile__dt[dt].bits >= 32) return xv;
+    return tile__mk(tile__cast(x, TL_F32, file, line));
+}
 tl_t tl_div_at(const char *file, int line, tl_t av, tl_t bv) {
     /* true division: integer operands are converted to f32 first */
     int a = tile__use(file, line, "tl_div", av), b = tile__use(file, line, "tl_div", bv);
@@ -381,11 +411,19 @@ tl_t tl_div_at(const char *file, int line, tl_t av, tl_t bv) {
     if (!tile__is_float(tile__dty(a)) && !tile__is_float(tile__dty(b))) {
         av = tile__mk(tile__cast(a, TL_F32, file, line));
         bv = tile__mk(tile__cast(b, TL_F32, file, line));
+    } else {
+        av = tile__half_to_f32(a, b, av, file, line);
+        bv = tile__half_to_f32(b, a, bv, file, line);
     }
     return tile__binary(file, line, "tl_div", TILE__OP_DIV, av, bv, TILE__A_NUM);
 }
 tl_t tl_floordiv_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_floordiv", TILE__OP_DIV, a, b, TILE__A_INT); }
-tl_t tl_mod_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_mod", TILE__OP_MOD, a, b, TILE__A_NUM); }
+tl_t tl_mod_at(const char *file, int line, tl_t av, tl_t bv) {
+    int a = tile__use(file, line, "tl_mod", av), b = tile__use(file, line, "tl_mod", bv);
+    if (!a || !b || !tile__check_num(file, line, "tl_mod", a) || !tile__check_num(file, line, "tl_mod", b)) return tile__poison;
+    tl_t a2 = tile__half_to_f32(a, b, av, file, line), b2 = tile__half_to_f32(b, a, bv, file, line);
+    return tile__binary(file, line, "tl_mod", TILE__OP_MOD, a2, b2, TILE__A_NUM);
+}
 tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_minimum", TILE__OP_MIN, a, b, TILE__A_NUM); }
 tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
 tl_t tl_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_and", TILE__OP_AND, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
@@ -799,7 +837,19 @@ static int tile__ptr_operand(const char *file, int line, const char *op, tl_t pv
     }
     return p;
 }
-/* mask (optional) as an i1 of shape sh; -1 on error, 0 when absent */
+/* Masks, values and `other` go onto the pointers' shape, never the other
+   way (as Triton's): a scalar pointer with a tile value is an error, not 64
+   lanes hitting one address. 0 after an error. */
+static int tile__onto(const char *file, int line, const char *op, const char *what, int id, const tile__type *ptr) {
+    tile__type out;
+    if (tile__bshape(tile__ty(id), ptr, &out) && tile__same_shape(&out, ptr)) return 1;
+    char s1[96], s2[96];
+    tile__berr(TILE_ERR_SHAPE, file, line, "%s: %s shape %s does not broadcast to the pointers' shape %s%s", op, what,
+               tile__shape_str(tile__ty(id), s1, sizeof s1), tile__shape_str(ptr, s2, sizeof s2),
+               ptr->rank == 0 ? " (the pointer is a scalar: offset it by a tile to address several elements)" : "");
+    return 0;
+}
+/* mask (optional) as an i1 of the pointers' shape; -1 on error, 0 when absent */
 static int tile__mask(const char *file, int line, const char *op, tl_t mv, tile__type *sh) {
     if (mv.id == 0) return 0;
     int m = tile__use(file, line, op, mv);
@@ -809,14 +859,7 @@ static int tile__mask(const char *file, int line, const char *op, tl_t mv, tile_
         tile__berr(TILE_ERR_DTYPE, file, line, "%s: the mask must be i1 (a comparison), not %s", op, tile__tys(m, s));
         return -1;
     }
-    tile__type out;
-    if (!tile__bshape(tile__ty(m), sh, &out)) {
-        char s1[96], s2[96];
-        tile__berr(TILE_ERR_SHAPE, file, line, "%s: mask shape %s does not broadcast with the pointers' %s", op,
-                   tile__shape_str(tile__ty(m), s1, sizeof s1), tile__shape_str(sh, s2, sizeof s2));
-        return -1;
-    }
-    *sh = out;
+    if (!tile__onto(file, line, op, "mask", m, sh)) return -1;
     return tile__truth(m, file, line);
 }
 tl_t tl_load_at(const char *file, int line, tl_t pv, tl_load_args o) {
@@ -825,14 +868,14 @@ tl_t tl_load_at(const char *file, int line, tl_t pv, tl_load_args o) {
     tile__type sh = *tile__ty(p);
     int m = tile__mask(file, line, "tl_load", o.mask, &sh);
     if (m < 0) return tile__poison;
+    if (!m && (o.other_v.id != 0 || o.other != 0))
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_load: `other` is given without a `mask` (as in Triton, it would never be used)");
     tl_dtype et = tile__ty(p)->elem;
     int other = 0;
     if (o.other_v.id != 0) {
         other = tile__use(file, line, "tl_load", o.other_v);
         if (!other || !tile__check_num(file, line, "tl_load", other)) return tile__poison;
-        tile__type out;
-        if (!tile__bshape(tile__ty(other), &sh, &out)) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_load: `other` does not broadcast with the pointers");
-        sh = out;
+        if (!tile__onto(file, line, "tl_load", "`other`", other, &sh)) return tile__poison;
         other = tile__cast(other, et, file, line);
     } else if (m) {
         tile__elem x;
@@ -854,14 +897,8 @@ void tl_store_at(const char *file, int line, tl_t pv, tl_t vv, tl_store_args o) 
     int p = tile__ptr_operand(file, line, "tl_store", pv);
     int v = tile__use(file, line, "tl_store", vv);
     if (!p || !v || !tile__check_num(file, line, "tl_store", v)) return;
-    tile__type sh = *tile__ty(p), out;
-    if (!tile__bshape(tile__ty(v), &sh, &out)) {
-        char s1[96], s2[96];
-        tile__berr(TILE_ERR_SHAPE, file, line, "tl_store: value shape %s does not broadcast to the pointers' %s",
-                   tile__shape_str(tile__ty(v), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
-        return;
-    }
-    sh = out;
+    tile__type sh = *tile__ty(p);
+    if (!tile__onto(file, line, "tl_store", "value", v, &sh)) return;
     int m = tile__mask(file, line, "tl_store", o.mask, &sh);
     if (m < 0 || !tile__check_shape(file, line, "tl_store", &sh)) return;
     int ops[3] = {tile__bcast(p, &sh, file, line), tile__bcast(tile__cast(v, tile__ty(p)->elem, file, line), &sh, file, line),
@@ -886,9 +923,8 @@ tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t pv, tl_t v
                ? (tile__is_int(et) && et != TL_I1 && bits >= 32) || et == TL_F16 || et == TL_BF16 || et == TL_F32 || et == TL_F64
                : tile__is_int(et) && et != TL_I1 && bits >= 32;
     if (!ok) return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not supported on pointers to %s", name, tile_dtype_name(et));
-    tile__type sh = *tile__ty(p), out;
-    if (!tile__bshape(tile__ty(v), &sh, &out)) return tile__berr(TILE_ERR_SHAPE, file, line, "%s: value does not broadcast to the pointers", name);
-    sh = out;
+    tile__type sh = *tile__ty(p);
+    if (!tile__onto(file, line, name, "value", v, &sh)) return tile__poison;
     int m = tile__mask(file, line, name, o.mask, &sh);
     if (m < 0 || !tile__check_shape(file, line, name, &sh)) return tile__poison;
     int ops[3] = {tile__bcast(p, &sh, file, line), tile__bcast(tile__cast(v, et, file, line), &sh, file, line),
@@ -908,10 +944,9 @@ tl_t tl_atomic_cas_at(const char *file, int line, tl_t pv, tl_t cv, tl_t vv, tl_
     if (tile__dt[et].bits < 16 || et == TL_BF16)
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_atomic_cas: not supported on pointers to %s", tile_dtype_name(et));
     if (o.mask.id) return tile__berr(TILE_ERR_VALUE, file, line, "tl_atomic_cas takes no mask (as Triton's)");
-    tile__type sh = *tile__ty(p), s1, s2;
-    if (!tile__bshape(tile__ty(c), &sh, &s1) || !tile__bshape(tile__ty(v), &s1, &s2))
-        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_atomic_cas: shapes do not broadcast");
-    if (!tile__check_shape(file, line, "tl_atomic_cas", &s2)) return tile__poison;
+    tile__type s2 = *tile__ty(p);
+    if (!tile__onto(file, line, "tl_atomic_cas", "cmp", c, &s2) || !tile__onto(file, line, "tl_atomic_cas", "value", v, &s2))
+        return tile__poison;
     int ops[3] = {tile__bcast(p, &s2, file, line), tile__bcast(tile__cast(c, et, file, line), &s2, file, line),
                   tile__bcast(tile__cast(v, et, file, line), &s2, file, line)};
     int r = tile__emit1(TILE__OP_ATOMIC_CAS, ops, 3, tile__with_dtype(s2, et), file, line);
@@ -963,7 +998,7 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     if (kind == TL_REDUCE_XOR_SUM && !tile__is_int(dt))
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: integers only (got %s)", tile_dtype_name(dt));
     if (kind == TL_REDUCE_SUM || kind == TL_REDUCE_PROD || kind == TL_REDUCE_XOR_SUM) {
-        tl_dtype acc = o.dtype ? o.dtype : tile__sum_dtype(dt);
+        tl_dtype acc = o.dtype ? o.dtype : kind == TL_REDUCE_XOR_SUM ? dt : tile__sum_dtype(dt);
         if (!tile__dtype_ok(file, line, name, acc)) return tile__poison;
         x = tile__cast(x, acc, file, line);
         dt = acc;
@@ -987,7 +1022,9 @@ tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis
     if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
     if (kind != TL_REDUCE_SUM && kind != TL_REDUCE_PROD) return tile__berr(TILE_ERR_VALUE, file, line, "tl_scan: only sum and prod");
     if (!tile__axis_of(file, line, name, x, &axis)) return tile__poison;
-    tl_dtype acc = o.dtype ? o.dtype : tile__sum_dtype(tile__dty(x));
+    /* Triton: bf16 scans run in f32; cumsum widens narrow ints, cumprod does not */
+    tl_dtype dt = tile__dty(x) == TL_BF16 ? TL_F32 : tile__dty(x);
+    tl_dtype acc = o.dtype ? o.dtype : kind == TL_REDUCE_SUM ? tile__sum_dtype(dt) : dt;
     if (!tile__dtype_ok(file, line, name, acc)) return tile__poison;
     x = tile__cast(x, acc, file, line);
     int r = tile__emit1(TILE__OP_SCAN, &x, 1, *tile__ty(x), file, line);
@@ -1196,7 +1233,7 @@ static int tile__yield_check(struct tl__frame *fr, const char *file, int line, c
             ids[k] = tile__cast(ids[k], want[k].dtype, file, line);
         if (!tile__same_type(tile__ty(ids[k]), &want[k])) {
             char s1[96], s2[96];
-            tile__berr(TILE_ERR_CARRY, file, line, "%s: carried variable '%s' is %s before but %s at the end of the body; cast it to keep one type",
+            tile__berr(TILE_ERR_CARRY, file, line, "%s: carried variable '%s' is %s before but %s at the end of the body; it must keep one type (cast or reshape it)",
                        what, fr->names[k], tile__type_str(&want[k], s1, sizeof s1), tile__tys(ids[k], s2));
             return 0;
         }
@@ -1205,6 +1242,7 @@ static int tile__yield_check(struct tl__frame *fr, const char *file, int line, c
 }
 static int tile__control_ok(const char *file, int line, const char *what) {
     if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s used outside a kernel body being built", what); return 0; }
+    free(tile__b->pending_else);
     tile__b->pending_else = NULL;
     return 1;
 }
@@ -1378,6 +1416,8 @@ tl__frame *tl__else_begin(const char *file, int line) {
     r->nops = 0;
     for (int k = 0; k < fr->n; k++) *fr->vars[k] = fr->saved[k];
     fr->kind = TILE__FR_ELSE;
+    fr->file = file;                /* errors in the else part point at TL_ELSE */
+    fr->line = line;
     fr->up = tile__b->top;
     tile__b->top = fr;
     tile__b->cur = f->ops[fr->op].region[1];
@@ -1429,7 +1469,14 @@ tl__frame *tl__while_begin(const char *file, int line, const char *names, int n,
 int tl__while_cond(const char *file, int line, tl__frame *fr, tl_t cond) {
     if (!fr) return 0;
     if (fr->stage == 2) {
-        /* the condition was traced once more by C's `for`; throw that away */
+        /* the condition was traced once more by C's `for`; throw that away,
+           but a condition that reads a value made in the body was never the
+           loop's condition: say so */
+        if (cond.id > 0 && cond.build == tile__b->serial && cond.id < tile__b->f->nvals &&
+            !tile__region_within(tile__b->f, tile__b->cur, tile__b->f->vals[cond.id].region))
+            tile__berr(TILE_ERR_SCOPE, fr->file, fr->line,
+                       "TL_WHILE: the condition reads a value made at line %d inside the loop body; carry that variable so the condition sees it",
+                       tile__b->f->vals[cond.id].line);
         tile__func *f = tile__b->f;
         tile__region *r = &f->regs[fr->trash];
         for (int k = 0; k < r->nops; k++) f->ops[r->ops[k]].dead = 1;
@@ -1493,10 +1540,15 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
     tile__func_init(out, k->name);
     out->file = k->file;
     out->line = k->line;
+    static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint32_t serials;
     b.f = out;
     b.k = k;
     b.opts = opts;
     b.cur = 0;
+    pthread_mutex_lock(&serial_lock);
+    b.serial = ++serials ? serials : ++serials;  /* never 0 */
+    pthread_mutex_unlock(&serial_lock);
     tile__builder *saved = tile__b;
     if (saved) {
         tile__func_free(out);

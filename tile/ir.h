@@ -475,9 +475,9 @@ static double tile__round_float(tl_dtype t, double x) {
     switch (t) {
     case TL_F16: return tile__round_fmt(x, 10, -14, 65504.0, 0);
     case TL_BF16: return tile__round_fmt(x, 7, -126, 0x1.fep127, 0);
-    case TL_F32: return (double)(float)x;
+    case TL_F32: return x != x ? x : (double)(float)x;   /* keep a NaN's payload */
     case TL_F8E4M3: return tile__round_fmt(x, 3, -6, 448.0, 1);
-    case TL_F8E5M2: return tile__round_fmt(x, 2, -14, 57344.0, 1);
+    case TL_F8E5M2: return tile__round_fmt(x, 2, -14, 57344.0, 0);  /* has inf; casts saturate */
     default: return x;
     }
 }
@@ -500,12 +500,54 @@ static tile__elem tile__norm(tl_dtype t, tile__elem x) {
     return x;
 }
 
-/* Bits in memory <-> element. */
+/* u as a double rounded to odd: exact below 2^53, else the lost bits are
+   kept as a sticky last bit, so a second rounding to a narrower float gives
+   the once-rounded result. */
+static double tile__u64_odd(uint64_t u) {
+    if (u < ((uint64_t)1 << 53)) return (double)u;
+    int shift = 0;
+    uint64_t v = u;
+    while (v >= ((uint64_t)1 << 53)) { v >>= 1; shift++; }
+    if (u & (((uint64_t)1 << shift) - 1)) v |= 1;
+    return ldexp((double)v, shift);
+}
+/* cvt.rn.satfinite to e5m2: out-of-range and infinite values clamp */
+static double tile__satfinite_e5m2(double x) {
+    if (x != x) return x;
+    return fabs(tile__round_fmt(x, 2, -14, INFINITY, 0)) > 57344.0 ? copysign(57344.0, x) : x;
+}
+/* a * b + c rounded to odd in double, for operands of at most 26
+   significant bits (f32 and narrower), whose product a double holds
+   exactly; rounding that to the dtype rounds the exact result once. */
+static double tile__fma_odd(double a, double b, double c) {
+    double p = a * b, s = p + c;
+    if (!isfinite(s)) return s;
+    double bv = s - p, av = s - bv, err = (p - av) + (c - bv); /* s + err == p + c */
+    uint64_t u;
+    memcpy(&u, &s, 8);
+    if (err != 0 && !(u & 1)) s = nextafter(s, err > 0 ? INFINITY : -INFINITY);
+    return s;
+}
+
+/* Bits in memory <-> element. A NaN keeps its sign and fraction bits (as the
+   top fraction bits of the double), so copies and bitcasts are bit-exact. */
+static double tile__nan_dec(uint64_t sign, uint64_t man, int mbits) {
+    uint64_t u = sign << 63 | (uint64_t)0x7ff << 52 | man << (52 - mbits);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+static uint64_t tile__nan_man(double r, int mbits) {
+    uint64_t u;
+    memcpy(&u, &r, 8);
+    uint64_t m = (u & (((uint64_t)1 << 52) - 1)) >> (52 - mbits);
+    return m ? m : (uint64_t)1 << (mbits - 1);
+}
 static uint64_t tile__fbits_enc(double r, int ebits, int mbits) {
     int bias = (1 << (ebits - 1)) - 1;
     uint64_t sign = signbit(r) ? 1 : 0, ex, man;
     double a = fabs(r);
-    if (r != r) { ex = (1u << ebits) - 1; man = (uint64_t)1 << (mbits - 1); }
+    if (r != r) { ex = (1u << ebits) - 1; man = tile__nan_man(r, mbits); }
     else if (a == INFINITY) { ex = (1u << ebits) - 1; man = 0; }
     else if (a == 0) { ex = 0; man = 0; }
     else {
@@ -521,8 +563,10 @@ static double tile__fbits_dec(uint64_t b, int ebits, int mbits, int ieee_special
     int bias = (1 << (ebits - 1)) - 1;
     uint64_t man = b & (((uint64_t)1 << mbits) - 1);
     uint64_t ex = (b >> mbits) & ((1u << ebits) - 1);
-    double s = (b >> (ebits + mbits)) & 1 ? -1.0 : 1.0, v;
-    if (ex == (1u << ebits) - 1 && ieee_special) v = man ? NAN : INFINITY;
+    uint64_t sign = (b >> (ebits + mbits)) & 1;
+    double s = sign ? -1.0 : 1.0, v;
+    if (ex == (1u << ebits) - 1 && ieee_special && man) return tile__nan_dec(sign, man, mbits);
+    if (ex == (1u << ebits) - 1 && ieee_special) v = INFINITY;
     else if (ex == 0) v = ldexp((double)man, 1 - bias - mbits);
     else v = ldexp(1.0 + ldexp((double)man, -mbits), (int)ex - bias);
     return s * v;
@@ -539,11 +583,17 @@ static tile__elem tile__mem_load(tl_dtype t, const void *p) {
     case TL_U8: x.u = *(const uint8_t *)p; break;
     case TL_U16: { uint16_t v; memcpy(&v, p, 2); x.u = v; } break;
     case TL_U32: { uint32_t v; memcpy(&v, p, 4); x.u = v; } break;
-    case TL_F32: { float v; memcpy(&v, p, 4); x.f = v; } break;
+    case TL_F32: {
+        uint32_t u;
+        float v;
+        memcpy(&u, p, 4);
+        memcpy(&v, p, 4);
+        x.f = (u & 0x7fffffffu) > 0x7f800000u ? tile__nan_dec(u >> 31, u & 0x7fffff, 23) : v;
+    } break;
     case TL_F64: memcpy(&x.f, p, 8); break;
     case TL_F16: { uint16_t v; memcpy(&v, p, 2); x.f = tile__fbits_dec(v, 5, 10, 1); } break;
     case TL_BF16: { uint16_t v; memcpy(&v, p, 2); x.f = tile__fbits_dec(v, 8, 7, 1); } break;
-    case TL_F8E4M3: { uint8_t v = *(const uint8_t *)p; x.f = (v & 0x7f) == 0x7f ? NAN : tile__fbits_dec(v, 4, 3, 0); } break;
+    case TL_F8E4M3: { uint8_t v = *(const uint8_t *)p; x.f = (v & 0x7f) == 0x7f ? tile__nan_dec(v >> 7, 7, 3) : tile__fbits_dec(v, 4, 3, 0); } break;
     case TL_F8E5M2: x.f = tile__fbits_dec(*(const uint8_t *)p, 5, 2, 1); break;
     default: break;
     }
@@ -555,7 +605,13 @@ static void tile__mem_store(tl_dtype t, void *p, tile__elem x) {
     case TL_I16: case TL_U16: { uint16_t v = (uint16_t)x.u; memcpy(p, &v, 2); } break;
     case TL_I32: case TL_U32: { uint32_t v = (uint32_t)x.u; memcpy(p, &v, 4); } break;
     case TL_I64: case TL_U64: case TL_PTR: memcpy(p, &x.u, 8); break;
-    case TL_F32: { float v = (float)x.f; memcpy(p, &v, 4); } break;
+    case TL_F32: {
+        float v = (float)x.f;
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        if (x.f != x.f) u = (uint32_t)(signbit(x.f) ? 0x80000000u : 0) | 0x7f800000u | (uint32_t)tile__nan_man(x.f, 23);
+        memcpy(p, &u, 4);
+    } break;
     case TL_F64: memcpy(p, &x.f, 8); break;
     case TL_F16: { uint16_t v = (uint16_t)tile__fbits_enc(tile__round_float(t, x.f), 5, 10); memcpy(p, &v, 2); } break;
     case TL_BF16: { uint16_t v = (uint16_t)tile__fbits_enc(tile__round_float(t, x.f), 8, 7); memcpy(p, &v, 2); } break;
@@ -576,14 +632,15 @@ static uint64_t tile__elem_bits(tl_dtype t, tile__elem x) {
 tile_f16 tile_f16_from(double x) { tile_f16 r; tile__elem e; e.f = x; tile__mem_store(TL_F16, &r.bits, e); return r; }
 tile_bf16 tile_bf16_from(double x) { tile_bf16 r; tile__elem e; e.f = x; tile__mem_store(TL_BF16, &r.bits, e); return r; }
 tile_f8e4m3 tile_f8e4m3_from(double x) { tile_f8e4m3 r; tile__elem e; e.f = x; tile__mem_store(TL_F8E4M3, &r.bits, e); return r; }
-tile_f8e5m2 tile_f8e5m2_from(double x) { tile_f8e5m2 r; tile__elem e; e.f = x; tile__mem_store(TL_F8E5M2, &r.bits, e); return r; }
+tile_f8e5m2 tile_f8e5m2_from(double x) { tile_f8e5m2 r; tile__elem e; e.f = tile__satfinite_e5m2(x); tile__mem_store(TL_F8E5M2, &r.bits, e); return r; }
 double tile_f16_to(tile_f16 x) { return tile__mem_load(TL_F16, &x.bits).f; }
 double tile_bf16_to(tile_bf16 x) { return tile__mem_load(TL_BF16, &x.bits).f; }
 double tile_f8e4m3_to(tile_f8e4m3 x) { return tile__mem_load(TL_F8E4M3, &x.bits).f; }
 double tile_f8e5m2_to(tile_f8e5m2 x) { return tile__mem_load(TL_F8E5M2, &x.bits).f; }
+static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x);
 double tile_round_to(tl_dtype t, double x) {
     tile__elem e;
-    if (tile__is_float(t)) { e.f = x; return tile__norm(t, e).f; }
+    if (tile__is_float(t)) { e.f = x; return tile__convert(TL_F64, t, e).f; }
     if (!tile__is_int(t)) return x;
     e.i = (int64_t)x;
     e = tile__norm(t, e);
@@ -601,7 +658,7 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
         return r;
     }
     if (tile__is_float(from)) {
-        if (tile__is_float(to)) { r.f = x.f; return tile__norm(to, r); }
+        if (tile__is_float(to)) { r.f = to == TL_F8E5M2 ? tile__satfinite_e5m2(x.f) : x.f; return tile__norm(to, r); }
         double v = trunc(x.f);
         if (v != v) { r.u = 0; return r; }
         if (tile__is_signed(to)) {
@@ -615,8 +672,10 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
     }
     /* from an integer (or pointer) */
     if (tile__is_float(to)) {
-        r.f = tile__is_signed(from) ? (double)x.i : (double)x.u;
-        /* two roundings (u64 -> double -> dtype) only matter past 2^53 */
+        if (to == TL_F64) r.f = tile__is_signed(from) ? (double)x.i : (double)x.u;
+        else if (tile__is_signed(from) && x.i < 0) r.f = -tile__u64_odd(0 - x.u);
+        else r.f = tile__u64_odd(x.u);
+        if (to == TL_F8E5M2) r.f = tile__satfinite_e5m2(r.f);
         return tile__norm(to, r);
     }
     return tile__norm(to, x);
@@ -691,7 +750,7 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     TILE__MATH(FLOOR, floor(v)) TILE__MATH(CEIL, ceil(v))
 #undef TILE__MATH
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
-    case TILE__OP_FMA: r.f = fma(a.f, b.f, x[2].f); break;
+    case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
     case TILE__OP_CAST: return tile__convert(t, rt, a);
     case TILE__OP_BITCAST: {
         uint64_t bits = tile__elem_bits(t, a);

@@ -207,46 +207,57 @@ static tile_status tile__meta_key(const tile_kernel *k, const tile_launch *o, ti
             return tile__error(TILE_ERR_META, k->name, o->file, o->line, "meta-parameter %s is given twice", out[i].name);
     return TILE_OK;
 }
-/* Find or build the entry for this configuration (under the cache lock). */
+static tile__entry *tile__find_entry(const tile_kernel *k, const tile_meta *key, int nk) {
+    const tile__kstate *ks = (const tile__kstate *)k->state;
+    for (tile__entry *e = ks ? ks->entries : NULL; e; e = e->next) {
+        int same = e->nmeta == nk;
+        for (int i = 0; same && i < nk; i++) same = strcmp(e->meta[i].name, key[i].name) == 0 && e->meta[i].value == key[i].value;
+        if (same) return e;
+    }
+    return NULL;
+}
+/* Find or build the entry for this configuration. The lock is not held
+   while building (a build runs user code); when two threads build the same
+   entry at once, the first to finish wins and the other's is dropped. */
 static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__entry **out) {
     tile_meta key[TILE_MAX_META];
     int nk;
     tile_status st = tile__meta_key(k, o, key, &nk);
     if (st != TILE_OK) return st;
     pthread_mutex_lock(&tile__cache_lock);
-    tile__kstate *ks = (tile__kstate *)k->state;
-    for (tile__entry *e = ks ? ks->entries : NULL; e; e = e->next) {
-        int same = e->nmeta == nk;
-        for (int i = 0; same && i < nk; i++) same = strcmp(e->meta[i].name, key[i].name) == 0 && e->meta[i].value == key[i].value;
-        if (same) {
-            pthread_mutex_unlock(&tile__cache_lock);
-            *out = e;
-            return TILE_OK;
-        }
-    }
+    *out = tile__find_entry(k, key, nk);
+    pthread_mutex_unlock(&tile__cache_lock);
+    if (*out) return TILE_OK;
     tile__entry *e = (tile__entry *)calloc(1, sizeof *e);
-    if (!ks) ks = (tile__kstate *)calloc(1, sizeof *ks);
-    if (!e || !ks) {
-        free(e);
-        if (!k->state) free(ks);
-        pthread_mutex_unlock(&tile__cache_lock);
-        return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
-    }
-    k->state = ks;
+    if (!e) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
     e->nmeta = nk;
     for (int i = 0; i < nk; i++) {
         snprintf(e->names[i], sizeof e->names[i], "%s", key[i].name);
         e->meta[i].name = e->names[i];
         e->meta[i].value = key[i].value;
     }
-    st = tile__build(k, o, &e->f);
-    if (st != TILE_OK) {
+    if ((st = tile__build(k, o, &e->f)) != TILE_OK) {
         free(e);
-        pthread_mutex_unlock(&tile__cache_lock);
         return st;
     }
-    e->next = ks->entries;
-    ks->entries = e;
+    pthread_mutex_lock(&tile__cache_lock);
+    tile__kstate *ks = (tile__kstate *)k->state;
+    if (!ks && !(ks = (tile__kstate *)calloc(1, sizeof *ks))) {
+        pthread_mutex_unlock(&tile__cache_lock);
+        tile__func_free(&e->f);
+        free(e);
+        return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+    }
+    k->state = ks;
+    tile__entry *won = tile__find_entry(k, key, nk);
+    if (won) {
+        tile__func_free(&e->f);
+        free(e);
+        e = won;
+    } else {
+        e->next = ks->entries;
+        ks->entries = e;
+    }
     pthread_mutex_unlock(&tile__cache_lock);
     *out = e;
     return TILE_OK;
@@ -285,10 +296,18 @@ static tile_status tile__check_launch(const tile_kernel *k, const tile_launch *o
                                k->params[p].name, args[p].p);
     return TILE_OK;
 }
+/* A launch from inside a kernel body being built fails that build. */
+static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) {
+    if (!tile__b) return TILE_OK;
+    tile__berr(TILE_ERR_CONTEXT, o->file ? o->file : k->file, o->file ? o->line : k->line,
+               "kernel %s is launched (or built) from inside another kernel's body (%s)", k->name, tile__b->k->name);
+    return TILE_ERR_CONTEXT;
+}
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     unsigned grid[3];
+    if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
     tile_status st = tile__check_launch(k, o, args, grid);
     if (st != TILE_OK) return st;
     (void)tile_backend_name();
@@ -298,9 +317,15 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
 }
 tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) {
     static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
+    tile_meta key[TILE_MAX_META];
+    int nk;
     *text = NULL;
+    tile_status st = tile__not_nested(k, o);
+    if (st == TILE_OK) st = tile__meta_key(k, o, key, &nk);
+    if (st != TILE_OK) return st;
     tile__func f;
-    tile_status st = tile__build(k, opts ? opts : &defaults, &f);
+    st = tile__build(k, o, &f);
     if (st != TILE_OK) return st;
     *text = tile__print_func(&f);
     tile__func_free(&f);
