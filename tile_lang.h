@@ -521,7 +521,7 @@ tl__frame *tl__while_end(const char *file, int line, tl__frame *f);
 #define TILE__CARRIED(...) #__VA_ARGS__, TILE__NARG(__VA_ARGS__) - 1 TILE__CAT(TILE__ADDRS_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
 
 #define TL_FOR(iv, lo, hi, ...)                                                         \
-    for (tl_t iv = {0}, *tl__loop_once = (tl__push(TL__V(lo)), tl__push(TL__V(hi)),        \
+    for (tl_t iv = {0, 0}, *tl__loop_once = (tl__push(TL__V(lo)), tl__push(TL__V(hi)),        \
              tl__push(TL__V(TILE__FIRST(__VA_ARGS__))),                                 \
              (tl_t *)tl__for_begin(TL__HERE, &iv, TILE__CARRIED(__VA_ARGS__)));          \
          tl__loop_once; tl__loop_once = (tl_t *)tl__for_end(TL__HERE, (tl__frame *)tl__loop_once))

@@ -64,7 +64,7 @@ int main()
     }
     tile_kernel_release(TILE_KERNEL_OF(scale_kernel));
     tile_synchronize();
-    tl_t none = {0};
+    tl_t none = {0, 0};
     tile_f16 h = tile_f16_from(1.5);
     std::printf("%s %s %zu %g %d\n", tile_backend_name(), tile_dtype_name(TL_F32),
                 tile_dtype_size(TL_BF16), tile_f16_to(h), none.id);
