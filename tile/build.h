@@ -32,6 +32,7 @@ struct tl__frame {
     int stage;                      /* WHILE: 0 before, 1 body, 2 done      */
     int trash;                      /* WHILE: region for the last cond      */
     int end_nops;                   /* IF: f->nops when the then-part closed */
+    int down_lo;                    /* FOR counting down: its lo            */
     const char *file;
     int line;
     struct tl__frame *up;
@@ -957,10 +958,11 @@ tl_t tl_atomic_cas_at(const char *file, int line, tl_t pv, tl_t cv, tl_t vv, tl_
 
 /* ---- reductions and scans ------------------------------------------------------------------ */
 static const char *const tile__reduce_names[] = {"tl_sum", "tl_max", "tl_min", "tl_argmax", "tl_argmin", "tl_xor_sum", "tl_prod"};
-/* Triton's sum dtype: ints narrower than 32 bits (and i1) accumulate in 32 */
+/* Triton's sum dtype: ints narrower than 32 bits accumulate in 32, keeping
+   their signedness (i1 counts as unsigned, as in Triton) */
 static tl_dtype tile__sum_dtype(tl_dtype t) {
-    if (t == TL_I1 || t == TL_I8 || t == TL_I16) return TL_I32;
-    if (t == TL_U8 || t == TL_U16) return TL_U32;
+    if (t == TL_I8 || t == TL_I16) return TL_I32;
+    if (t == TL_I1 || t == TL_U8 || t == TL_U16) return TL_U32;
     return t;
 }
 static int tile__axis_of(const char *file, int line, const char *op, int x, int *axis) {
@@ -997,6 +999,11 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     tl_dtype dt = xt.dtype;
     if (kind == TL_REDUCE_XOR_SUM && !tile__is_int(dt))
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: integers only (got %s)", tile_dtype_name(dt));
+    if ((kind == TL_REDUCE_MAX || kind == TL_REDUCE_MIN) && tile__dt[dt].bits < 32) {
+        /* Triton's max/min widen narrow inputs: floats to f32, ints to i32 */
+        dt = tile__is_float(dt) ? TL_F32 : TL_I32;
+        x = tile__cast(x, dt, file, line);
+    }
     if (kind == TL_REDUCE_SUM || kind == TL_REDUCE_PROD || kind == TL_REDUCE_XOR_SUM) {
         tl_dtype acc = o.dtype ? o.dtype : kind == TL_REDUCE_XOR_SUM ? dt : tile__sum_dtype(dt);
         if (!tile__dtype_ok(file, line, name, acc)) return tile__poison;
@@ -1278,6 +1285,31 @@ tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names
             ids[2] = tile__cast(s, it, file, line);
         }
     }
+    /* A constant negative step counts down, as Python's range: loop j over
+       [0, trip) and give the body iv = lo + j * step. */
+    int down = 0;
+    if (ok) {
+        tile__op *so = tile__defop(ids[2]);
+        if (so && so->code == TILE__OP_CONST && so->i[0] < 0 && tile__is_signed(it)) {
+            down = ids[2];
+            int neg = tile__emit1(TILE__OP_NEG, &ids[2], 1, *tile__ty(ids[2]), file, line);
+            int span_ops[2] = {ids[0], ids[1]};
+            int span = tile__emit1(TILE__OP_SUB, span_ops, 2, *tile__ty(ids[0]), file, line);
+            int one = tile__const_i(it, 1, file, line);
+            int t1[2] = {span, neg}, t2[2], t3[2];
+            int a = tile__emit1(TILE__OP_ADD, t1, 2, *tile__ty(span), file, line);
+            t2[0] = a; t2[1] = one;
+            int b = tile__emit1(TILE__OP_SUB, t2, 2, *tile__ty(span), file, line);
+            t3[0] = b; t3[1] = neg;
+            int trip = tile__emit1(TILE__OP_DIV, t3, 2, *tile__ty(span), file, line);
+            int zero = tile__const_i(it, 0, file, line);
+            int mx[2] = {trip, zero};
+            ids[1] = tile__emit1(TILE__OP_MAX, mx, 2, *tile__ty(span), file, line);
+            fr->down_lo = ids[0];
+            ids[0] = zero;
+            ids[2] = one;
+        }
+    }
     if (!ok) {
         /* keep tracing the body (it may hold more errors) in a region of its own */
         int reg = tile__new_region(tile__b->f, -1, tile__b->cur);
@@ -1301,6 +1333,12 @@ tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names
     fr->op = op;
     tile__b->cur = reg;
     *iv = tile__mk(args[0]);
+    if (down) {
+        int m[2] = {args[0], down}, a2[2];
+        a2[0] = fr->down_lo;
+        a2[1] = tile__emit1(TILE__OP_MUL, m, 2, ivt, file, line);
+        *iv = tile__mk(tile__emit1(TILE__OP_ADD, a2, 2, ivt, file, line));
+    }
     for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(args[1 + k]);
     return fr;
 }
