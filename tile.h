@@ -194,6 +194,10 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
    return its IR as text; free the text with tile_free_text. */
 tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text);
 void        tile_free_text(char *text);
+/* Compile a kernel to PTX for `arch` ("sm_90a", "sm_80"; NULL: the device's,
+   else TILE_ARCH, else sm_90a) through NVRTC, with no GPU needed; free the
+   text with tile_free_text. Pointer arguments are assumed 16-byte aligned. */
+tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx);
 /* Free everything cached for a kernel (its built IR for every meta key). */
 void        tile_kernel_release(tile_kernel *k);
 
@@ -206,6 +210,24 @@ tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes);
 tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes);
 tile_status tile_memset(void *dst, int byte, size_t bytes);
 tile_status tile_synchronize(void);
+
+/* Devices, streams and events. On the GPU a tile_stream is the driver's
+   CUstream and a tile_event its CUevent (a tile_stream goes in
+   tile_launch.stream; NULL means the default stream), so they mix with other
+   CUDA code. In the interpreter every call has finished when it returns,
+   streams are placeholders and events read the host's monotonic clock. */
+typedef struct tile_stream_s *tile_stream;
+typedef struct tile_event_s *tile_event;
+int         tile_device_count(void);                /* 0 without a driver      */
+tile_status tile_device_name(char *buf, size_t n);  /* where kernels run       */
+tile_status tile_stream_create(tile_stream *s);
+tile_status tile_stream_destroy(tile_stream s);     /* NULL is fine            */
+tile_status tile_stream_synchronize(tile_stream s); /* NULL: the default stream */
+tile_status tile_event_create(tile_event *e);
+tile_status tile_event_record(tile_event e, tile_stream s);
+tile_status tile_event_synchronize(tile_event e);
+tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms);
+tile_status tile_event_destroy(tile_event e);       /* NULL is fine            */
 
 /* "interp" for now; later "nvrtc" or "llvm". */
 const char *tile_backend_name(void);
@@ -230,6 +252,9 @@ static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((
 #include "tile/build.h"
 #include "tile/passes.h"
 #include "tile/interp.h"
+#include "tile/lower.h"
+#include "tile/emit_cuda.h"
+#include "tile/cuda.h"
 #include "tile/runtime.h"
 #endif
 #endif

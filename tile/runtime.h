@@ -3,21 +3,23 @@
    Why it is shaped this way: a launch is "find or build the kernel for this
    configuration, then run it". Building is the pipeline below, one pass per
    line; what it produces is cached on the kernel object, keyed by the
-   meta-parameters, so the second launch of a configuration only runs. The
-   GPU back ends (later) hang off the same cache entry; today every launch
-   runs in the interpreter. Memory from tile_malloc is registered so the
-   interpreter can tell a stray lane from a real one. */
+   meta-parameters, so the second launch of a configuration only runs. On a
+   GPU, each entry also holds its compiled variants, keyed by num_warps and
+   the arguments' divisibility by 16 (Triton's specialization), as loaded
+   CUDA functions; without one, launches run in the interpreter. Memory from
+   tile_malloc is registered so a launch can tell a stray pointer, and the
+   interpreter a stray lane, from a real one. */
 
 /* ---- knobs: every environment variable, read in one place ------------------ */
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
     char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
-    int dump_ir;              /* TILE_DUMP contains "ir"                   */
+    int dump_ir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,cuda,ptx           */
     char dump_dir[512];       /* TILE_DUMP_DIR                             */
+    char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
-static int tile__backend_notice;
 static void tile__read_knobs(void) {
     const char *v;
     tile__kn.interpret = tile__env_flag("TILE_INTERPRET");
@@ -30,25 +32,46 @@ static void tile__read_knobs(void) {
         while (*p) {
             size_t n = strcspn(p, ",");
             if (n == 2 && strncmp(p, "ir", 2) == 0) tile__kn.dump_ir = 1;
+            if (n == 4 && strncmp(p, "cuda", 4) == 0) tile__kn.dump_cuda = 1;
+            if (n == 3 && strncmp(p, "ptx", 3) == 0) tile__kn.dump_ptx = 1;
             p += n;
             if (*p == ',') p++;
         }
     }
     v = getenv("TILE_DUMP_DIR");
     snprintf(tile__kn.dump_dir, sizeof tile__kn.dump_dir, "%s", v ? v : "");
+    v = getenv("TILE_ARCH");
+    snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
     return &tile__kn;
 }
-const char *tile_backend_name(void) {
+/* GPU mode or interpreter, decided once per process: the interpreter when
+   asked for, or when there is no driver, no device or no NVRTC (with one
+   line saying why); the GPU through NVRTC otherwise. */
+static int tile__gpu_on;
+static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
+static void tile__decide_mode(void) {
     const tile__knobs *kn = tile__knobs_get();
-    if (!tile__backend_notice && kn->backend[0] && strcmp(kn->backend, "interp") != 0 && !kn->interpret) {
-        tile__backend_notice = 1;
-        fprintf(stderr, "tile: TILE_BACKEND=%s is not available in this build; running kernels in the interpreter\n", kn->backend);
+    if (kn->interpret || strcmp(kn->backend, "interp") == 0) return;
+    const char *why = NULL;
+    if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0) why = "this build has no such back end (interp, nvrtc)";
+    else if (!tile__cu_available()) why = "no CUDA driver or device";
+    else if (!tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
+    if (!why) {
+        tile__gpu_on = 1;
+        return;
     }
-    return "interp";
+    if (!tile__env_flag("TILE_QUIET"))
+        fprintf(stderr, "tile: %s%s%s%s; running kernels in the interpreter\n", kn->backend[0] ? "TILE_BACKEND=" : "", kn->backend,
+                kn->backend[0] ? ": " : "", why);
 }
+static int tile__gpu_mode(void) {
+    pthread_once(&tile__mode_once, tile__decide_mode);
+    return tile__gpu_on;
+}
+const char *tile_backend_name(void) { return tile__gpu_mode() ? "nvrtc" : "interp"; }
 
 /* ---- memory ----------------------------------------------------------------------
    Host memory in interpreter mode, kept in an address-sorted table so a lane's
@@ -78,8 +101,10 @@ static int tile__mem_valid(uint64_t addr, size_t bytes) {
 }
 void *tile_malloc(size_t bytes) {
     size_t n = bytes ? (bytes + 63) / 64 * 64 : 64;
-    void *p = aligned_alloc(64, n);
-    if (!p) {
+    void *p = NULL;
+    if (tile__gpu_mode()) {
+        if (tile__cu_alloc(n, &p, NULL, 0) != TILE_OK) return NULL;
+    } else if (!(p = aligned_alloc(64, n))) {
         tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): out of host memory", bytes);
         return NULL;
     }
@@ -112,6 +137,7 @@ tile_status tile_free(void *p) {
         tile__capblocks = 0;
     }
     pthread_mutex_unlock(&tile__mem_lock);
+    if (tile__gpu_mode()) return tile__cu_free(p, NULL, 0);
     free(p);
     return TILE_OK;
 }
@@ -121,26 +147,34 @@ static tile_status tile__check_dev(const char *call, const void *p, size_t bytes
 }
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
     tile_status st = tile__check_dev("tile_memcpy_htod", dst, bytes);
-    if (st == TILE_OK && bytes) memcpy(dst, src, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_htod(dst, src, bytes, NULL, 0);
+    memcpy(dst, src, bytes);
     return st;
 }
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
     tile_status st = tile__check_dev("tile_memcpy_dtoh", src, bytes);
-    if (st == TILE_OK && bytes) memcpy(dst, src, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_dtoh(dst, src, bytes, NULL, 0);
+    memcpy(dst, src, bytes);
     return st;
 }
 tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes) {
     tile_status st = tile__check_dev("tile_memcpy_dtod", src, bytes);
     if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", dst, bytes);
-    if (st == TILE_OK && bytes) memmove(dst, src, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_dtod(dst, src, bytes, NULL, 0);
+    memmove(dst, src, bytes);
     return st;
 }
 tile_status tile_memset(void *dst, int byte, size_t bytes) {
     tile_status st = tile__check_dev("tile_memset", dst, bytes);
-    if (st == TILE_OK && bytes) memset(dst, byte, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_memset(dst, byte, bytes, NULL, 0);
+    memset(dst, byte, bytes);
     return st;
 }
-tile_status tile_synchronize(void) { return TILE_OK; }
+tile_status tile_synchronize(void) { return tile__gpu_mode() ? tile__cu_sync() : TILE_OK; }
 
 /* ---- the pipeline ---------------------------------------------------------------- */
 static void tile__dump(const char *kernel, const char *stage, const char *text) {
@@ -180,11 +214,21 @@ fail:
 
 /* ---- the per-kernel cache --------------------------------------------------------
    One entry per distinct set of meta-parameters (sorted by name). */
+/* A kernel compiled for the device: one per num_warps and specialization. */
+typedef struct tile__variant {
+    int num_warps;
+    unsigned spec16;               /* bit p: parameter p divisible by 16 */
+    CUmodule mod;
+    CUfunction fn;
+    size_t smem;
+    struct tile__variant *next;
+} tile__variant;
 typedef struct tile__entry {
     int nmeta;
     tile_meta meta[TILE_MAX_META];  /* names point into `names`          */
     char names[TILE_MAX_META][32];
     tile__func f;
+    tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
 typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
@@ -268,6 +312,11 @@ void tile_kernel_release(tile_kernel *k) {
     tile__kstate *ks = (tile__kstate *)k->state;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
         next = e->next;
+        for (tile__variant *v = e->variants, *vn; v; v = vn) {
+            vn = v->next;
+            tile__cu_unload(v->mod);
+            free(v);
+        }
         tile__func_free(&e->f);
         free(e);
     }
@@ -303,6 +352,98 @@ static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) 
                "kernel %s is launched (or built) from inside another kernel's body (%s)", k->name, tile__b->k->name);
     return TILE_ERR_CONTEXT;
 }
+/* Triton's specialization: pointers and integers divisible by 16. */
+static unsigned tile__spec16(const tile_kernel *k, const tile_arg *args) {
+    unsigned m = 0;
+    for (int p = 0; p < k->nparams && p < 32; p++) {
+        tl_dtype t = k->params[p].dtype;
+        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) m |= 1u << p;
+    }
+    return m;
+}
+/* The target to compile for: the device's, else TILE_ARCH. */
+static tile_status tile__target(char *arch, size_t n) {
+    if (tile__gpu_mode()) return tile__cu_arch(arch, n);
+    const char *a = tile__knobs_get()->arch;
+    snprintf(arch, n, "%s", a[0] ? a : "sm_90a");
+    return TILE_OK;
+}
+/* Lower and compile one variant to PTX (dumping the stages asked for). */
+static tile_status tile__compile_ptx(const tile__func *f, int num_warps, unsigned spec16, const char *arch, char **ptx, size_t *smem) {
+    const tile__knobs *kn = tile__knobs_get();
+    char *src = NULL, *log = NULL;
+    *ptx = NULL;
+    tile_status st = tile__cuda_source(f, num_warps, spec16, &src, smem);
+    if (st != TILE_OK) return st;
+    if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
+    st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
+    if (st != TILE_OK && !tile__env_flag("TILE_QUIET")) {
+        /* the log is in the error; give the source and a way to reproduce it */
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s.cu", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", f->name);
+        FILE *fp = fopen(path, "w");
+        if (fp) {
+            fputs(src, fp);
+            fclose(fp);
+            fprintf(stderr, "tile: the generated source is in %s; reproduce with: nvcc -ptx -arch=%s %s\n", path, arch, path);
+        }
+    }
+    free(log);
+    if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
+    free(src);
+    return st;
+}
+/* Find or compile and load the variant for this launch. */
+static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, unsigned spec16, tile__variant **out) {
+    int nw = o->num_warps ? o->num_warps : 4;
+    pthread_mutex_lock(&tile__cache_lock);
+    for (tile__variant *v = e->variants; v; v = v->next)
+        if (v->num_warps == nw && v->spec16 == spec16) {
+            pthread_mutex_unlock(&tile__cache_lock);
+            *out = v;
+            return TILE_OK;
+        }
+    pthread_mutex_unlock(&tile__cache_lock);
+    char arch[32], *ptx = NULL, log[2048];
+    tile__variant *v = (tile__variant *)calloc(1, sizeof *v);
+    if (!v) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+    v->num_warps = nw;
+    v->spec16 = spec16;
+    tile_status st = tile__target(arch, sizeof arch);
+    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec16, arch, &ptx, &v->smem);
+    if (st == TILE_OK) st = tile__cu_load(ptx, &v->mod, &v->fn, k->name, log, sizeof log);
+    free(ptx);
+    if (st != TILE_OK) {
+        free(v);
+        return st;
+    }
+    pthread_mutex_lock(&tile__cache_lock);
+    v->next = e->variants;
+    e->variants = v;
+    pthread_mutex_unlock(&tile__cache_lock);
+    *out = v;
+    return TILE_OK;
+}
+static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
+    tile__variant *v = NULL;
+    tile_status st = tile__get_variant(e, k, o, tile__spec16(k, args), &v);
+    if (st != TILE_OK) return st;
+    /* each parameter as the kernel's C type expects it */
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[64];
+    void *ptrs[64];
+    for (int p = 0; p < k->nparams && p < 64; p++) {
+        switch (k->params[p].dtype) {
+        case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
+        case TL_I32: vals[p].i32 = (int32_t)args[p].i; break;
+        case TL_U32: vals[p].u32 = (uint32_t)args[p].i; break;
+        case TL_F32: vals[p].f = (float)args[p].f; break;
+        case TL_F64: vals[p].d = args[p].f; break;
+        default: vals[p].i64 = args[p].i; break;
+        }
+        ptrs[p] = &vals[p];
+    }
+    return tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
+}
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
@@ -310,10 +451,48 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
     tile_status st = tile__check_launch(k, o, args, grid);
     if (st != TILE_OK) return st;
-    (void)tile_backend_name();
     tile__entry *e;
     if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
+    if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
+    const tile__knobs *kn = tile__knobs_get();
+    if (kn->dump_cuda || kn->dump_ptx) {
+        /* TILE_DUMP=cuda,ptx without a GPU: compile for TILE_ARCH, then interpret */
+        char arch[32], *ptx = NULL;
+        size_t smem;
+        tile__target(arch, sizeof arch);
+        if (kn->dump_ptx) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem);
+        else {
+            char *src = NULL;
+            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), &src, &smem);
+            if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
+            free(src);
+        }
+        free(ptx);
+        if (st != TILE_OK) return st;
+    }
     return tile__interp_run(&e->f, args, grid);
+}
+/* Compile a kernel to PTX without a GPU: for `arch` (NULL: the device's, or
+   TILE_ARCH, or sm_90a), assuming pointer arguments aligned to 16 bytes (as
+   tile_malloc's are) and nothing about integers. */
+tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
+    char target[32];
+    size_t smem;
+    *ptx = NULL;
+    tile_status st = tile__not_nested(k, o);
+    if (st != TILE_OK) return st;
+    if (arch) snprintf(target, sizeof target, "%s", arch);
+    else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
+    unsigned spec = 0;
+    for (int p = 0; p < k->nparams && p < 32; p++)
+        if (k->params[p].dtype == TL_PTR) spec |= 1u << p;
+    tile__func f;
+    if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
+    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, spec, target, ptx, &smem);
+    tile__func_free(&f);
+    return st;
 }
 tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) {
     static const tile_launch defaults;

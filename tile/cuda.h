@@ -1,0 +1,985 @@
+/* tile/cuda.h — >>cuda: the CUDA driver and NVRTC, opened with dlopen.
+   Part of tile.h's implementation; included once under TILE_IMPLEMENTATION.
+
+   Why it is shaped this way: tile must build with a C11 compiler alone and
+   run where no GPU, no driver or no toolkit exists (DESIGN §4). So nothing
+   here includes a CUDA header: the few driver types and enum values we use
+   are declared below (numbers copied from CUDA 13's cuda.h), and every
+   symbol comes from one X-macro table that expands into a struct of
+   function pointers and its loader, as Triton's driver.c does. Each library
+   is opened lazily, once per process (pthread_once); whatever fails is kept
+   as a sentence (which library, which symbol, which paths were tried) and
+   reported with TILE_ERR_NODEVICE (driver) or TILE_ERR_COMPILE (NVRTC) by
+   every call that needs it. NVRTC works without a driver, so CI can make
+   PTX on a machine with no GPU.
+
+   One device per process: TILE_DEVICE (default 0), through its primary
+   context, the one the CUDA runtime also uses, so tile shares memory and
+   streams with other CUDA code of the program. Every entry point makes that
+   context current on the calling thread (one cuCtxGetCurrent when it
+   already is). A tile_stream and a tile_event are the driver's CUstream and
+   CUevent when kernels run on the GPU, and small host objects in the
+   interpreter, where every call has finished when it returns; which one is
+   decided by tile__gpu_mode() (the runtime's), and must not change while
+   the process runs.
+
+   Glossary
+     tile__cu          the driver's function table; tile__nvrtc, NVRTC's
+     tile__cu_enter    load once, then make our context current here
+     tile__cu_fail     a driver error as a tile error: the call, the
+                       driver's name and text for the code, the user's line
+
+   Knobs (read in tile__cuda_knobs): TILE_CUDA and TILE_NVRTC (library
+   paths), TILE_DEVICE (ordinal), TILE_DEBUG (NVRTC -lineinfo), and
+   CUDA_HOME / CUDA_PATH where NVRTC is searched. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Whether memory, launches, streams and events go to the GPU: decided once
+   by the runtime (runtime.h). */
+static int tile__gpu_mode(void);
+
+/* The internal API below is not all used by every program. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TILE__MAYBE_UNUSED __attribute__((unused))
+#else
+#define TILE__MAYBE_UNUSED
+#endif
+
+/* ---- the driver's types, as cuda.h declares them ---------------------------------
+   Skipped when the program included cuda.h first (it then supplies the same
+   names with the same values). Include cuda.h before tile.h, never after, in
+   the file that defines TILE_IMPLEMENTATION. */
+#ifndef __cuda_cuda_h__
+typedef enum cudaError_enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_NOT_INITIALIZED = 3,
+    CUDA_ERROR_STUB_LIBRARY = 34,
+    CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
+    CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_DEVICE = 101,
+    CUDA_ERROR_INVALID_IMAGE = 200,
+    CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+    CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+    CUDA_ERROR_INVALID_HANDLE = 400,
+    CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+    CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804
+} CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef enum CUdevice_attribute_enum {
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+    CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
+    CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,                 /* kHz */
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,          /* kHz */
+    CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,    /* bits */
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,              /* bytes */
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+} CUdevice_attribute;
+typedef enum CUfunction_attribute_enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} CUfunction_attribute;
+typedef enum CUjit_option_enum {
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+    CU_JIT_LOG_VERBOSE = 12
+} CUjit_option;
+enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
+#endif
+
+/* NVRTC's, as nvrtc.h declares them. */
+#ifndef __NVRTC_H__
+typedef enum {
+    NVRTC_SUCCESS = 0,
+    NVRTC_ERROR_INVALID_OPTION = 5,
+    NVRTC_ERROR_COMPILATION = 6
+} nvrtcResult;
+typedef struct tile__nvrtc_program *nvrtcProgram;
+#endif
+
+/* ---- the symbol tables ----------------------------------------------------------
+   X(symbol, return type, parameters). Where cuda.h renames a call by macro
+   (cuMemAlloc -> cuMemAlloc_v2), the table names the versioned symbol that
+   the macro picks, since dlsym sees no macros. cuEventElapsedTime stays at
+   its first version, which every driver exports. */
+#define TILE__CU_SYMS(X)                                                                          \
+    X(cuInit,                  CUresult, (unsigned flags))                                        \
+    X(cuDriverGetVersion,      CUresult, (int *version))                                          \
+    X(cuGetErrorName,          CUresult, (CUresult error, const char **str))                      \
+    X(cuGetErrorString,        CUresult, (CUresult error, const char **str))                      \
+    X(cuDeviceGetCount,        CUresult, (int *count))                                            \
+    X(cuDeviceGet,             CUresult, (CUdevice *dev, int ordinal))                            \
+    X(cuDeviceGetName,         CUresult, (char *name, int len, CUdevice dev))                     \
+    X(cuDeviceGetAttribute,    CUresult, (int *value, CUdevice_attribute attr, CUdevice dev))     \
+    X(cuDevicePrimaryCtxRetain, CUresult, (CUcontext *ctx, CUdevice dev))                         \
+    X(cuCtxGetCurrent,         CUresult, (CUcontext *ctx))                                        \
+    X(cuCtxSetCurrent,         CUresult, (CUcontext ctx))                                         \
+    X(cuCtxSynchronize,        CUresult, (void))                                                  \
+    X(cuMemGetInfo_v2,         CUresult, (size_t *free_bytes, size_t *total_bytes))               \
+    X(cuMemAlloc_v2,           CUresult, (CUdeviceptr *dptr, size_t bytes))                       \
+    X(cuMemFree_v2,            CUresult, (CUdeviceptr dptr))                                      \
+    X(cuMemcpyHtoD_v2,         CUresult, (CUdeviceptr dst, const void *src, size_t bytes))        \
+    X(cuMemcpyDtoH_v2,         CUresult, (void *dst, CUdeviceptr src, size_t bytes))              \
+    X(cuMemcpyDtoD_v2,         CUresult, (CUdeviceptr dst, CUdeviceptr src, size_t bytes))        \
+    X(cuMemsetD8_v2,           CUresult, (CUdeviceptr dst, unsigned char byte, size_t n))         \
+    X(cuMemcpyHtoDAsync_v2,    CUresult, (CUdeviceptr dst, const void *src, size_t bytes, CUstream s)) \
+    X(cuMemcpyDtoHAsync_v2,    CUresult, (void *dst, CUdeviceptr src, size_t bytes, CUstream s))  \
+    X(cuModuleLoadDataEx,      CUresult, (CUmodule *mod, const void *image, unsigned nopt,        \
+                                          CUjit_option *opts, void **vals))                       \
+    X(cuModuleGetFunction,     CUresult, (CUfunction *fn, CUmodule mod, const char *name))        \
+    X(cuModuleUnload,          CUresult, (CUmodule mod))                                          \
+    X(cuFuncGetAttribute,      CUresult, (int *value, CUfunction_attribute attr, CUfunction fn))  \
+    X(cuFuncSetAttribute,      CUresult, (CUfunction fn, CUfunction_attribute attr, int value))   \
+    X(cuLaunchKernel,          CUresult, (CUfunction fn, unsigned gx, unsigned gy, unsigned gz,   \
+                                          unsigned bx, unsigned by, unsigned bz, unsigned smem,   \
+                                          CUstream s, void **params, void **extra))               \
+    X(cuStreamCreate,          CUresult, (CUstream *s, unsigned flags))                           \
+    X(cuStreamDestroy_v2,      CUresult, (CUstream s))                                            \
+    X(cuStreamSynchronize,     CUresult, (CUstream s))                                            \
+    X(cuEventCreate,           CUresult, (CUevent *e, unsigned flags))                            \
+    X(cuEventRecord,           CUresult, (CUevent e, CUstream s))                                 \
+    X(cuEventSynchronize,      CUresult, (CUevent e))                                             \
+    X(cuEventElapsedTime,      CUresult, (float *ms, CUevent start, CUevent end))                 \
+    X(cuEventDestroy_v2,       CUresult, (CUevent e))
+
+#define TILE__NVRTC_SYMS(X)                                                                       \
+    X(nvrtcVersion,            nvrtcResult, (int *major, int *minor))                             \
+    X(nvrtcGetErrorString,     const char *, (nvrtcResult r))                                     \
+    X(nvrtcCreateProgram,      nvrtcResult, (nvrtcProgram *prog, const char *src, const char *name, \
+                                             int nheaders, const char *const *headers,            \
+                                             const char *const *include_names))                   \
+    X(nvrtcCompileProgram,     nvrtcResult, (nvrtcProgram prog, int nopt, const char *const *opts)) \
+    X(nvrtcGetPTXSize,         nvrtcResult, (nvrtcProgram prog, size_t *size))                    \
+    X(nvrtcGetPTX,             nvrtcResult, (nvrtcProgram prog, char *ptx))                       \
+    X(nvrtcGetProgramLogSize,  nvrtcResult, (nvrtcProgram prog, size_t *size))                    \
+    X(nvrtcGetProgramLog,      nvrtcResult, (nvrtcProgram prog, char *log))                       \
+    X(nvrtcDestroyProgram,     nvrtcResult, (nvrtcProgram *prog))
+
+#define TILE__SYM_FIELD(name, ret, params) ret (*name) params;
+typedef struct tile__cu_api { TILE__CU_SYMS(TILE__SYM_FIELD) } tile__cu_api;
+typedef struct tile__nvrtc_api { TILE__NVRTC_SYMS(TILE__SYM_FIELD) } tile__nvrtc_api;
+#undef TILE__SYM_FIELD
+static tile__cu_api tile__cu;
+static tile__nvrtc_api tile__nvrtc;
+
+/* ---- knobs ------------------------------------------------------------------------
+   This file's environment variables, read once. */
+typedef struct tile__cu_knobs {
+    char cuda[512];       /* TILE_CUDA: path of the driver library          */
+    char nvrtc[512];      /* TILE_NVRTC: path of NVRTC                      */
+    char device[32];      /* TILE_DEVICE as written ("" : 0); parsed by init */
+    int lineinfo;         /* TILE_DEBUG=1: NVRTC emits -lineinfo             */
+    char cuda_home[512];  /* CUDA_HOME, CUDA_PATH: where NVRTC may live     */
+    char cuda_path[512];
+} tile__cu_knobs;
+static tile__cu_knobs tile__cu_kn;
+static pthread_once_t tile__cu_kn_once = PTHREAD_ONCE_INIT;
+static void tile__cu_read_knobs(void) {
+    const char *v;
+#define TILE__CU_KNOB_STR(field, var) \
+    v = getenv(var);                  \
+    snprintf(tile__cu_kn.field, sizeof tile__cu_kn.field, "%s", v ? v : "");
+    TILE__CU_KNOB_STR(cuda, "TILE_CUDA")
+    TILE__CU_KNOB_STR(nvrtc, "TILE_NVRTC")
+    TILE__CU_KNOB_STR(device, "TILE_DEVICE")
+    TILE__CU_KNOB_STR(cuda_home, "CUDA_HOME")
+    TILE__CU_KNOB_STR(cuda_path, "CUDA_PATH")
+#undef TILE__CU_KNOB_STR
+    tile__cu_kn.lineinfo = tile__env_flag("TILE_DEBUG");
+}
+static const tile__cu_knobs *tile__cuda_knobs(void) {
+    pthread_once(&tile__cu_kn_once, tile__cu_read_knobs);
+    return &tile__cu_kn;
+}
+
+/* ---- opening a library -------------------------------------------------------------
+   dlsym returns a void *; copying its bytes into the function pointer is the
+   conversion that ISO C (-pedantic) accepts. */
+static void *tile__dlopen(const char *path, char *err, size_t errn) {
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(err, errn, "%s", e ? e : "unknown dlopen error");
+    }
+    return h;
+}
+/* Format into `buf` (append: after what it holds), truncating quietly: the
+   messages below embed paths and logs of any length. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TILE__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TILE__PRINTF(f, a)
+#endif
+TILE__PRINTF(4, 5) static void tile__bprintf(char *buf, size_t n, int append, const char *fmt, ...) {
+    size_t used = append ? strlen(buf) : 0;
+    va_list ap;
+    if (used + 1 >= n) return;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
+}
+/* Resolve `name` into the function pointer at `dst`; on failure say which
+   symbol `lib` lacks in `why` and return 0. */
+static int tile__dlsym_into(void *h, const char *name, void *dst, size_t size, const char *lib, char *why, size_t whyn) {
+    void *sym = dlsym(h, name);
+    TILE_ASSERT(size == sizeof sym);
+    if (!sym) {
+        tile__bprintf(why, whyn, 0, "%s lacks the symbol %s (is it too old, or not the real library?)", lib, name);
+        return 0;
+    }
+    memcpy(dst, &sym, size);
+    return 1;
+}
+
+
+/* ---- the driver: load, init, the device ---------------------------------------------
+   One pass, once: open libcuda, resolve every symbol, cuInit, count the
+   devices, pick TILE_DEVICE, read its properties, retain its primary
+   context. The first failure is kept in `why` with the status to report. */
+typedef struct tile__cu_props {
+    char name[256];
+    int ordinal;
+    int cc_major, cc_minor;        /* 9, 0 on an H100/H200                     */
+    int sm_count;                  /* multiprocessors                          */
+    int max_threads_per_block;
+    int warp_size;
+    int regs_per_block;
+    int smem_per_block;            /* without opting in (48 KiB)               */
+    int smem_per_block_optin;      /* the most one block may ask for           */
+    int smem_per_sm;
+    int l2_bytes;
+    int clock_khz, mem_clock_khz;  /* 0 where the driver no longer says        */
+    int mem_bus_bits;
+    int driver_version;            /* 13000 for CUDA 13.0                      */
+} tile__cu_props;
+
+static struct {
+    pthread_once_t once;
+    tile_status status;            /* TILE_OK once the device is ready         */
+    char why[640];                 /* why not, as a sentence                   */
+    void *lib;
+    int ndev;                      /* devices the driver sees (0 on failure)   */
+    CUdevice dev;
+    CUcontext ctx;
+    tile__cu_props props;
+} tile__cu_st = {.once = PTHREAD_ONCE_INIT, .status = TILE_ERR_NODEVICE};
+
+/* "CUDA_ERROR_INVALID_VALUE (invalid argument)": the driver's words, or
+   the name alone where the driver has none (the stub library). */
+static void tile__cu_errtext(CUresult r, char *buf, size_t n) {
+    static const struct { CUresult r; const char *name; } known[] = {
+        {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE"},     {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY"},
+        {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED"}, {CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY"},
+        {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE"},             {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE"},
+        {CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
+        {CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
+    };
+    const char *name = NULL, *text = NULL;
+    if (tile__cu.cuGetErrorName && tile__cu.cuGetErrorName(r, &name) != CUDA_SUCCESS) name = NULL;
+    if (tile__cu.cuGetErrorString && tile__cu.cuGetErrorString(r, &text) != CUDA_SUCCESS) text = NULL;
+    for (size_t i = 0; !name && i < sizeof known / sizeof *known; i++)
+        if (known[i].r == r) name = known[i].name;
+    if (name && text) snprintf(buf, n, "%s (%s)", name, text);
+    else if (name) snprintf(buf, n, "%s", name);
+    else snprintf(buf, n, "CUDA error %d", (int)r);
+}
+
+static void tile__cu_open(void) {
+    const tile__cu_knobs *kn = tile__cuda_knobs();
+    char *why = tile__cu_st.why, e1[256] = "", e2[256] = "", et[160];
+    size_t whyn = sizeof tile__cu_st.why;
+    const char *path;
+    CUresult r;
+    tile__cu_st.status = TILE_ERR_NODEVICE;
+    if (kn->cuda[0]) {
+        path = kn->cuda;
+        if (!(tile__cu_st.lib = tile__dlopen(path, e1, sizeof e1))) {
+            tile__bprintf(why, whyn, 0, "cannot open the CUDA driver at TILE_CUDA=%s: %s", path, e1);
+            return;
+        }
+    } else {
+        path = "libcuda.so.1";
+        if (!(tile__cu_st.lib = tile__dlopen(path, e1, sizeof e1))) {
+            path = "libcuda.so";
+            if (!(tile__cu_st.lib = tile__dlopen(path, e2, sizeof e2))) {
+                tile__bprintf(why, whyn, 0, "no CUDA driver: tried libcuda.so.1 (%s) and libcuda.so (%s); "
+                         "install the NVIDIA driver or set TILE_CUDA to the library's path", e1, e2);
+                return;
+            }
+        }
+    }
+    int ok = 1;
+#define TILE__CU_LOAD(name, ret, params) \
+    ok = ok && tile__dlsym_into(tile__cu_st.lib, #name, (void *)&tile__cu.name, sizeof tile__cu.name, path, why, whyn);
+    TILE__CU_SYMS(TILE__CU_LOAD)
+#undef TILE__CU_LOAD
+    if (!ok) {
+        memset(&tile__cu, 0, sizeof tile__cu);
+        dlclose(tile__cu_st.lib);
+        tile__cu_st.lib = NULL;
+        return;
+    }
+    if ((r = tile__cu.cuInit(0)) != CUDA_SUCCESS) {
+        tile__cu_errtext(r, et, sizeof et);
+        tile__bprintf(why, whyn, 0, "cuInit failed with %s%s", et,
+                 r == CUDA_ERROR_STUB_LIBRARY ? ": the loaded libcuda is the toolkit's stub, not a driver"
+                 : r == CUDA_ERROR_NO_DEVICE  ? ": the driver sees no GPU"
+                                              : "");
+        return;
+    }
+    if ((r = tile__cu.cuDeviceGetCount(&tile__cu_st.ndev)) != CUDA_SUCCESS || tile__cu_st.ndev < 1) {
+        tile__cu_st.ndev = 0;
+        tile__bprintf(why, whyn, 0, "the CUDA driver (%s) sees no GPU", path);
+        return;
+    }
+    int ordinal = 0;
+    if (kn->device[0]) {
+        char *end;
+        long v = strtol(kn->device, &end, 10);
+        if (*end || v < 0 || v >= tile__cu_st.ndev) {
+            tile__bprintf(why, whyn, 0, "TILE_DEVICE=%s is not a device: the driver sees %d (0 to %d)", kn->device,
+                     tile__cu_st.ndev, tile__cu_st.ndev - 1);
+            return;
+        }
+        ordinal = (int)v;
+    }
+    tile__cu_props *p = &tile__cu_st.props;
+    p->ordinal = ordinal;
+    if ((r = tile__cu.cuDeviceGet(&tile__cu_st.dev, ordinal)) != CUDA_SUCCESS) {
+        tile__cu_errtext(r, et, sizeof et);
+        tile__bprintf(why, whyn, 0, "cuDeviceGet(%d) failed with %s", ordinal, et);
+        return;
+    }
+    if (tile__cu.cuDeviceGetName(p->name, (int)sizeof p->name, tile__cu_st.dev) != CUDA_SUCCESS)
+        snprintf(p->name, sizeof p->name, "CUDA device %d", ordinal);
+    tile__cu.cuDriverGetVersion(&p->driver_version);
+    /* the attributes every back end relies on; the others are 0 when absent */
+    static const struct { CUdevice_attribute a; size_t off; int required; const char *what; } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(tile__cu_props, cc_major), 1, "compute capability"},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(tile__cu_props, cc_minor), 1, "compute capability"},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(tile__cu_props, sm_count), 1, "multiprocessor count"},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(tile__cu_props, smem_per_block_optin), 1,
+         "opt-in shared memory"},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, offsetof(tile__cu_props, smem_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(tile__cu_props, smem_per_sm), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, offsetof(tile__cu_props, max_threads_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, offsetof(tile__cu_props, warp_size), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, offsetof(tile__cu_props, regs_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(tile__cu_props, l2_bytes), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, offsetof(tile__cu_props, clock_khz), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(tile__cu_props, mem_clock_khz), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(tile__cu_props, mem_bus_bits), 0, ""},
+    };
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+        int v = 0;
+        r = tile__cu.cuDeviceGetAttribute(&v, attrs[i].a, tile__cu_st.dev);
+        if (r != CUDA_SUCCESS && attrs[i].required) {
+            tile__cu_errtext(r, et, sizeof et);
+            tile__bprintf(why, whyn, 0, "cuDeviceGetAttribute(%s of device %d) failed with %s", attrs[i].what, ordinal, et);
+            return;
+        }
+        memcpy((char *)p + attrs[i].off, &v, sizeof v);
+    }
+    if ((r = tile__cu.cuDevicePrimaryCtxRetain(&tile__cu_st.ctx, tile__cu_st.dev)) != CUDA_SUCCESS ||
+        (r = tile__cu.cuCtxSetCurrent(tile__cu_st.ctx)) != CUDA_SUCCESS) {
+        tile__cu_errtext(r, et, sizeof et);
+        tile__bprintf(why, whyn, 0, "cannot use device %d (%s): making its primary context current failed with %s", ordinal,
+                 p->name, et);
+        return;
+    }
+    tile__cu_st.status = TILE_OK;
+}
+
+/* Load once, then make our context current on this thread. Reports the
+   reason when there is no device. */
+static tile_status tile__cu_enter(const char *file, int line) {
+    pthread_once(&tile__cu_st.once, tile__cu_open);
+    if (tile__cu_st.status != TILE_OK)
+        return tile__error(tile__cu_st.status, NULL, file, line, "%s", tile__cu_st.why);
+    CUcontext cur = NULL;
+    if (tile__cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == tile__cu_st.ctx) return TILE_OK;
+    CUresult r = tile__cu.cuCtxSetCurrent(tile__cu_st.ctx);
+    if (r != CUDA_SUCCESS) {
+        char et[160];
+        tile__cu_errtext(r, et, sizeof et);
+        return tile__error(TILE_ERR_DRIVER, NULL, file, line, "cuCtxSetCurrent failed with %s", et);
+    }
+    return TILE_OK;
+}
+
+/* Report a failed driver call. `st` is the status for this call site;
+   codes that mean the same thing wherever they come from override it. */
+static tile_status tile__cu_fail(CUresult r, tile_status st, const char *kernel, const char *file, int line,
+                                 const char *fmt, ...) {
+    char what[400], et[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    tile__cu_errtext(r, et, sizeof et);
+    const char *hint = "";
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) st = TILE_ERR_NOMEM;
+    else if (r == CUDA_ERROR_ASSERT) st = TILE_ERR_ASSERT;
+    if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED || r == CUDA_ERROR_ASSERT)
+        hint = "; a kernel faulted earlier and the CUDA context is now unusable (rerun with TILE_INTERPRET=1 "
+               "or under compute-sanitizer to find the lane)";
+    return tile__error(st, kernel, file, line, "%s failed with %s%s", what, et, hint);
+}
+
+/* TILE_OK when a driver and a device are ready (and the context is current
+   on this thread), else TILE_ERR_NODEVICE with the reason. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_init(void) { return tile__cu_enter(NULL, 0); }
+
+/* 1 when tile__cu_init would succeed; reports nothing. */
+TILE__MAYBE_UNUSED static int tile__cu_available(void) {
+    pthread_once(&tile__cu_st.once, tile__cu_open);
+    return tile__cu_st.status == TILE_OK;
+}
+
+/* The device's properties (a copy). */
+TILE__MAYBE_UNUSED static tile_status tile__cu_get_props(tile__cu_props *out) {
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st == TILE_OK) *out = tile__cu_st.props;
+    return st;
+}
+
+/* The target to compile for: sm_90a on compute capability 9.0 (wgmma and
+   setmaxnreg need the `a` variant), else sm_<major><minor>. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_arch(char *buf, size_t n) {
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    const tile__cu_props *p = &tile__cu_st.props;
+    snprintf(buf, n, "sm_%d%d%s", p->cc_major, p->cc_minor, p->cc_major == 9 && p->cc_minor == 0 ? "a" : "");
+    return TILE_OK;
+}
+
+/* ---- memory ------------------------------------------------------------------------
+   Device addresses travel as void * so that the host API has one pointer type.
+   Copies and memset are ordered on the default stream. */
+static CUdeviceptr tile__cu_dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
+TILE__MAYBE_UNUSED static tile_status tile__cu_alloc(size_t bytes, void **out, const char *file, int line) {
+    CUdeviceptr d = 0;
+    CUresult r;
+    *out = NULL;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    if ((r = tile__cu.cuMemAlloc_v2(&d, bytes ? bytes : 1)) != CUDA_SUCCESS) {
+        size_t fr = 0, total = 0;
+        tile__cu.cuMemGetInfo_v2(&fr, &total);
+        return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemAlloc_v2(%zu bytes; %zu MiB of %zu MiB free)", bytes,
+                             fr >> 20, total >> 20);
+    }
+    *out = (void *)(uintptr_t)d;
+    return TILE_OK;
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_free(void *p, const char *file, int line) {
+    if (!p) return TILE_OK;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuMemFree_v2(tile__cu_dptr(p));
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemFree_v2(%p)", p);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_htod(void *dst, const void *src, size_t bytes, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyHtoD_v2(tile__cu_dptr(dst), src, bytes);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyHtoD_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_dtoh(void *dst, const void *src, size_t bytes, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyDtoH_v2(dst, tile__cu_dptr(src), bytes);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyDtoH_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_dtod(void *dst, const void *src, size_t bytes, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyDtoD_v2(tile__cu_dptr(dst), tile__cu_dptr(src), bytes);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyDtoD_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_memset(void *dst, int byte, size_t bytes, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemsetD8_v2(tile__cu_dptr(dst), (unsigned char)byte, bytes);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemsetD8_v2(%p, %d, %zu bytes)", dst, byte, bytes);
+}
+/* Asynchronous copies on `stream` (NULL: the default stream); the host
+   memory must stay alive, and pinned memory is needed for real overlap. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_htod_async(void *dst, const void *src, size_t bytes, void *stream,
+                                                          const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyHtoDAsync_v2(tile__cu_dptr(dst), src, bytes, (CUstream)stream);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyHtoDAsync_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_dtoh_async(void *dst, const void *src, size_t bytes, void *stream,
+                                                          const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyDtoHAsync_v2(dst, tile__cu_dptr(src), bytes, (CUstream)stream);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyDtoHAsync_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_mem_info(size_t *free_bytes, size_t *total_bytes) {
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuMemGetInfo_v2(free_bytes, total_bytes);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuMemGetInfo_v2");
+}
+/* Wait for all work on the device. Faults of earlier launches surface here. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_sync(void) {
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuCtxSynchronize();
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuCtxSynchronize");
+}
+
+/* ---- modules and launch --------------------------------------------------------------
+   The driver JIT-compiles PTX at load; its error log is the only useful part
+   of a failure, so it goes into the message and into the caller's buffer.
+   Dynamic shared memory above 48 KiB must be opted into per function; the
+   amount granted is remembered here so a launch asks the driver only once. */
+typedef struct tile__cu_fsmem { CUfunction fn; unsigned bytes; } tile__cu_fsmem;
+static tile__cu_fsmem *tile__cu_fsmems;
+static int tile__cu_nfsmem, tile__cu_capfsmem;
+static pthread_mutex_t tile__cu_fsmem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Drop what is remembered for `fn` (a new module may reuse an old handle). */
+static void tile__cu_fsmem_forget(CUfunction fn) {
+    pthread_mutex_lock(&tile__cu_fsmem_lock);
+    for (int i = 0; i < tile__cu_nfsmem; i++)
+        if (tile__cu_fsmems[i].fn == fn) tile__cu_fsmems[i] = tile__cu_fsmems[--tile__cu_nfsmem];
+    pthread_mutex_unlock(&tile__cu_fsmem_lock);
+}
+
+/* Load PTX and find `kernel_name` in it. `log` (may be NULL) receives the
+   JIT's error log. On failure nothing stays loaded. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_load(const char *ptx, CUmodule *mod, CUfunction *fn, const char *kernel_name,
+                                                    char *log, size_t logn) {
+    char own[2048];
+    char *buf = log && logn ? log : own;
+    size_t bufn = log && logn ? logn : sizeof own;
+    *mod = NULL;
+    *fn = NULL;
+    buf[0] = 0;
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    CUjit_option opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *vals[2] = {buf, (void *)(uintptr_t)(bufn > 0xffffffffu ? 0xffffffffu : bufn)};
+    CUresult r = tile__cu.cuModuleLoadDataEx(mod, ptx, 2, opts, vals);
+    if (r != CUDA_SUCCESS) {
+        *mod = NULL;
+        buf[bufn - 1] = 0;
+        tile_status why = (r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION ||
+                           r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE)
+                              ? TILE_ERR_COMPILE
+                              : TILE_ERR_DRIVER;
+        char et[160];
+        tile__cu_errtext(r, et, sizeof et);
+        return tile__error(why, kernel_name, NULL, 0, "cuModuleLoadDataEx failed with %s%s: %.480s", et,
+                           r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION ? " (the driver is older than the PTX's .version)" : "",
+                           buf[0] ? buf : "(the JIT left no log)");
+    }
+    if ((r = tile__cu.cuModuleGetFunction(fn, *mod, kernel_name)) != CUDA_SUCCESS) {
+        tile__cu.cuModuleUnload(*mod);
+        *mod = NULL;
+        *fn = NULL;
+        return tile__cu_fail(r, TILE_ERR_COMPILE, kernel_name, NULL, 0, "cuModuleGetFunction(\"%s\") (is the PTX's .entry named so?)",
+                             kernel_name);
+    }
+    tile__cu_fsmem_forget(*fn);
+    return TILE_OK;
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_unload(CUmodule mod) {
+    if (!mod) return TILE_OK;
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuModuleUnload(mod);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuModuleUnload");
+}
+
+/* Grant `fn` `bytes` of dynamic shared memory when above the default 48 KiB. */
+static tile_status tile__cu_smem_optin(CUfunction fn, unsigned bytes, const char *file, int line, const char *kernel) {
+    if (bytes <= 48u * 1024) return TILE_OK;
+    tile_status st = TILE_OK;
+    pthread_mutex_lock(&tile__cu_fsmem_lock);
+    int i = 0;
+    while (i < tile__cu_nfsmem && tile__cu_fsmems[i].fn != fn) i++;
+    if (i == tile__cu_nfsmem || tile__cu_fsmems[i].bytes < bytes) {
+        CUresult r = tile__cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)bytes);
+        if (r != CUDA_SUCCESS) {
+            st = tile__cu_fail(r, TILE_ERR_LAUNCH, kernel, file, line,
+                               "asking for %u bytes of dynamic shared memory (the device allows %d per block): "
+                               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                               bytes, tile__cu_st.props.smem_per_block_optin);
+        } else {
+            if (i == tile__cu_nfsmem) {
+                tile__cu_fsmems = (tile__cu_fsmem *)tile__grow(tile__cu_fsmems, &tile__cu_capfsmem, tile__cu_nfsmem + 1,
+                                                                 sizeof *tile__cu_fsmems);
+                tile__cu_fsmems[tile__cu_nfsmem++].fn = fn;
+            }
+            tile__cu_fsmems[i].bytes = bytes;
+        }
+    }
+    pthread_mutex_unlock(&tile__cu_fsmem_lock);
+    return st;
+}
+
+/* Launch `fn` on grid[0..2] programs of `block_threads` threads with
+   `smem_bytes` of dynamic shared memory on `stream` (a CUstream; NULL: the
+   default). `args` points at each kernel parameter's value. Errors name
+   the kernel and the user's launch line. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_launch(CUfunction fn, const unsigned grid[3], unsigned block_threads,
+                                                      unsigned smem_bytes, void *stream, void **args, const char *file,
+                                                      int line, const char *kernel) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    if (!grid[0] || !grid[1] || !grid[2] || !block_threads || block_threads > 1024)
+        return tile__error(TILE_ERR_LAUNCH, kernel, file, line, "cannot launch grid (%u, %u, %u) of %u threads per program",
+                           grid[0], grid[1], grid[2], block_threads);
+    if ((st = tile__cu_smem_optin(fn, smem_bytes, file, line, kernel)) != TILE_OK) return st;
+    CUresult r = tile__cu.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block_threads, 1, 1, smem_bytes, (CUstream)stream,
+                                         args, NULL);
+    if (r == CUDA_SUCCESS) return TILE_OK;
+    tile_status why = (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+                       r == CUDA_ERROR_INVALID_HANDLE)
+                          ? TILE_ERR_LAUNCH
+                          : TILE_ERR_DRIVER;
+    return tile__cu_fail(r, why, kernel, file, line, "cuLaunchKernel(grid (%u, %u, %u), %u threads, %u bytes of shared memory)",
+                         grid[0], grid[1], grid[2], block_threads, smem_bytes);
+}
+
+/* ---- streams and events on the device -------------------------------------------------- */
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create(CUstream *out, const char *file, int line) {
+    *out = NULL;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuStreamCreate(out, CU_STREAM_DEFAULT);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_destroy(CUstream s, const char *file, int line) {
+    if (!s) return TILE_OK;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuStreamDestroy_v2(s);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamDestroy_v2");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_sync(CUstream s, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuStreamSynchronize(s);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamSynchronize");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_create(CUevent *out, const char *file, int line) {
+    *out = NULL;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventCreate(out, CU_EVENT_DEFAULT);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_record(CUevent e, CUstream s, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventRecord(e, s);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventRecord");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_sync(CUevent e, const char *file, int line) {
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventSynchronize(e);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventSynchronize");
+}
+/* Milliseconds between two recorded events (about 0.5 µs resolution). */
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_elapsed(CUevent start, CUevent end, float *ms, const char *file, int line) {
+    *ms = 0;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventElapsedTime(ms, start, end);
+    if (r == CUDA_SUCCESS) return TILE_OK;
+    return tile__cu_fail(r, r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_NOT_READY ? TILE_ERR_VALUE : TILE_ERR_DRIVER, NULL,
+                         file, line, "cuEventElapsedTime (both events must be recorded, and the end one reached)");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_destroy(CUevent e, const char *file, int line) {
+    if (!e) return TILE_OK;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventDestroy_v2(e);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventDestroy_v2");
+}
+
+/* ---- NVRTC -------------------------------------------------------------------------------
+   CUDA C to PTX, with no driver needed. Searched as TILE_NVRTC alone when it
+   is set, else by soname on the loader's path and then in the toolkit's
+   lib64 directories. */
+static struct {
+    pthread_once_t once;
+    int ok;
+    char why[640];
+    char path[600];       /* the library that was opened                  */
+    int major, minor;     /* its version                                  */
+} tile__nvrtc_st = {.once = PTHREAD_ONCE_INIT};
+
+static void tile__nvrtc_open(void) {
+    static const char *const sonames[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"};
+    enum { NSONAMES = sizeof sonames / sizeof *sonames };
+    const tile__cu_knobs *kn = tile__cuda_knobs();
+    char *why = tile__nvrtc_st.why, err[256] = "";
+    size_t whyn = sizeof tile__nvrtc_st.why;
+    void *h = NULL;
+    if (kn->nvrtc[0]) {
+        tile__bprintf(tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, 0, "%s", kn->nvrtc);
+        if (!(h = tile__dlopen(kn->nvrtc, err, sizeof err))) {
+            tile__bprintf(why, whyn, 0, "cannot open NVRTC at TILE_NVRTC=%s: %s", kn->nvrtc, err);
+            return;
+        }
+    } else {
+        /* the soname on the loader's path first, then each toolkit directory */
+        const char *dirs[4] = {NULL, kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
+        char tried[400] = "the loader's search path";
+        for (int d = 0; d < 4 && !h; d++) {
+            int seen = d > 0 && !dirs[d][0];
+            for (int e = 1; e < d && !seen; e++) seen = strcmp(dirs[e], dirs[d]) == 0;
+            if (seen) continue;
+            if (d > 0) tile__bprintf(tried, sizeof tried, 1, ", %s/lib64", dirs[d]);
+            for (int i = 0; i < NSONAMES && !h; i++) {
+                if (d == 0) tile__bprintf(tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, 0, "%s", sonames[i]);
+                else tile__bprintf(tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, 0, "%s/lib64/%s", dirs[d], sonames[i]);
+                char e[256];
+                if (!(h = tile__dlopen(tile__nvrtc_st.path, e, sizeof e)) && (!err[0] || !strstr(e, "No such file")))
+                    snprintf(err, sizeof err, "%s", e); /* keep the most telling error */
+            }
+        }
+        if (!h) {
+            tile__nvrtc_st.path[0] = 0;
+            tile__bprintf(why, whyn, 0, "NVRTC not found: tried libnvrtc.so, .so.13, .so.12 and .so.11.2 in %s (%s); "
+                     "install the CUDA toolkit or set TILE_NVRTC to libnvrtc's path", tried, err);
+            return;
+        }
+    }
+    int ok = 1;
+#define TILE__NVRTC_LOAD(name, ret, params) \
+    ok = ok && tile__dlsym_into(h, #name, (void *)&tile__nvrtc.name, sizeof tile__nvrtc.name, tile__nvrtc_st.path, why, whyn);
+    TILE__NVRTC_SYMS(TILE__NVRTC_LOAD)
+#undef TILE__NVRTC_LOAD
+    if (!ok) {
+        memset(&tile__nvrtc, 0, sizeof tile__nvrtc);
+        dlclose(h);
+        return;
+    }
+    tile__nvrtc.nvrtcVersion(&tile__nvrtc_st.major, &tile__nvrtc_st.minor);
+    tile__nvrtc_st.ok = 1;
+}
+
+/* 1 when NVRTC can be loaded; reports nothing. */
+TILE__MAYBE_UNUSED static int tile__nvrtc_available(void) {
+    pthread_once(&tile__nvrtc_st.once, tile__nvrtc_open);
+    return tile__nvrtc_st.ok;
+}
+
+/* "sm_90a" or "compute_90a" -> "compute_90a"; 0 when it is neither. */
+static int tile__nvrtc_virtual_arch(const char *arch, char *out, size_t n) {
+    const char *num = strncmp(arch, "sm_", 3) == 0 ? arch + 3 : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
+    if (!num) return 0;
+    size_t digits = strspn(num, "0123456789");
+    if (digits < 2 || digits > 3 || strlen(num + digits) > 1 || (num[digits] && !strchr("af", num[digits]))) return 0;
+    snprintf(out, n, "compute_%s", num);
+    return 1;
+}
+
+/* Compile self-contained CUDA C (no #include) to PTX for `arch` ("sm_90a").
+   *ptx and *log (either may be NULL) are malloc'd, NUL-terminated; the log
+   is kept on failure too. Failures are TILE_ERR_COMPILE with NVRTC's log,
+   TILE_ERR_VALUE for an arch that is not sm_XY[a]. */
+TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const char *kernel_name, const char *arch, char **ptx,
+                                                          char **log) {
+    const char *kname = kernel_name && *kernel_name ? kernel_name : "kernel";
+    char varch[32], opt_arch[64], progname[96];
+    const char *opts[6];
+    int nopt = 0;
+    nvrtcProgram prog = NULL;
+    nvrtcResult r;
+    char *text = NULL;
+    tile_status st = TILE_OK;
+    if (ptx) *ptx = NULL;
+    if (log) *log = NULL;
+    if (!arch || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch))
+        return tile__error(TILE_ERR_VALUE, kname, NULL, 0, "target \"%s\" is not an architecture like sm_80 or sm_90a",
+                           arch ? arch : "(null)");
+    pthread_once(&tile__nvrtc_st.once, tile__nvrtc_open);
+    if (!tile__nvrtc_st.ok) return tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "%s", tile__nvrtc_st.why);
+
+    snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", varch);
+    snprintf(progname, sizeof progname, "%s.cu", kname);
+    opts[nopt++] = opt_arch;
+    opts[nopt++] = "-default-device";
+    opts[nopt++] = "--std=c++17";
+    if (tile__cuda_knobs()->lineinfo) opts[nopt++] = "-lineinfo";
+
+    if ((r = tile__nvrtc.nvrtcCreateProgram(&prog, src, progname, 0, NULL, NULL)) != NVRTC_SUCCESS)
+        return tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "nvrtcCreateProgram failed: %s", tile__nvrtc.nvrtcGetErrorString(r));
+    r = tile__nvrtc.nvrtcCompileProgram(prog, nopt, opts);
+
+    size_t n = 0;
+    if (tile__nvrtc.nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 0 && (text = (char *)malloc(n + 1))) {
+        if (tile__nvrtc.nvrtcGetProgramLog(prog, text) != NVRTC_SUCCESS) text[0] = 0;
+        text[n] = 0;
+    }
+    if (r != NVRTC_SUCCESS) {
+        st = tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "NVRTC %d.%d (%s, %s) failed with %s:\n%.520s",
+                         tile__nvrtc_st.major, tile__nvrtc_st.minor, opt_arch, tile__nvrtc_st.path,
+                         tile__nvrtc.nvrtcGetErrorString(r), text && text[0] ? text : "(no log)");
+    } else if (ptx) {
+        n = 0;
+        if ((r = tile__nvrtc.nvrtcGetPTXSize(prog, &n)) != NVRTC_SUCCESS)
+            st = tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "nvrtcGetPTXSize failed: %s", tile__nvrtc.nvrtcGetErrorString(r));
+        else if (!(*ptx = (char *)malloc(n + 1)))
+            st = tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory for %zu bytes of PTX", n);
+        else if ((r = tile__nvrtc.nvrtcGetPTX(prog, *ptx)) != NVRTC_SUCCESS) {
+            st = tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "nvrtcGetPTX failed: %s", tile__nvrtc.nvrtcGetErrorString(r));
+            free(*ptx);
+            *ptx = NULL;
+        } else
+            (*ptx)[n] = 0;
+    }
+    tile__nvrtc.nvrtcDestroyProgram(&prog);
+    if (log) *log = text;
+    else free(text);
+    return st;
+}
+
+/* ---- the public API: devices, streams, events -------------------------------------------
+   In GPU mode the handles are the driver's own (cast); in the interpreter
+   they are these host objects. */
+struct tile_stream_s { int host; };
+struct tile_event_s { int recorded; double ms; };
+
+/* The host's clock in milliseconds: monotonic where POSIX offers it. */
+static double tile__host_ms(void) {
+    struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+    timespec_get(&ts, TIME_UTC);
+#endif
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+int tile_device_count(void) {
+    pthread_once(&tile__cu_st.once, tile__cu_open);
+    return tile__cu_st.ndev;
+}
+tile_status tile_device_name(char *buf, size_t n) {
+    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer");
+    buf[0] = 0;
+    if (!tile__gpu_mode()) {
+        snprintf(buf, n, "interpreter (CPU)");
+        return TILE_OK;
+    }
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st == TILE_OK) snprintf(buf, n, "%s", tile__cu_st.props.name);
+    return st;
+}
+
+tile_status tile_stream_create(tile_stream *s) {
+    if (!s) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_stream_create: the result pointer is NULL");
+    *s = NULL;
+    if (tile__gpu_mode()) {
+        CUstream cs;
+        tile_status st = tile__cu_stream_create(&cs, NULL, 0);
+        if (st == TILE_OK) *s = (tile_stream)(void *)cs;
+        return st;
+    }
+    if (!(*s = (tile_stream)calloc(1, sizeof **s)))
+        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_stream_create: out of host memory");
+    (*s)->host = 1;
+    return TILE_OK;
+}
+tile_status tile_stream_destroy(tile_stream s) {
+    if (!s) return TILE_OK;
+    if (tile__gpu_mode()) return tile__cu_stream_destroy((CUstream)(void *)s, NULL, 0);
+    free(s);
+    return TILE_OK;
+}
+tile_status tile_stream_synchronize(tile_stream s) {
+    if (tile__gpu_mode()) return tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
+    return TILE_OK;
+}
+tile_status tile_event_create(tile_event *e) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
+    *e = NULL;
+    if (tile__gpu_mode()) {
+        CUevent ce;
+        tile_status st = tile__cu_event_create(&ce, NULL, 0);
+        if (st == TILE_OK) *e = (tile_event)(void *)ce;
+        return st;
+    }
+    if (!(*e = (tile_event)calloc(1, sizeof **e)))
+        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_event_create: out of host memory");
+    return TILE_OK;
+}
+tile_status tile_event_record(tile_event e, tile_stream s) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_record: the event is NULL");
+    if (tile__gpu_mode()) return tile__cu_event_record((CUevent)(void *)e, (CUstream)(void *)s, NULL, 0);
+    e->recorded = 1;
+    e->ms = tile__host_ms();
+    return TILE_OK;
+}
+tile_status tile_event_synchronize(tile_event e) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_synchronize: the event is NULL");
+    if (tile__gpu_mode()) return tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
+    return TILE_OK;
+}
+tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
+    if (!start || !end || !ms) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: an argument is NULL");
+    *ms = 0;
+    if (tile__gpu_mode()) return tile__cu_event_elapsed((CUevent)(void *)start, (CUevent)(void *)end, ms, NULL, 0);
+    if (!start->recorded || !end->recorded)
+        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: the %s event was never recorded",
+                           start->recorded ? "end" : "start");
+    *ms = (float)(end->ms - start->ms);
+    return TILE_OK;
+}
+tile_status tile_event_destroy(tile_event e) {
+    if (!e) return TILE_OK;
+    if (tile__gpu_mode()) return tile__cu_event_destroy((CUevent)(void *)e, NULL, 0);
+    free(e);
+    return TILE_OK;
+}

@@ -1,0 +1,565 @@
+/* tile/emit_cuda.h — >>emit_cuda: the CUDA C emitter, compiled by NVRTC.
+
+   Why it is shaped this way: the lowering (lower.h) speaks to an emitter in
+   scalar operations on virtual registers; this one prints each register as
+   a C variable `rN` of its dtype, so the source reads like the lowering's
+   trace and NVRTC does the register allocation, CSE and scheduling. The
+   source is self-contained (no #include: NVRTC needs no headers, CI needs
+   no toolkit headers); narrow floats travel as their bits and compute in
+   f32, which rounds +, -, *, / and sqrt exactly once for f16 and bf16
+   (24 bits >= 2p + 2). Signed integer arithmetic goes through unsigned
+   types, so it wraps as the interpreter does instead of being undefined. */
+
+typedef struct tile__cuda_em {
+    tile__emitter em;
+    char *buf;
+    size_t len, cap;
+    tl_dtype *types;                /* per register */
+    int nregs, capregs;
+    int depth;                      /* indentation  */
+    const tile__func *f;
+} tile__cuda_em;
+
+static void tile__cc_out(tile__cuda_em *c, const char *fmt, ...) {
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(c->buf + c->len, c->cap - c->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < c->cap - c->len) {
+            c->len += (size_t)n;
+            return;
+        }
+        size_t want = c->cap * 2 + (size_t)(n > 0 ? n : 256) + 1;
+        char *nb = (char *)realloc(c->buf, want);
+        if (!nb) tile__die(__FILE__, __LINE__, "out of host memory");
+        c->buf = nb;
+        c->cap = want;
+    }
+}
+static void tile__cc_indent(tile__cuda_em *c) {
+    for (int i = 0; i < c->depth + 1; i++) tile__cc_out(c, "  ");
+}
+static const char *tile__cc_ctype(tl_dtype t) {
+    switch (t) {
+    case TL_I1: return "bool";
+    case TL_I8: return "signed char";
+    case TL_I16: return "short";
+    case TL_I32: return "int";
+    case TL_I64: return "long long";
+    case TL_U8: case TL_F8E4M3: case TL_F8E5M2: return "unsigned char";
+    case TL_U16: case TL_F16: case TL_BF16: return "unsigned short";
+    case TL_U32: return "unsigned";
+    case TL_U64: return "unsigned long long";
+    case TL_F32: return "float";
+    case TL_F64: return "double";
+    case TL_PTR: return "char *";
+    default: return "void";
+    }
+}
+/* the unsigned type of the same width, for wrapping arithmetic */
+static const char *tile__cc_utype(tl_dtype t) {
+    switch (tile__dt[t].bits) {
+    case 64: return "unsigned long long";
+    default: return "unsigned";
+    }
+}
+static int tile__cc_new(tile__cuda_em *c, tl_dtype t) {
+    c->types = (tl_dtype *)tile__grow(c->types, &c->capregs, c->nregs + 1, sizeof *c->types);
+    c->types[c->nregs] = t;
+    return c->nregs++;
+}
+/* declare a new register of dtype t holding the expression */
+static int tile__cc_def(tile__cuda_em *c, tl_dtype t, const char *fmt, ...) {
+    int r = tile__cc_new(c, t);
+    char expr[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(expr, sizeof expr, fmt, ap);
+    va_end(ap);
+    tile__cc_indent(c);
+    tile__cc_out(c, "%s r%d = %s;\n", tile__cc_ctype(t), r, expr);
+    return r;
+}
+/* an expression reading register r as a float value (narrow floats decoded) */
+static void tile__cc_fval(tile__cuda_em *c, int r, char *out, size_t n) {
+    switch (c->types[r]) {
+    case TL_F16: snprintf(out, n, "tile_h2f(r%d)", r); break;
+    case TL_BF16: snprintf(out, n, "tile_b2f(r%d)", r); break;
+    case TL_F8E4M3: snprintf(out, n, "tile_e4m3_2f(r%d)", r); break;
+    case TL_F8E5M2: snprintf(out, n, "tile_e5m2_2f(r%d)", r); break;
+    default: snprintf(out, n, "r%d", r); break;
+    }
+}
+/* wrap a float expression into dtype t's storage */
+static void tile__cc_fenc(tl_dtype t, const char *e, char *out, size_t n) {
+    switch (t) {
+    case TL_F16: snprintf(out, n, "tile_f2h(%s)", e); break;
+    case TL_BF16: snprintf(out, n, "tile_f2b(%s)", e); break;
+    case TL_F8E4M3: snprintf(out, n, "tile_f2e4m3(%s)", e); break;
+    case TL_F8E5M2: snprintf(out, n, "tile_f2e5m2(%s)", e); break;
+    default: snprintf(out, n, "%s", e); break;
+    }
+}
+
+static tile__cuda_em *tile__cc_self(tile__emitter *e) { return (tile__cuda_em *)e; }
+
+static int tile__cc_lit(tile__emitter *e, tl_dtype t, tile__elem v) {
+    tile__cuda_em *c = tile__cc_self(e);
+    if (t == TL_F32) {
+        float f = (float)v.f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        if (v.f != v.f) u = 0x7fc00000u | (signbit(v.f) ? 0x80000000u : 0);
+        return tile__cc_def(c, t, "__uint_as_float(0x%08xu)", u);
+    }
+    if (t == TL_F64) {
+        uint64_t u;
+        memcpy(&u, &v.f, 8);
+        return tile__cc_def(c, t, "__longlong_as_double(0x%016llxll)", (unsigned long long)u);
+    }
+    if (tile__is_float(t)) {
+        unsigned char b[8] = {0};
+        tile__mem_store(t, b, v);
+        unsigned bits = tile__dt[t].bytes == 2 ? (unsigned)(b[0] | b[1] << 8) : b[0];
+        return tile__cc_def(c, t, "(%s)0x%x", tile__cc_ctype(t), bits);
+    }
+    if (t == TL_I1) return tile__cc_def(c, t, "%s", v.i ? "true" : "false");
+    if (tile__is_signed(t)) return tile__cc_def(c, t, "(%s)%lldll", tile__cc_ctype(t), (long long)v.i);
+    return tile__cc_def(c, t, "(%s)%lluull", tile__cc_ctype(t), (unsigned long long)v.u);
+}
+static int tile__cc_special(tile__emitter *e, int which) {
+    static const char *const names[] = {"threadIdx.x", "blockIdx.x", "blockIdx.y", "blockIdx.z", "gridDim.x", "gridDim.y", "gridDim.z"};
+    return tile__cc_def(tile__cc_self(e), TL_I32, "(int)%s", names[which]);
+}
+static int tile__cc_param(tile__emitter *e, int k) {
+    tile__cuda_em *c = tile__cc_self(e);
+    const tile__value *v = &c->f->vals[c->f->pool[c->f->regs[0].args + k]];
+    return tile__cc_def(c, v->t.dtype, "p%d", k);
+}
+
+static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a) {
+    tile__cuda_em *c = tile__cc_self(e);
+    char x[160], y[400], z[480];
+    int f64 = t == TL_F64;
+    tile__cc_fval(c, a, x, sizeof x);
+    switch (code) {
+    case TILE__OP_NEG:
+        if (tile__is_float(t)) { snprintf(y, sizeof y, "-%s", x); tile__cc_fenc(rt, y, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
+        return tile__cc_def(c, rt, "(%s)(0 - (%s)r%d)", tile__cc_ctype(rt), tile__cc_utype(t), a);
+    case TILE__OP_NOT:
+        if (t == TL_I1) return tile__cc_def(c, rt, "!r%d", a);
+        return tile__cc_def(c, rt, "(%s)~r%d", tile__cc_ctype(rt), a);
+    case TILE__OP_ABS:
+        if (tile__is_float(t)) { snprintf(y, sizeof y, "%s(%s)", f64 ? "fabs" : "fabsf", x); tile__cc_fenc(rt, y, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
+        return tile__cc_def(c, rt, "(%s)(r%d < 0 ? 0 - (%s)r%d : (%s)r%d)", tile__cc_ctype(rt), a, tile__cc_utype(t), a, tile__cc_utype(t), a);
+#define TILE__CU_MATH(OP, f32fn, f64fn)                                                                    \
+    case TILE__OP_##OP:                                                                                \
+        snprintf(y, sizeof y, "%s(%s)", f64 ? f64fn : f32fn, x);                                       \
+        tile__cc_fenc(rt, y, z, sizeof z);                                                             \
+        return tile__cc_def(c, rt, "%s", z);
+    TILE__CU_MATH(EXP, "expf", "exp") TILE__CU_MATH(EXP2, "exp2f", "exp2") TILE__CU_MATH(LOG, "logf", "log")
+    TILE__CU_MATH(LOG2, "log2f", "log2") TILE__CU_MATH(SQRT, "sqrtf", "sqrt") TILE__CU_MATH(RSQRT, "rsqrtf", "rsqrt")
+    TILE__CU_MATH(SIN, "sinf", "sin") TILE__CU_MATH(COS, "cosf", "cos") TILE__CU_MATH(TANH, "tanhf", "tanh")
+    TILE__CU_MATH(ERF, "erff", "erf") TILE__CU_MATH(FLOOR, "floorf", "floor") TILE__CU_MATH(CEIL, "ceilf", "ceil")
+#undef TILE__CU_MATH
+    case TILE__OP_SIGMOID:
+        snprintf(y, sizeof y, f64 ? "1.0 / (1.0 + exp(-%s))" : "1.0f / (1.0f + expf(-%s))", x);
+        tile__cc_fenc(rt, y, z, sizeof z);
+        return tile__cc_def(c, rt, "%s", z);
+    case TILE__OP_CAST:
+        if (t == rt) return tile__cc_def(c, rt, "r%d", a);
+        if (rt == TL_I1) return tile__cc_def(c, rt, "(%s != 0)", x);
+        if (tile__is_float(rt)) {
+            if (tile__is_float(t)) {
+                if (rt == TL_F64) snprintf(y, sizeof y, "(double)%s", x);
+                else if (t == TL_F64 && rt != TL_F32) snprintf(y, sizeof y, "tile_d2f_odd(%s)", x); /* once-rounded narrowing */
+                else snprintf(y, sizeof y, "(float)%s", x);
+            } else if (rt == TL_F64) snprintf(y, sizeof y, "(double)r%d", a);
+            else if (tile__dt[t].bits > 16 && rt != TL_F32) snprintf(y, sizeof y, "tile_d2f_odd((double)r%d)", a);
+            else snprintf(y, sizeof y, "(float)r%d", a);
+            if (rt == TL_F8E5M2) { snprintf(z, sizeof z, "tile_f2e5m2_sat(%s)", y); return tile__cc_def(c, rt, "%s", z); }
+            tile__cc_fenc(rt, y, z, sizeof z);
+            return tile__cc_def(c, rt, "%s", z);
+        }
+        if (tile__is_float(t)) /* float -> int: truncate, saturate, NaN -> 0 (cvt.rzi.sat) */
+            return tile__cc_def(c, rt, "tile_f2i_%s(%s)", tile__dt[rt].name, x);
+        if (t == TL_I1) return tile__cc_def(c, rt, "(%s)(r%d ? 1 : 0)", tile__cc_ctype(rt), a);
+        return tile__cc_def(c, rt, "(%s)r%d", tile__cc_ctype(rt), a);
+    case TILE__OP_BITCAST:
+        return tile__cc_def(c, rt, "tile_bitcast<%s>(r%d)", tile__cc_ctype(rt), a);
+    default: break;
+    }
+    TILE_ASSERT(!"unary op without a CUDA C rule");
+    return -1;
+}
+
+static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) {
+    tile__cuda_em *c = tile__cc_self(e);
+    char x[160], y[160], s[480], z[560];
+    tile__cc_fval(c, a, x, sizeof x);
+    tile__cc_fval(c, b, y, sizeof y);
+    const char *ct = tile__cc_ctype(rt), *ut = tile__cc_utype(t);
+    int fl = tile__is_float(t), f64 = t == TL_F64;
+    unsigned w = tile__dt[t].bits;
+    const char *sym = NULL;
+    switch (code) {
+    case TILE__OP_ADD: sym = "+"; break;
+    case TILE__OP_SUB: sym = "-"; break;
+    case TILE__OP_MUL: sym = "*"; break;
+    default: break;
+    }
+    if (sym) {
+        if (fl) { snprintf(s, sizeof s, "%s %s %s", x, sym, y); tile__cc_fenc(rt, s, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
+        if (t == TL_I1) return tile__cc_def(c, rt, "(bool)((r%d %s r%d) & 1)", a, sym, b);
+        return tile__cc_def(c, rt, "(%s)((%s)r%d %s (%s)r%d)", ct, ut, a, sym, ut, b);
+    }
+    switch (code) {
+    case TILE__OP_DIV:
+        if (fl) { snprintf(s, sizeof s, "%s / %s", x, y); tile__cc_fenc(rt, s, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
+        if (tile__is_signed(t))
+            return tile__cc_def(c, rt, "(%s)(r%d == 0 ? -1 : r%d == -1 ? (long long)(0 - (%s)r%d) : r%d / r%d)", ct, b, b, ut, a, a, b);
+        return tile__cc_def(c, rt, "(%s)(r%d == 0 ? ~(%s)0 : r%d / r%d)", ct, b, ut, a, b);
+    case TILE__OP_MOD:
+        if (fl) { snprintf(s, sizeof s, "%s(%s, %s)", f64 ? "fmod" : "fmodf", x, y); tile__cc_fenc(rt, s, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
+        if (tile__is_signed(t)) return tile__cc_def(c, rt, "(%s)(r%d == 0 ? r%d : r%d == -1 ? 0 : r%d %% r%d)", ct, b, a, b, a, b);
+        return tile__cc_def(c, rt, "(%s)(r%d == 0 ? r%d : r%d %% r%d)", ct, b, a, a, b);
+    case TILE__OP_MIN: case TILE__OP_MAX:
+        if (fl) {
+            snprintf(s, sizeof s, "%s(%s, %s)", code == TILE__OP_MIN ? (f64 ? "fmin" : "fminf") : (f64 ? "fmax" : "fmaxf"), x, y);
+            tile__cc_fenc(rt, s, z, sizeof z);
+            return tile__cc_def(c, rt, "%s", z);
+        }
+        return tile__cc_def(c, rt, "(r%d %s r%d ? r%d : r%d)", a, code == TILE__OP_MIN ? "<" : ">", b, a, b);
+    case TILE__OP_AND: return tile__cc_def(c, rt, "(%s)(r%d & r%d)", ct, a, b);
+    case TILE__OP_OR: return tile__cc_def(c, rt, "(%s)(r%d | r%d)", ct, a, b);
+    case TILE__OP_XOR: return tile__cc_def(c, rt, "(%s)(r%d ^ r%d)", ct, a, b);
+    case TILE__OP_SHL:
+        return tile__cc_def(c, rt, "(%s)((%s)r%d >= %uu ? 0 : (%s)r%d << (%s)r%d)", ct, "unsigned long long", b, w, ut, a, "unsigned long long", b);
+    case TILE__OP_SHR:
+        if (tile__is_signed(t))
+            return tile__cc_def(c, rt, "(%s)((unsigned long long)r%d >= %uu ? (r%d < 0 ? -1 : 0) : r%d >> (unsigned long long)r%d)", ct, b, w, a, a, b);
+        return tile__cc_def(c, rt, "(%s)((unsigned long long)r%d >= %uu ? 0 : r%d >> (unsigned long long)r%d)", ct, b, w, a, b);
+    case TILE__OP_UMULHI:
+        if (w == 64) return tile__cc_def(c, rt, "(%s)__umul64hi((unsigned long long)r%d, (unsigned long long)r%d)", ct, a, b);
+        if (w == 32) return tile__cc_def(c, rt, "(%s)__umulhi((unsigned)r%d, (unsigned)r%d)", ct, a, b);
+        return tile__cc_def(c, rt, "(%s)((((unsigned)r%d & 0x%xu) * ((unsigned)r%d & 0x%xu)) >> %u)", ct, a, (1u << w) - 1, b, (1u << w) - 1, w);
+    case TILE__OP_EQ: return tile__cc_def(c, rt, "(%s == %s)", x, y);
+    case TILE__OP_NE: return tile__cc_def(c, rt, "(%s != %s)", x, y);
+    case TILE__OP_LT: return tile__cc_def(c, rt, "(%s < %s)", x, y);
+    case TILE__OP_LE: return tile__cc_def(c, rt, "(%s <= %s)", x, y);
+    case TILE__OP_GT: return tile__cc_def(c, rt, "(%s > %s)", x, y);
+    case TILE__OP_GE: return tile__cc_def(c, rt, "(%s >= %s)", x, y);
+    default: break;
+    }
+    TILE_ASSERT(!"binary op without a CUDA C rule");
+    return -1;
+}
+static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
+    tile__cuda_em *c = tile__cc_self(e);
+    if (code == TILE__OP_WHERE) return tile__cc_def(c, rt, "(r%d ? r%d : r%d)", a, b, c3);
+    char x[160], y[160], w[160], s[600], z[680];
+    tile__cc_fval(c, a, x, sizeof x);
+    tile__cc_fval(c, b, y, sizeof y);
+    tile__cc_fval(c, c3, w, sizeof w);
+    snprintf(s, sizeof s, "%s(%s, %s, %s)", t == TL_F64 ? "fma" : "fmaf", x, y, w);
+    tile__cc_fenc(rt, s, z, sizeof z);
+    return tile__cc_def(c, rt, "%s", z);
+}
+static int tile__cc_ptr_add(tile__emitter *e, int p, int off, tl_dtype off_t, int elem_bytes) {
+    (void)off_t;
+    return tile__cc_def(tile__cc_self(e), TL_PTR, "r%d + (long long)r%d * %d", p, off, elem_bytes);
+}
+static int tile__cc_round_tf32(tile__emitter *e, int v) {
+    return tile__cc_def(tile__cc_self(e), TL_F32, "tile_tf32(r%d)", v);
+}
+/* the C type that moves `bytes` bytes at once */
+static const char *tile__cc_vtype(int bytes) {
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : bytes == 4 ? "unsigned" : bytes == 2 ? "unsigned short" : "unsigned char";
+}
+static void tile__cc_load(tile__emitter *e, tl_dtype t, int n, int ptr, int pred, const int *other, int *out, int cache, int evict) {
+    tile__cuda_em *c = tile__cc_self(e);
+    (void)cache;
+    (void)evict;
+    int size = (int)tile__dt[t].bytes, bytes = n * size;
+    for (int k = 0; k < n; k++) {
+        if (other) out[k] = tile__cc_def(c, t, "r%d", other[k]);
+        else out[k] = tile__cc_def(c, t, "(%s)0", tile__cc_ctype(t));
+    }
+    const char *et = t == TL_I1 ? "unsigned char" : tile__cc_ctype(t);
+    tile__cc_indent(c);
+    if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    tile__cc_out(c, "{ union { %s v; %s e[%d]; } u_; u_.v = *(const %s *)r%d;", tile__cc_vtype(bytes), et, n, tile__cc_vtype(bytes), ptr);
+    for (int k = 0; k < n; k++) tile__cc_out(c, t == TL_I1 ? " r%d = u_.e[%d] != 0;" : " r%d = u_.e[%d];", out[k], k);
+    tile__cc_out(c, " }\n");
+}
+static void tile__cc_store(tile__emitter *e, tl_dtype t, int n, int ptr, int pred, const int *vals, int cache, int evict) {
+    tile__cuda_em *c = tile__cc_self(e);
+    (void)cache;
+    (void)evict;
+    int size = (int)tile__dt[t].bytes, bytes = n * size;
+    const char *et = t == TL_I1 ? "unsigned char" : tile__cc_ctype(t);
+    tile__cc_indent(c);
+    if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    tile__cc_out(c, "{ union { %s v; %s e[%d]; } u_;", tile__cc_vtype(bytes), et, n);
+    for (int k = 0; k < n; k++) tile__cc_out(c, t == TL_I1 ? " u_.e[%d] = r%d ? 1 : 0;" : " u_.e[%d] = r%d;", k, vals[k]);
+    tile__cc_out(c, " *(%s *)r%d = u_.v; }\n", tile__cc_vtype(bytes), ptr);
+}
+static int tile__cc_atomic(tile__emitter *e, int kind, tl_dtype t, int ptr, int val, int pred, int sem, int scope) {
+    tile__cuda_em *c = tile__cc_self(e);
+    static const char *const names[] = {"add", "max", "min", "and", "or", "xor", "xchg"};
+    int r = tile__cc_def(c, t, "(%s)0", tile__cc_ctype(t));
+    tile__cc_indent(c);
+    if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    tile__cc_out(c, "{ %sr%d = tile_atomic_%s_%s(r%d, r%d, %d); %s}\n", sem != TL_SEM_RELAXED ? "__threadfence(); " : "", r, names[kind],
+                 tile__dt[t].name, ptr, val, scope, sem != TL_SEM_RELAXED ? "__threadfence(); " : "");
+    return r;
+}
+static int tile__cc_cas(tile__emitter *e, tl_dtype t, int ptr, int cmp, int val, int pred, int sem, int scope) {
+    tile__cuda_em *c = tile__cc_self(e);
+    (void)scope;
+    int r = tile__cc_def(c, t, "(%s)0", tile__cc_ctype(t));
+    tile__cc_indent(c);
+    if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    tile__cc_out(c, "{ %sr%d = tile_cas_%u(r%d, r%d, r%d); %s}\n", sem != TL_SEM_RELAXED ? "__threadfence(); " : "", r, tile__dt[t].bits, ptr, cmp,
+                 val, sem != TL_SEM_RELAXED ? "__threadfence(); " : "");
+    return r;
+}
+static int tile__cc_shfl(tile__emitter *e, tl_dtype t, int v, int mask) {
+    tile__cuda_em *c = tile__cc_self(e);
+    if (t == TL_I1 || tile__dt[t].bits < 32)
+        return tile__cc_def(c, t, "(%s)__shfl_xor_sync(0xffffffffu, (int)r%d, %d)", tile__cc_ctype(t), v, mask);
+    return tile__cc_def(c, t, "__shfl_xor_sync(0xffffffffu, r%d, %d)", v, mask);
+}
+static void tile__cc_smem_store(tile__emitter *e, tl_dtype t, int off, int v) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "*(%s *)(tile_smem + r%d) = r%d;\n", tile__cc_ctype(t), off, v);
+}
+static int tile__cc_smem_load(tile__emitter *e, tl_dtype t, int off) {
+    return tile__cc_def(tile__cc_self(e), t, "*(const %s *)(tile_smem + r%d)", tile__cc_ctype(t), off);
+}
+static void tile__cc_barrier(tile__emitter *e) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "__syncthreads();\n");
+}
+static int tile__cc_var(tile__emitter *e, tl_dtype t, int init) {
+    tile__cuda_em *c = tile__cc_self(e);
+    if (init >= 0) return tile__cc_def(c, t, "r%d", init);
+    return tile__cc_def(c, t, "(%s)0", tile__cc_ctype(t));
+}
+static void tile__cc_assign(tile__emitter *e, int var, int v) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "r%d = r%d;\n", var, v);
+}
+static void tile__cc_for_begin(tile__emitter *e, tl_dtype t, int iv, int lo, int hi, int step) {
+    tile__cuda_em *c = tile__cc_self(e);
+    (void)t;
+    tile__cc_indent(c);
+    tile__cc_out(c, "for (r%d = r%d; r%d < r%d; r%d += r%d) {\n", iv, lo, iv, hi, iv, step);
+    c->depth++;
+}
+static void tile__cc_close(tile__emitter *e) {
+    tile__cuda_em *c = tile__cc_self(e);
+    c->depth--;
+    tile__cc_indent(c);
+    tile__cc_out(c, "}\n");
+}
+static void tile__cc_if_begin(tile__emitter *e, int cond) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "if (r%d) {\n", cond);
+    c->depth++;
+}
+static void tile__cc_if_else(tile__emitter *e) {
+    tile__cuda_em *c = tile__cc_self(e);
+    c->depth--;
+    tile__cc_indent(c);
+    tile__cc_out(c, "} else {\n");
+    c->depth++;
+}
+static void tile__cc_loop_begin(tile__emitter *e) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "for (;;) {\n");
+    c->depth++;
+}
+static void tile__cc_break_unless(tile__emitter *e, int cond) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "if (!r%d) break;\n", cond);
+}
+static void tile__cc_cstr(tile__cuda_em *c, const char *s) {
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') tile__cc_out(c, "\\%c", *s);
+        else if (*s == '%') tile__cc_out(c, "%%%%");
+        else if ((unsigned char)*s < 32) tile__cc_out(c, "\\x%02x", (unsigned char)*s);
+        else tile__cc_out(c, "%c", *s);
+    }
+}
+static void tile__cc_print(tile__emitter *e, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    tile__cc_out(c, "printf(\"pid (%%d, %%d, %%d) ");
+    if (rank) {
+        tile__cc_out(c, "idx (");
+        for (int d = 0; d < rank; d++) tile__cc_out(c, "%s%%d", d ? ", " : "");
+        tile__cc_out(c, ") ");
+    }
+    tile__cc_cstr(c, prefix);
+    size_t pl = strlen(prefix);
+    const char *conv = tile__is_float(t) ? "%.9g" : t == TL_PTR ? "0x%llx" : tile__is_signed(t) ? "%lld" : "%llu";
+    tile__cc_out(c, "%s%s\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z", pl && prefix[pl - 1] == ' ' ? "" : " ", conv);
+    for (int d = 0; d < rank; d++) tile__cc_out(c, ", r%d", idx[d]);
+    char x[160];
+    tile__cc_fval(c, v, x, sizeof x);
+    if (tile__is_float(t)) tile__cc_out(c, ", (double)%s);\n", x);
+    else if (t == TL_PTR) tile__cc_out(c, ", (unsigned long long)r%d);\n", v);
+    else if (tile__is_signed(t)) tile__cc_out(c, ", (long long)r%d);\n", v);
+    else tile__cc_out(c, ", (unsigned long long)r%d);\n", v);
+}
+static void tile__cc_check(tile__emitter *e, int cond, const char *msg, const char *file, int line) {
+    tile__cuda_em *c = tile__cc_self(e);
+    const char *base = file ? strrchr(file, '/') : NULL;
+    tile__cc_indent(c);
+    tile__cc_out(c, "if (!r%d) { printf(\"%%s:%%d: tl_device_assert failed in program (%%d, %%d, %%d): %%s\\n\", \"", cond);
+    tile__cc_cstr(c, base ? base + 1 : file ? file : "?");
+    tile__cc_out(c, "\", %d, (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, \"", line);
+    tile__cc_cstr(c, msg);
+    tile__cc_out(c, "\"); __trap(); }\n");
+}
+static void tile__cc_trap_if(tile__emitter *e, int cond) {
+    tile__cuda_em *c = tile__cc_self(e);
+    tile__cc_indent(c);
+    tile__cc_out(c, "if (r%d) __trap();\n", cond);
+}
+
+/* Helpers every kernel's source starts with: narrow-float conversions,
+   saturating float->int casts, bitcasts, tf32 rounding, atomics. */
+static const char *const tile__cc_prelude[] = {
+    "typedef unsigned long long tile_u64;\n",
+    "__device__ __forceinline__ float tile_h2f(unsigned short h) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h)); return f; }\n",
+    "__device__ __forceinline__ unsigned short tile_f2h(float f) { unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
+    "__device__ __forceinline__ float tile_b2f(unsigned short h) { return __uint_as_float((unsigned)h << 16); }\n",
+    "__device__ __forceinline__ unsigned short tile_f2b(float f) { unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
+    "__device__ __forceinline__ float tile_d2f_odd(double d) {\n",
+    "  float f = __double2float_rz(d);\n",
+    "  if ((double)f != d && d == d && f - f == 0.0f) f = __uint_as_float(__float_as_uint(f) | 1u);\n",
+    "  return f; }\n"
+    /* a float rounded to nearest even with mbits fraction bits and smallest normal exponent emin */
+    "__device__ __forceinline__ float tile_round_fmt(float a, int mbits, int emin) {\n",
+    "  int e; frexpf(a, &e); int q = (e - 1 < emin ? emin : e - 1) - mbits; return ldexpf(rintf(ldexpf(a, -q)), q); }\n",
+    "__device__ __forceinline__ unsigned tile_fenc(float v, int mbits, int bias) {\n",
+    "  if (v == 0.0f) return 0u; int e; float m = frexpf(v, &e); int E = e - 1 + bias;\n",
+    "  if (E <= 0) return (unsigned)ldexpf(v, bias - 1 + mbits);\n",
+    "  return ((unsigned)E << mbits) | (unsigned)ldexpf(m * 2.0f - 1.0f, mbits); }\n",
+    "__device__ __forceinline__ unsigned char tile_f2e4m3(float x) {\n",
+    "  unsigned s = signbit(x) ? 0x80u : 0u; if (x != x) return (unsigned char)(s | 0x7fu);\n",
+    "  float r = tile_round_fmt(fabsf(x), 3, -6); if (r > 448.0f) r = 448.0f;\n",
+    "  return (unsigned char)(s | tile_fenc(r, 3, 7)); }\n",
+    "__device__ __forceinline__ unsigned char tile_f2e5m2(float x) {\n",
+    "  unsigned s = signbit(x) ? 0x80u : 0u; if (x != x) return (unsigned char)(s | 0x7eu);\n",
+    "  float r = fabsf(x) == __int_as_float(0x7f800000) ? r = fabsf(x) : tile_round_fmt(fabsf(x), 2, -14);\n",
+    "  if (r > 57344.0f) return (unsigned char)(s | 0x7cu);\n",
+    "  return (unsigned char)(s | tile_fenc(r, 2, 15)); }\n",
+    "__device__ __forceinline__ unsigned char tile_f2e5m2_sat(float x) {\n",
+    "  if (x == x && tile_round_fmt(fabsf(x) > 1e30f ? 1e30f : fabsf(x), 2, -14) > 57344.0f) x = copysignf(57344.0f, x);\n",
+    "  return tile_f2e5m2(x); }\n",
+    "__device__ __forceinline__ float tile_e4m3_2f(unsigned char b) {\n",
+    "  unsigned e = (b >> 3) & 15u, m = b & 7u; float v;\n",
+    "  if (e == 15u && m == 7u) v = __int_as_float(0x7fc00000); else if (e == 0u) v = ldexpf((float)m, -9); else v = ldexpf(1.0f + (float)m / 8.0f, (int)e - 7);\n",
+    "  return (b & 0x80u) ? -v : v; }\n",
+    "__device__ __forceinline__ float tile_e5m2_2f(unsigned char b) { return tile_h2f((unsigned short)((unsigned)b << 8)); }\n",
+    "__device__ __forceinline__ float tile_tf32(float x) {\n",
+    "  unsigned u = __float_as_uint(x);\n",
+    "  if ((u & 0x7f800000u) != 0x7f800000u) { u += 0xfffu + ((u >> 13) & 1u); u &= 0xffffe000u; }\n",
+    "  return __uint_as_float(u); }\n",
+    "template <typename T, typename F> __device__ __forceinline__ T tile_bitcast(F v) { union { F f; T t; } u; u.f = v; return u.t; }\n",
+    "#define TILE_F2I(name, T, lo, hi) __device__ __forceinline__ T tile_f2i_##name(double x) {",
+    " return x != x ? (T)0 : x <= (double)(lo) ? (T)(lo) : x >= (double)(hi) ? (T)(hi) : (T)x; }\n",
+    "TILE_F2I(i8, signed char, -128, 127) TILE_F2I(i16, short, -32768, 32767) TILE_F2I(i32, int, -2147483648.0, 2147483647)\n",
+    "TILE_F2I(i64, long long, -9223372036854775808.0, 9223372036854775807LL) TILE_F2I(u8, unsigned char, 0, 255)\n",
+    "TILE_F2I(u16, unsigned short, 0, 65535) TILE_F2I(u32, unsigned, 0, 4294967295u) TILE_F2I(u64, unsigned long long, 0, 18446744073709551615ull)\n"
+    /* compare-and-swap on 2, 4 or 8 bytes, and a CAS loop for every other atomic */
+    "__device__ __forceinline__ unsigned short tile_cas_16(char *p, unsigned short c, unsigned short v) { return atomicCAS((unsigned short *)p, c, v); }\n",
+    "__device__ __forceinline__ unsigned tile_cas_32_(char *p, unsigned c, unsigned v) { return atomicCAS((unsigned *)p, c, v); }\n",
+    "__device__ __forceinline__ tile_u64 tile_cas_64_(char *p, tile_u64 c, tile_u64 v) { return atomicCAS((tile_u64 *)p, c, v); }\n",
+    "template <typename T> __device__ __forceinline__ T tile_cas_32(char *p, T c, T v) { return tile_bitcast<T>(tile_cas_32_(p, tile_bitcast<unsigned>(c), tile_bitcast<unsigned>(v))); }\n",
+    "template <typename T> __device__ __forceinline__ T tile_cas_64(char *p, T c, T v) { return tile_bitcast<T>(tile_cas_64_(p, tile_bitcast<tile_u64>(c), tile_bitcast<tile_u64>(v))); }\n",
+    "template <typename T, typename F> __device__ T tile_cas_loop(char *p, F f) {\n",
+    "  if (sizeof(T) == 8) { tile_u64 old = *(volatile tile_u64 *)p, seen;\n",
+    "    do { seen = old; old = atomicCAS((tile_u64 *)p, seen, tile_bitcast<tile_u64>(f(tile_bitcast<T>(seen)))); } while (old != seen);\n",
+    "    return tile_bitcast<T>(old); }\n",
+    "  char *w = (char *)((tile_u64)p & ~(tile_u64)3); int sh = (int)((tile_u64)p & 3) * 8;\n",
+    "  unsigned mask = sizeof(T) == 4 ? 0xffffffffu : ((1u << (8 * sizeof(T))) - 1u) << sh;\n",
+    "  unsigned old = *(volatile unsigned *)w, seen;\n",
+    "  do { seen = old; union { unsigned u; T t; } cur, nv; cur.u = (seen & mask) >> sh;\n",
+    "       nv.u = 0; nv.t = f(cur.t);\n",
+    "       old = atomicCAS((unsigned *)w, seen, (seen & ~mask) | ((nv.u << sh) & mask)); } while (old != seen);\n",
+    "  union { unsigned u; T t; } r; r.u = (old & mask) >> sh; return r.t; }\n",
+    "#define TILE_ATOMIC_LOOP(op, name, T, expr) __device__ __forceinline__ T tile_atomic_##op##_##name(char *p, T v, int scope) {",
+    " (void)scope; return tile_cas_loop<T>(p, [=](T a) -> T { return expr; }); }\n",
+    "#define TILE_ATOMIC_HW(op, name, T, fn, U) __device__ __forceinline__ T tile_atomic_##op##_##name(char *p, T v, int scope) {",
+    " (void)scope; return (T)fn((U *)p, (U)v); }\n",
+    "TILE_ATOMIC_HW(add, i32, int, atomicAdd, int) TILE_ATOMIC_HW(add, u32, unsigned, atomicAdd, unsigned)\n",
+    "TILE_ATOMIC_HW(add, i64, long long, atomicAdd, tile_u64) TILE_ATOMIC_HW(add, u64, tile_u64, atomicAdd, tile_u64)\n",
+    "TILE_ATOMIC_HW(add, f32, float, atomicAdd, float) TILE_ATOMIC_HW(add, f64, double, atomicAdd, double)\n",
+    "TILE_ATOMIC_LOOP(add, f16, unsigned short, tile_f2h(tile_h2f(a) + tile_h2f(v)))\n",
+    "TILE_ATOMIC_LOOP(add, bf16, unsigned short, tile_f2b(tile_b2f(a) + tile_b2f(v)))\n",
+    "TILE_ATOMIC_HW(max, i32, int, atomicMax, int) TILE_ATOMIC_HW(max, u32, unsigned, atomicMax, unsigned)\n",
+    "TILE_ATOMIC_HW(max, i64, long long, atomicMax, long long) TILE_ATOMIC_HW(max, u64, tile_u64, atomicMax, tile_u64)\n",
+    "TILE_ATOMIC_HW(min, i32, int, atomicMin, int) TILE_ATOMIC_HW(min, u32, unsigned, atomicMin, unsigned)\n",
+    "TILE_ATOMIC_HW(min, i64, long long, atomicMin, long long) TILE_ATOMIC_HW(min, u64, tile_u64, atomicMin, tile_u64)\n",
+    "TILE_ATOMIC_LOOP(max, f32, float, fmaxf(a, v)) TILE_ATOMIC_LOOP(min, f32, float, fminf(a, v))\n",
+    "TILE_ATOMIC_LOOP(max, f64, double, fmax(a, v)) TILE_ATOMIC_LOOP(min, f64, double, fmin(a, v))\n",
+    "TILE_ATOMIC_LOOP(max, f16, unsigned short, tile_f2h(fmaxf(tile_h2f(a), tile_h2f(v)))) TILE_ATOMIC_LOOP(min, f16, unsigned short, tile_f2h(fminf(tile_h2f(a), tile_h2f(v))))\n",
+    "TILE_ATOMIC_LOOP(max, bf16, unsigned short, tile_f2b(fmaxf(tile_b2f(a), tile_b2f(v)))) TILE_ATOMIC_LOOP(min, bf16, unsigned short, tile_f2b(fminf(tile_b2f(a), tile_b2f(v))))\n",
+    "TILE_ATOMIC_HW(and, i32, int, atomicAnd, int) TILE_ATOMIC_HW(and, u32, unsigned, atomicAnd, unsigned)\n",
+    "TILE_ATOMIC_HW(and, i64, long long, atomicAnd, tile_u64) TILE_ATOMIC_HW(and, u64, tile_u64, atomicAnd, tile_u64)\n",
+    "TILE_ATOMIC_HW(or, i32, int, atomicOr, int) TILE_ATOMIC_HW(or, u32, unsigned, atomicOr, unsigned)\n",
+    "TILE_ATOMIC_HW(or, i64, long long, atomicOr, tile_u64) TILE_ATOMIC_HW(or, u64, tile_u64, atomicOr, tile_u64)\n",
+    "TILE_ATOMIC_HW(xor, i32, int, atomicXor, int) TILE_ATOMIC_HW(xor, u32, unsigned, atomicXor, unsigned)\n",
+    "TILE_ATOMIC_HW(xor, i64, long long, atomicXor, tile_u64) TILE_ATOMIC_HW(xor, u64, tile_u64, atomicXor, tile_u64)\n",
+    "TILE_ATOMIC_HW(xchg, i32, int, atomicExch, int) TILE_ATOMIC_HW(xchg, u32, unsigned, atomicExch, unsigned)\n",
+    "TILE_ATOMIC_HW(xchg, f32, float, atomicExch, float) TILE_ATOMIC_HW(xchg, i64, long long, atomicExch, tile_u64)\n",
+    "TILE_ATOMIC_HW(xchg, u64, tile_u64, atomicExch, tile_u64)\n",
+    "TILE_ATOMIC_LOOP(xchg, f64, double, v) TILE_ATOMIC_LOOP(xchg, f16, unsigned short, v) TILE_ATOMIC_LOOP(xchg, bf16, unsigned short, v)\n",
+    "TILE_ATOMIC_LOOP(xchg, i16, short, v) TILE_ATOMIC_LOOP(xchg, u16, unsigned short, v)\n",
+    "TILE_ATOMIC_LOOP(xchg, i8, signed char, v) TILE_ATOMIC_LOOP(xchg, u8, unsigned char, v)\n",
+    NULL};
+/* The whole CUDA C source of one kernel: the prelude, then the kernel. */
+static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigned spec16, char **src, size_t *smem) {
+    tile__cuda_em c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.em.lit = tile__cc_lit; c.em.special = tile__cc_special; c.em.param = tile__cc_param;
+    c.em.op1 = tile__cc_op1; c.em.op2 = tile__cc_op2; c.em.op3 = tile__cc_op3; c.em.ptr_add = tile__cc_ptr_add;
+    c.em.round_tf32 = tile__cc_round_tf32; c.em.load = tile__cc_load; c.em.store = tile__cc_store;
+    c.em.atomic = tile__cc_atomic; c.em.cas = tile__cc_cas; c.em.shfl_xor = tile__cc_shfl;
+    c.em.smem_store = tile__cc_smem_store; c.em.smem_load = tile__cc_smem_load; c.em.barrier = tile__cc_barrier;
+    c.em.var = tile__cc_var; c.em.assign = tile__cc_assign; c.em.for_begin = tile__cc_for_begin; c.em.for_end = tile__cc_close;
+    c.em.if_begin = tile__cc_if_begin; c.em.if_else = tile__cc_if_else; c.em.if_end = tile__cc_close;
+    c.em.loop_begin = tile__cc_loop_begin; c.em.break_unless = tile__cc_break_unless; c.em.loop_end = tile__cc_close;
+    c.em.print = tile__cc_print; c.em.check = tile__cc_check; c.em.trap_if = tile__cc_trap_if;
+    tile__cc_out(&c, "// %s: generated by tile %s for %d warps\n", f->name, TILE_VERSION_STRING, num_warps);
+    for (int k = 0; tile__cc_prelude[k]; k++) tile__cc_out(&c, "%s", tile__cc_prelude[k]);
+    tile__cc_out(&c, "\nextern \"C\" __global__ void __launch_bounds__(%d) %s(", 32 * num_warps, f->name);
+    for (int p = 0; p < f->nparams; p++) {
+        tl_dtype t = f->vals[f->pool[f->regs[0].args + p]].t.dtype;
+        tile__cc_out(&c, "%s%s p%d", p ? ", " : "", t == TL_PTR ? "char *" : tile__cc_ctype(t), p);
+    }
+    tile__cc_out(&c, ") {\n  extern __shared__ __align__(16) char tile_smem[];\n");
+    tile_status st = tile__lower_func(f, num_warps, spec16, &c.em, smem);
+    tile__cc_out(&c, "}\n");
+    free(c.types);
+    if (st != TILE_OK) {
+        free(c.buf);
+        *src = NULL;
+        return st;
+    }
+    *src = c.buf;
+    return TILE_OK;
+}

@@ -1,0 +1,1000 @@
+/* tile/lower.h — >>lower: layouts, the alignment analysis, and the lowering of
+   tile IR to thread-level code through an emitter.
+
+   Why it is shaped this way: a program of the grid is a CTA of 32*num_warps
+   threads. Every tile value gets a distributed *blocked layout* — elements
+   per thread along each dim, threads per warp, warps per CTA, row-major
+   order — chosen from its shape alone, so elementwise ops between values of
+   one shape never move data. Each thread holds its elements in registers;
+   a run of `spt` consecutive elements along the last dim is one vector
+   access when the alignment analysis proves it contiguous and aligned.
+   Ops that change a shape (broadcast, expand_dims, reshape, permute, cat,
+   join, split) move elements between layouts, in registers when every
+   thread already holds what it needs and through shared memory otherwise;
+   reductions go in-thread, then across lanes by shuffles, then across warps
+   through shared memory. Rank-0 values are uniform scalars: every thread
+   computes them, so runtime control flow (on scalars) never diverges.
+
+   The lowering is written once and calls a `tile__emitter` — the CUDA C
+   emitter below today, the LLVM one later — with scalar operations on
+   virtual registers (ints). Emitters see no tiles and no layouts.
+
+   Glossary
+     spt/tpw/wpc   size per thread / threads per warp / warps per CTA, per dim
+     E             elements a thread holds (product of spt * reps)
+     owner         the one thread that stores a replicated element
+     axis info     per value: contiguity, divisibility, constancy of the last dim
+*/
+
+#define TILE__MAX_THREADS 1024
+#define TILE__VEC 8                   /* elements per thread along the last dim, at most */
+
+typedef struct tile__layout {
+    int rank;
+    int shape[TILE__MAX_RANK];
+    int spt[TILE__MAX_RANK], tpw[TILE__MAX_RANK], wpc[TILE__MAX_RANK];
+    int reps[TILE__MAX_RANK];         /* repetitions of the CTA tile along each dim */
+    int cover[TILE__MAX_RANK];        /* spt * tpw * wpc: the CTA tile            */
+    int E;                            /* elements per thread                       */
+    int nthreads;
+} tile__layout;
+
+static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
+
+/* The canonical layout of a shape for nthreads threads. The last dim is the
+   fastest (row-major); each thread holds up to TILE__VEC consecutive elements
+   of it, lanes fill dims from the last, warps from the first. */
+static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) {
+    memset(L, 0, sizeof *L);
+    L->rank = t->rank;
+    L->nthreads = nthreads;
+    if (t->rank == 0) { L->E = 1; return; }
+    int r = t->rank, n = tile__numel(t);
+    for (int d = 0; d < r; d++) { L->shape[d] = t->shape[d]; L->spt[d] = 1; L->tpw[d] = 1; L->wpc[d] = 1; }
+    int v = n / nthreads;
+    if (v < 1) v = 1;
+    if (v > TILE__VEC) v = TILE__VEC;
+    if (v > t->shape[r - 1]) v = t->shape[r - 1];
+    L->spt[r - 1] = v;
+    int lanes = 32;
+    for (int d = r - 1; d >= 0 && lanes > 1; d--) {
+        int room = t->shape[d] / L->spt[d];
+        int k = room < lanes ? room : lanes;
+        if (k < 1) k = 1;
+        L->tpw[d] = k;
+        lanes /= k;
+    }
+    L->tpw[0] *= lanes;                   /* more lanes than elements: replicate */
+    int warps = nthreads / 32;
+    for (int d = 0; d < r && warps > 1; d++) {
+        int room = t->shape[d] / (L->spt[d] * L->tpw[d]);
+        int k = room < warps ? room : warps;
+        if (k < 1) k = 1;
+        L->wpc[d] = k;
+        warps /= k;
+    }
+    L->wpc[0] *= warps;
+    L->E = 1;
+    for (int d = 0; d < r; d++) {
+        L->cover[d] = L->spt[d] * L->tpw[d] * L->wpc[d];
+        L->reps[d] = t->shape[d] > L->cover[d] ? t->shape[d] / L->cover[d] : 1;
+        L->E *= L->spt[d] * L->reps[d];
+    }
+}
+/* Which thread position along dim d (0 .. tpw*wpc-1) a thread is at. */
+static int tile__tpos(const tile__layout *L, int tid, int d) {
+    int lane = tid & 31, warp = tid >> 5;
+    for (int k = L->rank - 1; k > d; k--) { lane /= L->tpw[k]; warp /= L->wpc[k]; }
+    return (warp % L->wpc[d]) * L->tpw[d] + lane % L->tpw[d];
+}
+/* Coordinates of a thread's element e (compile-time simulation). */
+static void tile__coords(const tile__layout *L, int tid, int e, int *c) {
+    for (int d = L->rank - 1; d >= 0; d--) {
+        int per = L->spt[d] * L->reps[d];
+        int l = e % per;
+        e /= per;
+        int rep = l / L->spt[d], s = l % L->spt[d];
+        c[d] = (rep * L->cover[d] + tile__tpos(L, tid, d) * L->spt[d] + s) % L->shape[d];
+    }
+}
+/* The element index at which thread tid holds coordinates c, or -1. */
+static int tile__holds(const tile__layout *L, int tid, const int *c) {
+    int e = 0;
+    for (int d = 0; d < L->rank; d++) {
+        int base = tile__tpos(L, tid, d) * L->spt[d], per = L->spt[d] * L->reps[d], found = -1;
+        for (int l = 0; l < per && found < 0; l++)
+            if ((l / L->spt[d] * L->cover[d] + base + l % L->spt[d]) % L->shape[d] == c[d]) found = l;
+        if (found < 0) return -1;
+        e = e * per + found;
+    }
+    return e;
+}
+
+/* ---- the emitter interface ------------------------------------------------------
+   Virtual registers are ints >= 0. Types are tile dtypes; pointers are TL_PTR
+   (a byte address). Control flow is structured; loops assign to variables
+   made with `var`. */
+typedef struct tile__emitter tile__emitter;
+struct tile__emitter {
+    int (*lit)(tile__emitter *, tl_dtype t, tile__elem v);
+    int (*special)(tile__emitter *, int which);      /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz */
+    int (*param)(tile__emitter *, int k);
+    int (*op1)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a);
+    int (*op2)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b);
+    int (*op3)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c);
+    int (*ptr_add)(tile__emitter *, int p, int off, tl_dtype off_t, int elem_bytes);
+    int (*round_tf32)(tile__emitter *, int v);       /* an f32 rounded to tf32 (10 fraction bits, to even) */
+    /* n consecutive elements of dtype t at ptr (n * size <= 16 bytes, aligned), under pred (-1: none) */
+    void (*load)(tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *other, int *out, int cache, int evict);
+    void (*store)(tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *vals, int cache, int evict);
+    int (*atomic)(tile__emitter *, int kind, tl_dtype t, int ptr, int val, int pred, int sem, int scope);
+    int (*cas)(tile__emitter *, tl_dtype t, int ptr, int cmp, int val, int pred, int sem, int scope);
+    int (*shfl_xor)(tile__emitter *, tl_dtype t, int v, int lane_mask);
+    void (*smem_store)(tile__emitter *, tl_dtype t, int byte_off, int v);
+    int (*smem_load)(tile__emitter *, tl_dtype t, int byte_off);
+    void (*barrier)(tile__emitter *);
+    int (*var)(tile__emitter *, tl_dtype t, int init);
+    void (*assign)(tile__emitter *, int var, int v);
+    void (*for_begin)(tile__emitter *, tl_dtype t, int iv_var, int lo, int hi, int step);
+    void (*for_end)(tile__emitter *);
+    void (*if_begin)(tile__emitter *, int cond);
+    void (*if_else)(tile__emitter *);
+    void (*if_end)(tile__emitter *);
+    void (*loop_begin)(tile__emitter *);
+    void (*break_unless)(tile__emitter *, int cond);
+    void (*loop_end)(tile__emitter *);
+    /* print one element: the program ids, its index in the tile (rank ints) */
+    void (*print)(tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred);
+    void (*check)(tile__emitter *, int cond, const char *msg, const char *file, int line);
+    void (*trap_if)(tile__emitter *, int cond);
+};
+
+/* ---- alignment analysis ----------------------------------------------------------
+   Per value, along its last dim (Triton's AxisInfo, one dim): `contig` — the
+   length of runs of consecutive values (pointers: consecutive elements),
+   `div` — the largest power of two (<= 2^12) known to divide the first value
+   of each run (pointers: in bytes), `constv` — the length of runs of equal
+   values. Kernel arguments specialized as divisible by 16 start at div 16. */
+typedef struct tile__axis { int contig, div, constv; } tile__axis;
+static int tile__gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
+static int tile__pow2_div(long long v) {
+    if (v == 0) return 1 << 12;
+    int d = 1;
+    while (d < (1 << 12) && v % (d * 2) == 0) d *= 2;
+    return d;
+}
+static int tile__lastdim(const tile__type *t) { return t->rank ? t->shape[t->rank - 1] : 1; }
+
+/* ---- lowering state ------------------------------------------------------------------ */
+typedef struct tile__lower {
+    const tile__func *f;
+    tile__emitter *em;
+    int nthreads;
+    tile__layout *lay;                /* per value                                   */
+    int **regs;                       /* per value: E registers (1 for scalars)      */
+    tile__axis *ax;                   /* per value                                   */
+    unsigned spec16;                  /* bit p: parameter p is divisible by 16       */
+    unsigned spec1;                   /* bit p: integer parameter p == 1             */
+    int tid, lane, warp;              /* registers                                   */
+    size_t smem;                      /* shared memory bytes the kernel needs        */
+    tile_status st;
+} tile__lower;
+
+static int tile__li(tile__lower *lw, int v) {
+    tile__elem e;
+    e.i = v;
+    return lw->em->lit(lw->em, TL_I32, e);
+}
+static int *tile__regs_new(tile__lower *lw, int v) {
+    const tile__layout *L = &lw->lay[v];
+    lw->regs[v] = (int *)calloc((size_t)L->E, sizeof(int));
+    if (!lw->regs[v]) tile__die(__FILE__, __LINE__, "out of host memory");
+    return lw->regs[v];
+}
+static tl_dtype tile__vdt(const tile__lower *lw, int v) { return lw->f->vals[v].t.dtype; }
+/* an integer register holding coordinate d of this thread's element e */
+static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
+    tile__emitter *em = lw->em;
+    int per = 1, ee = e;
+    for (int k = L->rank - 1; k > d; k--) { per = L->spt[k] * L->reps[k]; ee /= per; }
+    per = L->spt[d] * L->reps[d];
+    int l = ee % per;
+    int off = l / L->spt[d] * L->cover[d] + l % L->spt[d];
+    /* tpos(d) * spt from the lane and warp registers */
+    int lane_div = 1, warp_div = 1;
+    for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
+    int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
+    int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
+    int tpos = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
+    int c = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, off));
+    if (L->cover[d] > L->shape[d]) c = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, c, tile__li(lw, L->shape[d] - 1));
+    return c;
+}
+/* 1 when this thread is the owner of its element e (replicas stay silent) */
+static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
+    tile__emitter *em = lw->em;
+    int pred = -1;
+    for (int d = 0; d < L->rank; d++) {
+        if (L->cover[d] <= L->shape[d]) continue;
+        /* tpos * spt < shape: the first copy */
+        int lane_div = 1, warp_div = 1;
+        for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
+        int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
+        int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
+        int tpos = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
+        int ok = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, L->shape[d]));
+        pred = pred < 0 ? ok : em->op2(em, TILE__OP_AND, TL_I1, TL_I1, pred, ok);
+    }
+    if (L->rank == 0) pred = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
+    return pred;
+}
+static int tile__and_pred(tile__lower *lw, int a, int b) {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    return lw->em->op2(lw->em, TILE__OP_AND, TL_I1, TL_I1, a, b);
+}
+static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes > lw->smem) lw->smem = bytes; }
+
+/* Move values laid out by Ls into `out` laid out by Ld. Each destination
+   element reads the element at row-major index map(coords) of the source —
+   of the concatenation of the sources when there are two (cat, join); every
+   map used here is affine in the coordinates. In registers when every
+   thread already holds what it needs at a thread-independent index; through
+   shared memory otherwise. */
+typedef long long (*tile__map_fn)(const int *dst_coords, const void *ctx);
+static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, int *const *src, tl_dtype t, const tile__layout *Ld,
+                           int *out, tile__map_fn map, const void *ctx) {
+    tile__emitter *em = lw->em;
+    long long numel = 1;
+    for (int d = 0; d < Ls->rank; d++) numel *= Ls->shape[d];
+    if (nsrc == 1) {
+        int local = 1;
+        int *pick = (int *)malloc(sizeof(int) * (size_t)Ld->E);
+        if (!pick) tile__die(__FILE__, __LINE__, "out of host memory");
+        for (int e = 0; e < Ld->E && local; e++) {
+            pick[e] = -2;
+            for (int tid = 0; tid < lw->nthreads && local; tid++) {
+                int dc[TILE__MAX_RANK], sc[TILE__MAX_RANK];
+                tile__coords(Ld, tid, e, dc);
+                long long lin = map(dc, ctx);
+                for (int d = Ls->rank - 1; d >= 0; d--) { sc[d] = (int)(lin % Ls->shape[d]); lin /= Ls->shape[d]; }
+                int h = Ls->rank == 0 ? 0 : tile__holds(Ls, tid, sc);
+                if (h < 0 || (pick[e] != -2 && pick[e] != h)) local = 0;
+                pick[e] = h;
+            }
+        }
+        if (local)
+            for (int e = 0; e < Ld->E; e++) out[e] = src[0][pick[e]];
+        free(pick);
+        if (local) return;
+    }
+    int sz = t == TL_I1 || tile__dt[t].bytes < 4 ? 4 : tile__dt[t].bytes;
+    tile__need_smem(lw, (size_t)(numel * nsrc * sz));
+    em->barrier(em);
+    for (int k = 0; k < nsrc; k++)
+        for (int e = 0; e < Ls->E; e++) {
+            int lin = tile__li(lw, (int)(k * numel));
+            for (int d = 0; d < Ls->rank; d++) {
+                int stride = 1;
+                for (int j = d + 1; j < Ls->rank; j++) stride *= Ls->shape[j];
+                int c = tile__coord_reg(lw, Ls, e, d);
+                lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, stride)));
+            }
+            em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz)), src[k][e]);
+        }
+    em->barrier(em);
+    int zero[TILE__MAX_RANK] = {0};
+    long long base = map(zero, ctx);
+    for (int e = 0; e < Ld->E; e++) {
+        int acc = tile__li(lw, (int)base);
+        for (int d = 0; d < Ld->rank; d++) {
+            int unit[TILE__MAX_RANK] = {0};
+            unit[d] = 1;
+            long long coef = map(unit, ctx) - base;
+            if (coef == 0) continue;
+            int c = tile__coord_reg(lw, Ld, e, d);
+            acc = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, acc, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, (int)coef)));
+        }
+        out[e] = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, acc, tile__li(lw, sz)));
+    }
+    em->barrier(em);
+}
+
+/* ---- the alignment analysis, one op at a time ------------------------------------------ */
+static tile__axis tile__ax_unknown(void) { tile__axis a = {1, 1, 1}; return a; }
+static int tile__maxi(int a, int b) { return a > b ? a : b; }
+static int tile__mini(int a, int b) { return a < b ? a : b; }
+static void tile__axis_op(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    tile__axis *A = lw->ax;
+    int r = op->res;
+    if (op->nres == 0) return;
+    const tile__type *rt = &f->vals[r].t;
+    int last = tile__lastdim(rt);
+    tile__axis a = tile__ax_unknown(), x = tile__ax_unknown(), y = tile__ax_unknown();
+    if (op->nopnd >= 1 && f->pool[op->opnd] > 0) x = A[f->pool[op->opnd]];
+    if (op->nopnd >= 2 && f->pool[op->opnd + 1] > 0) y = A[f->pool[op->opnd + 1]];
+    switch (op->code) {
+    case TILE__OP_CONST:
+        a.constv = last;
+        a.div = tile__is_int(rt->dtype) ? tile__pow2_div(op->i[0]) : 1;
+        break;
+    case TILE__OP_ARANGE: a.contig = last; a.div = tile__pow2_div(op->i[0]); break;
+    case TILE__OP_BROADCAST: {
+        const tile__type *st = &f->vals[f->pool[op->opnd]].t;
+        if (st->rank == 0 || st->shape[st->rank - 1] == 1) { a.constv = last; a.div = x.div; }
+        else a = x;
+        break;
+    }
+    case TILE__OP_EXPAND_DIMS:
+        if (op->i[0] == rt->rank - 1) a.div = x.div; else a = x;
+        break;
+    case TILE__OP_ADD: case TILE__OP_PTR_ADD: {
+        int scale = op->code == TILE__OP_PTR_ADD ? (int)tile__dt[rt->elem].bytes : 1;
+        a.contig = tile__maxi(tile__gcd(x.contig, y.constv), tile__gcd(x.constv, y.contig));
+        a.div = tile__gcd(x.div, tile__mini(y.div * scale, 1 << 12));
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    }
+    case TILE__OP_SUB:
+        a.contig = tile__gcd(x.contig, y.constv);
+        a.div = tile__gcd(x.div, y.div);
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    case TILE__OP_MUL:
+        a.div = tile__mini(x.div * y.div, 1 << 12);
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    case TILE__OP_EQ: case TILE__OP_NE: case TILE__OP_LT: case TILE__OP_LE: case TILE__OP_GT: case TILE__OP_GE: {
+        /* a contiguous run compared with a constant changes only at multiples of both divisibilities */
+        int c1 = tile__gcd(x.constv, y.constv);
+        int c2 = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
+        int c3 = tile__gcd(tile__gcd(y.contig, tile__gcd(x.div, y.div)), x.constv);
+        a.constv = tile__maxi(c1, tile__maxi(c2, c3));
+        break;
+    }
+    default:
+        if (tile__op_flags[op->code] & TILE__F_EW) {
+            int c = last;
+            for (int k = 0; k < op->nopnd; k++) c = tile__gcd(c, A[f->pool[op->opnd + k]].constv);
+            a.constv = c;
+            if (op->code == TILE__OP_CAST && tile__is_int(rt->dtype)) a.div = x.div;
+        }
+        break;
+    }
+    if (a.contig > last) a.contig = last;
+    if (a.constv > last) a.constv = last;
+    for (int k = 0; k < op->nres; k++) A[r + k] = a;
+}
+
+/* the widest vector (elements) for a run of `run` elements of dtype t at
+   pointers with axis info p, under a mask with axis info m (NULL: none) */
+static int tile__vec_width(tl_dtype t, int run, tile__axis p, const tile__axis *m) {
+    int size = tile__dt[t].bytes, v = run;
+    v = tile__mini(v, p.contig);
+    v = tile__mini(v, p.div / size > 0 ? p.div / size : 1);
+    v = tile__mini(v, 16 / size);
+    if (m) v = tile__mini(v, m->constv);
+    int w = 1;
+    while (w * 2 <= v) w *= 2;
+    return w;
+}
+
+/* ---- maps for relayouts ---------------------------------------------------------- */
+typedef struct tile__mapctx {
+    int rank, shape[TILE__MAX_RANK];        /* destination                 */
+    int srank, sshape[TILE__MAX_RANK];      /* source                      */
+    int order[TILE__MAX_RANK];
+    int k, n;                               /* split half / join size      */
+} tile__mapctx;
+static long long tile__lin(const int *c, const int *shape, int rank) {
+    long long l = 0;
+    for (int d = 0; d < rank; d++) l = l * shape[d] + c[d];
+    return l;
+}
+static long long tile__map_same(const int *c, const void *ctx) {
+    const tile__mapctx *m = (const tile__mapctx *)ctx;
+    return tile__lin(c, m->shape, m->rank);
+}
+static long long tile__map_bcast(const int *c, const void *ctx) {
+    const tile__mapctx *m = (const tile__mapctx *)ctx;
+    int sc[TILE__MAX_RANK];
+    for (int d = 0; d < m->srank; d++) {
+        int dd = d + m->rank - m->srank;
+        sc[d] = m->sshape[d] == 1 ? 0 : c[dd];
+    }
+    return tile__lin(sc, m->sshape, m->srank);
+}
+static long long tile__map_perm(const int *c, const void *ctx) {
+    const tile__mapctx *m = (const tile__mapctx *)ctx;
+    int sc[TILE__MAX_RANK];
+    for (int d = 0; d < m->rank; d++) sc[m->order[d]] = c[d];
+    return tile__lin(sc, m->sshape, m->srank);
+}
+static long long tile__map_join(const int *c, const void *ctx) {
+    const tile__mapctx *m = (const tile__mapctx *)ctx;
+    return (long long)c[m->rank - 1] * m->n + tile__lin(c, m->shape, m->rank - 1);
+}
+static long long tile__map_split(const int *c, const void *ctx) {
+    const tile__mapctx *m = (const tile__mapctx *)ctx;
+    return 2 * tile__lin(c, m->shape, m->rank) + m->k;
+}
+static void tile__mapctx_of(tile__mapctx *m, const tile__type *dst, const tile__type *src) {
+    memset(m, 0, sizeof *m);
+    m->rank = dst->rank;
+    m->srank = src->rank;
+    memcpy(m->shape, dst->shape, sizeof m->shape);
+    memcpy(m->sshape, src->shape, sizeof m->sshape);
+}
+
+/* ---- combining for reductions ---------------------------------------------------- */
+/* (v, i) = combine((v, i), (w, j)) for kind; i/j are -1 unless arg-kinds */
+static void tile__combine(tile__lower *lw, int kind, tl_dtype t, int *v, int *i, int w, int j) {
+    tile__emitter *em = lw->em;
+    switch (kind) {
+    case TL_REDUCE_SUM: *v = em->op2(em, TILE__OP_ADD, t, t, *v, w); break;
+    case TL_REDUCE_PROD: *v = em->op2(em, TILE__OP_MUL, t, t, *v, w); break;
+    case TL_REDUCE_MAX: *v = em->op2(em, TILE__OP_MAX, t, t, *v, w); break;
+    case TL_REDUCE_MIN: *v = em->op2(em, TILE__OP_MIN, t, t, *v, w); break;
+    case TL_REDUCE_XOR_SUM: *v = em->op2(em, TILE__OP_XOR, t, t, *v, w); break;
+    default: {
+        /* take (w, j) when it is better: larger (smaller), or equal with a smaller
+           index; a NaN never wins over a number, and between NaNs the smaller index */
+        tile__opcode cmp = kind == TL_REDUCE_ARGMAX ? TILE__OP_GT : TILE__OP_LT;
+        int better = em->op2(em, cmp, t, TL_I1, w, *v);
+        int tie = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, t, TL_I1, w, *v),
+                          em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i));
+        better = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, better, tie);
+        if (tile__is_float(t)) {
+            int vn = em->op2(em, TILE__OP_NE, t, TL_I1, *v, *v), wn = em->op2(em, TILE__OP_NE, t, TL_I1, w, w);
+            int wnum = em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, wn);
+            /* w wins if it is a number and (v is NaN or better); or both NaN and j < i */
+            int a1 = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, wnum, em->op2(em, TILE__OP_OR, TL_I1, TL_I1, vn, better));
+            int a2 = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_AND, TL_I1, TL_I1, vn, wn),
+                             em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i));
+            better = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, a1, a2);
+        }
+        int nv = em->op3(em, TILE__OP_WHERE, t, t, better, w, *v);
+        int ni = em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, better, j, *i);
+        *v = nv;
+        *i = ni;
+    }
+    }
+}
+static int tile__lin_reg(tile__lower *lw, const tile__layout *L, int e, int skip_dim, int fixed) {
+    tile__emitter *em = lw->em;
+    int lin = tile__li(lw, 0);
+    for (int d = 0; d < L->rank; d++) {
+        int c = d == skip_dim ? fixed : tile__coord_reg(lw, L, e, d);
+        lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, L->shape[d])), c);
+    }
+    return lin;
+}
+static int tile__smem_size(tl_dtype t) { return t == TL_I1 || tile__dt[t].bytes < 4 ? 4 : tile__dt[t].bytes; }
+
+static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int x = f->pool[op->opnd], res = op->res, kind = (int)op->i[0], axis = (int)op->i[1];
+    const tile__layout *L = &lw->lay[x], *Lr = &lw->lay[res];
+    tl_dtype t = tile__vdt(lw, x);
+    int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
+    /* 1. in-thread: elements that differ only in the axis' local index */
+    int per = L->spt[axis] * L->reps[axis], inner = 1;
+    for (int d = axis + 1; d < L->rank; d++) inner *= L->spt[d] * L->reps[d];
+    int ngroups = L->E / per;
+    int *gv = (int *)malloc(sizeof(int) * (size_t)ngroups * 2), *gi = gv + ngroups;
+    if (!gv) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int g = 0; g < ngroups; g++) {
+        int outer = g / inner, in = g % inner;
+        for (int l = 0; l < per; l++) {
+            int e = (outer * per + l) * inner + in;
+            int v = lw->regs[x][e], i = arg ? tile__coord_reg(lw, L, e, axis) : -1;
+            if (l == 0) { gv[g] = v; gi[g] = i; }
+            else tile__combine(lw, kind, t, &gv[g], &gi[g], v, i);
+        }
+    }
+    /* 2. across the lanes along the axis that hold distinct elements */
+    int npos = L->shape[axis] / L->spt[axis];
+    int shift = 0;
+    for (int d = axis + 1; d < L->rank; d++) shift += tile__log2i(L->tpw[d]);
+    for (int k = 0; k < tile__log2i(L->tpw[axis]) && (1 << k) < npos; k++)
+        for (int g = 0; g < ngroups; g++) {
+            int w = em->shfl_xor(em, t, gv[g], 1 << (shift + k));
+            int j = arg ? em->shfl_xor(em, TL_I32, gi[g], 1 << (shift + k)) : -1;
+            tile__combine(lw, kind, t, &gv[g], &gi[g], w, j);
+        }
+    /* 3. across warps, and into the result's layout, through shared memory */
+    int nw = npos / L->tpw[axis];
+    if (nw < 1) nw = 1;
+    if (nw > L->wpc[axis]) nw = L->wpc[axis];
+    int nr = 1;
+    for (int d = 0; d < Lr->rank; d++) nr *= Lr->shape[d];
+    int sz = tile__smem_size(t);
+    tile__need_smem(lw, (size_t)nw * nr * (size_t)(sz + (arg ? 4 : 0)));
+    int warp_div = 1;
+    for (int d = L->rank - 1; d > axis; d--) warp_div *= L->wpc[d];
+    int wpos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)),
+                       tile__li(lw, nw - 1));
+    em->barrier(em);
+    for (int g = 0; g < ngroups; g++) {
+        int e = (g / inner * per) * inner + g % inner;    /* a representative element, axis index 0 */
+        int lin = tile__li(lw, 0);
+        for (int d = 0; d < L->rank; d++) {
+            if (d == axis) continue;
+            lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, L->shape[d])),
+                          tile__coord_reg(lw, L, e, d));
+        }
+        int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, wpos, tile__li(lw, nr)), lin);
+        em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)), gv[g]);
+        if (arg)
+            em->smem_store(em, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4))), gi[g]);
+    }
+    em->barrier(em);
+    int *out = tile__regs_new(lw, res);
+    for (int e = 0; e < Lr->E; e++) {
+        int lin = Lr->rank == 0 ? tile__li(lw, 0) : tile__lin_reg(lw, Lr, e, -1, 0);
+        int v = -1, i = -1;
+        for (int w = 0; w < nw; w++) {
+            int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, tile__li(lw, w * nr));
+            int pv = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)));
+            int pi = arg ? em->smem_load(em, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4)))) : -1;
+            if (w == 0) { v = pv; i = pi; }
+            else tile__combine(lw, kind, t, &v, &i, pv, pi);
+        }
+        out[e] = arg ? i : v;
+    }
+    em->barrier(em);
+    free(gv);
+}
+
+/* Inclusive scan: every element to shared memory, then each thread walks
+   the axis up to (or, reversed, down to) its element, rounding every step
+   as the interpreter does. */
+static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int x = f->pool[op->opnd], res = op->res, kind = (int)op->i[0], axis = (int)op->i[1], rev = (int)op->i[2];
+    const tile__layout *L = &lw->lay[x];
+    tl_dtype t = tile__vdt(lw, x);
+    int sz = tile__smem_size(t), n = 1;
+    for (int d = 0; d < L->rank; d++) n *= L->shape[d];
+    tile__need_smem(lw, (size_t)n * sz);
+    int stride = 1;
+    for (int d = axis + 1; d < L->rank; d++) stride *= L->shape[d];
+    em->barrier(em);
+    for (int e = 0; e < L->E; e++)
+        em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), tile__li(lw, sz)), lw->regs[x][e]);
+    em->barrier(em);
+    int *out = tile__regs_new(lw, res);
+    for (int e = 0; e < L->E; e++) {
+        int c = tile__coord_reg(lw, L, e, axis);
+        int base = tile__lin_reg(lw, L, e, axis, tile__li(lw, 0));
+        tile__elem z;
+        z.u = 0;
+        if (tile__is_float(t)) z.f = kind == TL_REDUCE_PROD ? 1.0 : 0.0;
+        else z.i = kind == TL_REDUCE_PROD ? 1 : 0;
+        int acc = em->var(em, t, em->lit(em, t, z));
+        int k = em->var(em, TL_I32, -1);
+        int lo = rev ? c : tile__li(lw, 0);
+        int hi = rev ? tile__li(lw, L->shape[axis]) : em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, c, tile__li(lw, 1));
+        em->for_begin(em, TL_I32, k, lo, hi, tile__li(lw, 1));
+        int at = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, base, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, stride)));
+        int v = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, at, tile__li(lw, sz)));
+        em->assign(em, acc, em->op2(em, kind == TL_REDUCE_PROD ? TILE__OP_MUL : TILE__OP_ADD, t, t, acc, v));
+        em->for_end(em);
+        out[e] = acc;
+    }
+    em->barrier(em);
+}
+
+/* tl_dot on CUDA cores: both operands through shared memory (as f32, or
+   i32 for i8), then each thread runs the k loop for its accumulators with
+   one fused multiply-add per step. Tensor cores come with MMA layouts. */
+static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int a = f->pool[op->opnd], b = f->pool[op->opnd + 1], c = f->pool[op->opnd + 2], res = op->res;
+    const tile__layout *La = &lw->lay[a], *Lb = &lw->lay[b], *Lr = &lw->lay[res];
+    int M = La->shape[0], K = La->shape[1], N = Lb->shape[1];
+    tl_dtype rt = tile__vdt(lw, res), ta = tile__vdt(lw, a), tb = tile__vdt(lw, b);
+    int ints = ta == TL_I8;
+    tl_dtype ct = ints ? TL_I32 : TL_F32;            /* compute type of the products */
+    tile__need_smem(lw, (size_t)(M * K + K * N) * 4);
+    em->barrier(em);
+    for (int e = 0; e < La->E; e++) {
+        int v = em->op1(em, TILE__OP_CAST, ta, ct, lw->regs[a][e]);
+        em->smem_store(em, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), tile__li(lw, 4)), v);
+    }
+    for (int e = 0; e < Lb->E; e++) {
+        int v = em->op1(em, TILE__OP_CAST, tb, ct, lw->regs[b][e]);
+        em->smem_store(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4),
+                                       em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, Lb, e, -1, 0), tile__li(lw, 4))), v);
+    }
+    em->barrier(em);
+    int *out = tile__regs_new(lw, res);
+    int *accv = (int *)malloc(sizeof(int) * (size_t)Lr->E * 3), *mrow = accv + Lr->E, *ncol = mrow + Lr->E;
+    if (!accv) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int e = 0; e < Lr->E; e++) {
+        tile__elem z;
+        z.u = 0;
+        int init = c ? lw->regs[c][e] : em->lit(em, rt, z);
+        accv[e] = em->var(em, rt, init);
+        mrow[e] = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 0), tile__li(lw, K * 4));
+        ncol[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 1), tile__li(lw, 4)));
+    }
+    int k = em->var(em, TL_I32, -1);
+    em->for_begin(em, TL_I32, k, tile__li(lw, 0), tile__li(lw, K), tile__li(lw, 1));
+    int ka = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, 4)), kb = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, N * 4));
+    for (int e = 0; e < Lr->E; e++) {
+        int av = em->smem_load(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, mrow[e], ka));
+        int bv = em->smem_load(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, ncol[e], kb));
+        if (op->i[0] == TL_PRECISION_TF32) {
+            av = em->round_tf32(em, av);
+            bv = em->round_tf32(em, bv);
+        }
+        int acc = accv[e];
+        int nv;
+        if (ints) nv = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, acc, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, av, bv));
+        else if (rt == TL_F32) nv = em->op3(em, TILE__OP_FMA, TL_F32, TL_F32, av, bv, acc);
+        else nv = em->op1(em, TILE__OP_CAST, TL_F32, rt, em->op3(em, TILE__OP_FMA, TL_F32, TL_F32, av, bv, em->op1(em, TILE__OP_CAST, rt, TL_F32, acc)));
+        em->assign(em, acc, nv);
+    }
+    em->for_end(em);
+    for (int e = 0; e < Lr->E; e++) out[e] = accv[e];
+    em->barrier(em);
+    free(accv);
+}
+
+/* ---- memory ops --------------------------------------------------------------------- */
+/* How many consecutive elements along the last dim this thread holds from
+   its element e on (e itself included). */
+static int tile__run_at(const tile__layout *L, int e) {
+    if (L->rank == 0) return 1;
+    int s = L->spt[L->rank - 1];
+    return s - e % s;
+}
+static void tile__lower_load(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int p = f->pool[op->opnd], m = f->pool[op->opnd + 1], o = f->pool[op->opnd + 2], r = op->res;
+    const tile__layout *L = &lw->lay[r];
+    tl_dtype t = tile__vdt(lw, r);
+    int *out = tile__regs_new(lw, r);
+    for (int e = 0; e < L->E;) {
+        int run = tile__run_at(L, e);
+        int w = tile__vec_width(t, run, lw->ax[p], m ? &lw->ax[m] : NULL);
+        int others[16];
+        for (int k = 0; k < w; k++) others[k] = o ? lw->regs[o][e + k] : -1;
+        em->load(em, t, w, lw->regs[p][e], m ? lw->regs[m][e] : -1, o ? others : NULL, out + e, (int)op->i[0], (int)op->i[1]);
+        e += w;
+    }
+}
+static void tile__lower_store(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int p = f->pool[op->opnd], v = f->pool[op->opnd + 1], m = f->pool[op->opnd + 2];
+    const tile__layout *L = &lw->lay[p];
+    tl_dtype t = tile__vdt(lw, v);
+    int own = tile__owner_reg(lw, L);
+    for (int e = 0; e < L->E;) {
+        int run = tile__run_at(L, e);
+        int w = tile__vec_width(t, run, lw->ax[p], m ? &lw->ax[m] : NULL);
+        int pred = tile__and_pred(lw, own, m ? lw->regs[m][e] : -1);
+        em->store(em, t, w, lw->regs[p][e], pred, lw->regs[v] + e, (int)op->i[0], (int)op->i[1]);
+        e += w;
+    }
+}
+/* An atomic on a scalar pointer runs in one thread; its old value reaches
+   the others through shared memory. */
+static void tile__lower_atomic(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int p = f->pool[op->opnd], v = f->pool[op->opnd + 1], x = f->pool[op->opnd + 2], r = op->res;
+    const tile__layout *L = &lw->lay[p];
+    tl_dtype t = tile__vdt(lw, r);
+    int own = tile__owner_reg(lw, L);
+    int *out = tile__regs_new(lw, r);
+    for (int e = 0; e < L->E; e++) {
+        if (op->code == TILE__OP_ATOMIC) {
+            int pred = tile__and_pred(lw, own, x ? lw->regs[x][e] : -1);
+            out[e] = em->atomic(em, (int)op->i[0], t, lw->regs[p][e], lw->regs[v][e], pred, (int)op->i[1], (int)op->i[2]);
+        } else {
+            out[e] = em->cas(em, t, lw->regs[p][e], lw->regs[v][e], lw->regs[x][e], own, (int)op->i[1], (int)op->i[2]);
+        }
+    }
+    if (L->rank == 0) {
+        int sz = tile__smem_size(t);
+        tile__need_smem(lw, (size_t)sz);
+        em->barrier(em);
+        em->if_begin(em, own);
+        em->smem_store(em, t, tile__li(lw, 0), out[0]);
+        em->if_end(em);
+        em->barrier(em);
+        out[0] = em->smem_load(em, t, tile__li(lw, 0));
+        em->barrier(em);
+    }
+}
+
+/* ---- control flow ---------------------------------------------------------------------- */
+static void tile__lower_region(tile__lower *lw, int reg);
+/* mutable variables for the E registers of each value in `vals`, initialized from `init` values (or undefined) */
+static int *tile__vars_for(tile__lower *lw, int value, const int *init) {
+    const tile__layout *L = &lw->lay[value];
+    int *vars = tile__regs_new(lw, value);
+    for (int e = 0; e < L->E; e++) vars[e] = lw->em->var(lw->em, tile__vdt(lw, value), init ? init[e] : -1);
+    return vars;
+}
+/* assign yields (through fresh temporaries, so swapped values stay right) */
+static void tile__assign_all(tile__lower *lw, int n, const int *dst_values, const int *src_values) {
+    tile__emitter *em = lw->em;
+    int total = 0;
+    for (int k = 0; k < n; k++) total += lw->lay[dst_values[k]].E;
+    int *tmp = (int *)malloc(sizeof(int) * (size_t)(total + 1)), at = 0;
+    if (!tmp) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int k = 0; k < n; k++)
+        for (int e = 0; e < lw->lay[dst_values[k]].E; e++) tmp[at++] = em->var(em, tile__vdt(lw, src_values[k]), lw->regs[src_values[k]][e]);
+    at = 0;
+    for (int k = 0; k < n; k++)
+        for (int e = 0; e < lw->lay[dst_values[k]].E; e++) em->assign(em, lw->regs[dst_values[k]][e], tmp[at++]);
+    free(tmp);
+}
+static const tile__op *tile__terminator(const tile__func *f, int reg) {
+    const tile__region *r = &f->regs[reg];
+    for (int k = r->nops - 1; k >= 0; k--)
+        if (!f->ops[r->ops[k]].dead) return &f->ops[r->ops[k]];
+    return NULL;
+}
+static void tile__lower_for(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    tile__emitter *em = lw->em;
+    const int *o = f->pool + op->opnd;
+    const tile__region *body = &f->regs[op->region[0]];
+    const int *args = f->pool + body->args;
+    int n = op->nres;
+    for (int k = 0; k < n; k++) {
+        tile__vars_for(lw, args[1 + k], lw->regs[o[3 + k]]);
+        lw->ax[args[1 + k]] = tile__ax_unknown();
+    }
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    tile__axis ia = tile__ax_unknown();
+    ia.div = tile__gcd(lw->ax[o[0]].div, lw->ax[o[2]].div);
+    lw->ax[args[0]] = ia;
+    /* a step <= 0 with lo < hi never ends: trap, as the interpreter errs */
+    tile__elem z;
+    z.u = 0;
+    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
+                      em->op2(em, TILE__OP_LT, it, TL_I1, lw->regs[o[0]][0], lw->regs[o[1]][0]));
+    em->trap_if(em, bad);
+    em->for_begin(em, it, iv, lw->regs[o[0]][0], lw->regs[o[1]][0], lw->regs[o[2]][0]);
+    tile__lower_region(lw, op->region[0]);
+    const tile__op *y = tile__terminator(f, op->region[0]);
+    tile__assign_all(lw, n, args + 1, f->pool + y->opnd);
+    em->for_end(em);
+    for (int k = 0; k < n; k++) {
+        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)lw->lay[args[1 + k]].E);
+        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
+        memcpy(lw->regs[op->res + k], lw->regs[args[1 + k]], sizeof(int) * (size_t)lw->lay[args[1 + k]].E);
+        lw->ax[op->res + k] = tile__ax_unknown();
+    }
+}
+static void tile__lower_if(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    tile__emitter *em = lw->em;
+    int n = op->nres;
+    for (int k = 0; k < n; k++) {
+        tile__vars_for(lw, op->res + k, NULL);
+        lw->ax[op->res + k] = tile__ax_unknown();
+    }
+    int res[TILE__MAX_CARRY + 1];
+    for (int k = 0; k < n && k <= TILE__MAX_CARRY; k++) res[k] = op->res + k;
+    em->if_begin(em, lw->regs[f->pool[op->opnd]][0]);
+    tile__lower_region(lw, op->region[0]);
+    tile__assign_all(lw, n, res, f->pool + tile__terminator(f, op->region[0])->opnd);
+    em->if_else(em);
+    tile__lower_region(lw, op->region[1]);
+    tile__assign_all(lw, n, res, f->pool + tile__terminator(f, op->region[1])->opnd);
+    em->if_end(em);
+}
+static void tile__lower_while(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    tile__emitter *em = lw->em;
+    const tile__region *before = &f->regs[op->region[0]], *after = &f->regs[op->region[1]];
+    const int *bargs = f->pool + before->args, *aargs = f->pool + after->args;
+    int n = op->nres;
+    for (int k = 0; k < n; k++) {
+        tile__vars_for(lw, bargs[k], lw->regs[f->pool[op->opnd + k]]);
+        tile__vars_for(lw, aargs[k], NULL);
+        lw->ax[bargs[k]] = lw->ax[aargs[k]] = tile__ax_unknown();
+    }
+    em->loop_begin(em);
+    tile__lower_region(lw, op->region[0]);
+    const tile__op *c = tile__terminator(f, op->region[0]);
+    tile__assign_all(lw, n, aargs, f->pool + c->opnd + 1);
+    em->break_unless(em, lw->regs[f->pool[c->opnd]][0]);
+    tile__lower_region(lw, op->region[1]);
+    tile__assign_all(lw, n, bargs, f->pool + tile__terminator(f, op->region[1])->opnd);
+    em->loop_end(em);
+    for (int k = 0; k < n; k++) {
+        int E = lw->lay[aargs[k]].E;
+        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
+        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
+        memcpy(lw->regs[op->res + k], lw->regs[aargs[k]], sizeof(int) * (size_t)E);
+        lw->ax[op->res + k] = tile__ax_unknown();
+    }
+}
+
+/* ---- one op ------------------------------------------------------------------------------ */
+static void tile__lower_op(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd;
+    int r = op->res;
+    tile__axis_op(lw, op);
+    if (op->code == TILE__OP_YIELD || op->code == TILE__OP_CONDITION) return;   /* owners handle them */
+    if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD) {
+        const tile__layout *L = &lw->lay[r];
+        int *out = tile__regs_new(lw, r);
+        tl_dtype t = tile__vdt(lw, o[op->nopnd - 1]), rt = tile__vdt(lw, r);
+        for (int e = 0; e < L->E; e++) {
+            if (op->nopnd == 1) out[e] = em->op1(em, op->code, t, rt, lw->regs[o[0]][e]);
+            else if (op->nopnd == 2) out[e] = em->op2(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e]);
+            else out[e] = em->op3(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e], lw->regs[o[2]][e]);
+        }
+        return;
+    }
+    switch (op->code) {
+    case TILE__OP_CONST: {
+        tile__elem v;
+        const tile__type *t = &f->vals[r].t;
+        if (tile__is_float(t->dtype)) v.f = op->f;
+        else v.i = op->i[0];
+        int reg = em->lit(em, t->dtype, v);
+        int *out = tile__regs_new(lw, r);
+        for (int e = 0; e < lw->lay[r].E; e++) out[e] = reg;
+        return;
+    }
+    case TILE__OP_PROGRAM_ID: tile__regs_new(lw, r)[0] = em->special(em, 1 + (int)op->i[0]); return;
+    case TILE__OP_NUM_PROGRAMS: tile__regs_new(lw, r)[0] = em->special(em, 4 + (int)op->i[0]); return;
+    case TILE__OP_ARANGE: {
+        const tile__layout *L = &lw->lay[r];
+        int *out = tile__regs_new(lw, r);
+        for (int e = 0; e < L->E; e++)
+            out[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__coord_reg(lw, L, e, 0), tile__li(lw, (int)op->i[0]));
+        return;
+    }
+    case TILE__OP_PTR_ADD: {
+        const tile__layout *L = &lw->lay[r];
+        int *out = tile__regs_new(lw, r);
+        int pa = tile__is_ptr(tile__vdt(lw, o[0])) ? 0 : 1;
+        tl_dtype ot = tile__vdt(lw, o[1 - pa]);
+        int size = (int)tile__dt[f->vals[r].t.elem].bytes;
+        for (int e = 0; e < L->E; e++) out[e] = em->ptr_add(em, lw->regs[o[pa]][e], lw->regs[o[1 - pa]][e], ot, size);
+        return;
+    }
+    case TILE__OP_BROADCAST: case TILE__OP_EXPAND_DIMS: case TILE__OP_RESHAPE: case TILE__OP_PERMUTE: {
+        const tile__type *st = &f->vals[o[0]].t, *dt = &f->vals[r].t;
+        int *out = tile__regs_new(lw, r);
+        if (st->rank == 0) {
+            for (int e = 0; e < lw->lay[r].E; e++) out[e] = lw->regs[o[0]][0];
+            return;
+        }
+        tile__mapctx m;
+        tile__mapctx_of(&m, dt, st);
+        tile__map_fn fn = tile__map_same;
+        if (op->code == TILE__OP_BROADCAST) fn = tile__map_bcast;
+        if (op->code == TILE__OP_PERMUTE) {
+            fn = tile__map_perm;
+            for (int d = 0; d < dt->rank; d++) m.order[d] = (int)op->i[d];
+        }
+        int *srcs[1] = {lw->regs[o[0]]};
+        tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, fn, &m);
+        return;
+    }
+    case TILE__OP_CAT: case TILE__OP_JOIN: {
+        const tile__type *st = &f->vals[o[0]].t, *dt = &f->vals[r].t;
+        int *out = tile__regs_new(lw, r);
+        tile__mapctx m;
+        tile__mapctx_of(&m, dt, st);
+        m.n = tile__numel(st);
+        int *srcs[2] = {lw->regs[o[0]], lw->regs[o[1]]};
+        if (st->rank == 0) {          /* join of two scalars: a [2] tile */
+            for (int e = 0; e < lw->lay[r].E; e++) {
+                int c = tile__coord_reg(lw, &lw->lay[r], e, 0);
+                out[e] = em->op3(em, TILE__OP_WHERE, dt->dtype, dt->dtype, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, c, tile__li(lw, 0)),
+                                 srcs[0][0], srcs[1][0]);
+            }
+            return;
+        }
+        tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m);
+        return;
+    }
+    case TILE__OP_SPLIT: {
+        const tile__type *st = &f->vals[o[0]].t, *dt = &f->vals[r].t;
+        for (int k = 0; k < 2; k++) {
+            int *out = tile__regs_new(lw, r + k);
+            tile__mapctx m;
+            tile__mapctx_of(&m, dt, st);
+            m.k = k;
+            int *srcs[1] = {lw->regs[o[0]]};
+            if (dt->rank == 0) {
+                int c = -1;
+                (void)c;
+            }
+            tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r + k], out, tile__map_split, &m);
+        }
+        return;
+    }
+    case TILE__OP_LOAD: tile__lower_load(lw, op); return;
+    case TILE__OP_STORE: tile__lower_store(lw, op); return;
+    case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: tile__lower_atomic(lw, op); return;
+    case TILE__OP_REDUCE: tile__lower_reduce(lw, op); return;
+    case TILE__OP_SCAN: tile__lower_scan(lw, op); return;
+    case TILE__OP_DOT: tile__lower_dot(lw, op); return;
+    case TILE__OP_PRINT:
+        for (int k = 0; k < op->nopnd; k++) {
+            const tile__layout *L = &lw->lay[o[k]];
+            int own = tile__owner_reg(lw, L);
+            for (int e = 0; e < L->E; e++) {
+                int idx[TILE__MAX_RANK];
+                for (int d = 0; d < L->rank; d++) idx[d] = tile__coord_reg(lw, L, e, d);
+                em->print(em, op->s ? op->s : "", L->rank, idx, tile__vdt(lw, o[k]), lw->regs[o[k]][e], own);
+            }
+        }
+        return;
+    case TILE__OP_ASSERT: {
+        const tile__layout *L = &lw->lay[o[0]];
+        for (int e = 0; e < L->E; e++) em->check(em, lw->regs[o[0]][e], op->s ? op->s : "", op->file, op->line);
+        return;
+    }
+    case TILE__OP_BARRIER: em->barrier(em); return;
+    case TILE__OP_FOR: tile__lower_for(lw, op); return;
+    case TILE__OP_IF: tile__lower_if(lw, op); return;
+    case TILE__OP_WHILE: tile__lower_while(lw, op); return;
+    default:
+        lw->st = tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "lowering: no rule for op %s", tile__op_names[op->code]);
+        return;
+    }
+}
+static void tile__lower_region(tile__lower *lw, int reg) {
+    const tile__region *r = &lw->f->regs[reg];
+    for (int k = 0; k < r->nops && lw->st == TILE_OK; k++) {
+        const tile__op *op = &lw->f->ops[r->ops[k]];
+        if (!op->dead) tile__lower_op(lw, op);
+    }
+}
+
+/* Lower a verified function for num_warps warps. spec16: parameters known
+   divisible by 16. Returns the shared memory the kernel needs in *smem. */
+static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned spec16, tile__emitter *em, size_t *smem) {
+    tile__lower lw;
+    memset(&lw, 0, sizeof lw);
+    lw.f = f;
+    lw.em = em;
+    lw.nthreads = 32 * num_warps;
+    lw.spec16 = spec16;
+    lw.lay = (tile__layout *)calloc((size_t)f->nvals, sizeof *lw.lay);
+    lw.regs = (int **)calloc((size_t)f->nvals, sizeof *lw.regs);
+    lw.ax = (tile__axis *)calloc((size_t)f->nvals, sizeof *lw.ax);
+    if (!lw.lay || !lw.regs || !lw.ax) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int v = 1; v < f->nvals; v++) {
+        tile__layout_of(&f->vals[v].t, lw.nthreads, &lw.lay[v]);
+        lw.ax[v] = tile__ax_unknown();
+    }
+    lw.tid = em->special(em, 0);
+    lw.lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw.tid, tile__li(&lw, 31));
+    lw.warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw.tid, tile__li(&lw, 5));
+    const int *params = f->pool + f->regs[0].args;
+    for (int p = 0; p < f->nparams; p++) {
+        tile__regs_new(&lw, params[p])[0] = em->param(em, p);
+        if (p < 32 && (spec16 >> p & 1)) lw.ax[params[p]].div = 16;
+    }
+    tile__lower_region(&lw, 0);
+    for (int v = 0; v < f->nvals; v++) free(lw.regs[v]);
+    free(lw.regs);
+    free(lw.lay);
+    free(lw.ax);
+    *smem = lw.smem;
+    return lw.st;
+}
