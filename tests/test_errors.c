@@ -907,10 +907,20 @@ int main(void) {
     if (!gx || !gy || !gout) return tt_finish("test_errors");
 
     check_good("nothing");
+    /* Out-of-bounds lanes are caught by the interpreter only: on a GPU those
+       cases would touch memory that is not there, so they are skipped (and
+       said to be). */
+    int gpu = strcmp(tile_backend_name(), "interp") != 0, skipped = 0;
     /* twice: an error is not cached, and the same mistake gives the same report */
     for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < NCASES; k++)
+        for (int k = 0; k < NCASES; k++) {
+            if (gpu && cases[k].want == TILE_ERR_OOB) {
+                skipped += pass == 0;
+                continue;
+            }
             if (cases[k].when != GUARDED) run_case(&cases[k]);
+        }
+    if (skipped) printf("skipped %d out-of-bounds cases on the GPU (%s): the interpreter checks those\n", skipped, tile_backend_name());
     for (int k = 0; k < NCASES; k++)
         if (cases[k].when == GUARDED && !run_case(&cases[k])) {
             printf("%d must-fail cases; stopped at %s: the library is stuck\n", NCASES, cases[k].name);

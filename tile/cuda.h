@@ -116,7 +116,7 @@ typedef enum CUjit_option_enum {
     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
     CU_JIT_LOG_VERBOSE = 12
 } CUjit_option;
-enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0 };
+enum { CU_STREAM_DEFAULT = 0, CU_EVENT_DEFAULT = 0, CU_MEM_ATTACH_GLOBAL = 1 };
 #endif
 
 /* NVRTC's, as nvrtc.h declares them. */
@@ -149,6 +149,7 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     X(cuCtxSynchronize,        CUresult, (void))                                                  \
     X(cuMemGetInfo_v2,         CUresult, (size_t *free_bytes, size_t *total_bytes))               \
     X(cuMemAlloc_v2,           CUresult, (CUdeviceptr *dptr, size_t bytes))                       \
+    X(cuMemAllocManaged,       CUresult, (CUdeviceptr *dptr, size_t bytes, unsigned flags))       \
     X(cuMemFree_v2,            CUresult, (CUdeviceptr dptr))                                      \
     X(cuMemcpyHtoD_v2,         CUresult, (CUdeviceptr dst, const void *src, size_t bytes))        \
     X(cuMemcpyDtoH_v2,         CUresult, (void *dst, CUdeviceptr src, size_t bytes))              \
@@ -505,6 +506,19 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_alloc(size_t bytes, void **out, c
     *out = (void *)(uintptr_t)d;
     return TILE_OK;
 }
+/* Unified memory: the same address works on the host and the device (the
+   driver migrates pages on touch). Freed with tile__cu_free. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_alloc_managed(size_t bytes, void **out, const char *file, int line) {
+    CUdeviceptr d = 0;
+    CUresult r;
+    *out = NULL;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    if ((r = tile__cu.cuMemAllocManaged(&d, bytes ? bytes : 1, CU_MEM_ATTACH_GLOBAL)) != CUDA_SUCCESS)
+        return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemAllocManaged(%zu bytes)", bytes);
+    *out = (void *)(uintptr_t)d;
+    return TILE_OK;
+}
 TILE__MAYBE_UNUSED static tile_status tile__cu_free(void *p, const char *file, int line) {
     if (!p) return TILE_OK;
     tile_status st = tile__cu_enter(file, line);
@@ -564,13 +578,16 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_mem_info(size_t *free_bytes, size
     CUresult r = tile__cu.cuMemGetInfo_v2(free_bytes, total_bytes);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuMemGetInfo_v2");
 }
-/* Wait for all work on the device. Faults of earlier launches surface here. */
-TILE__MAYBE_UNUSED static tile_status tile__cu_sync(void) {
-    tile_status st = tile__cu_enter(NULL, 0);
+/* Wait for all work on the device. Faults of earlier launches surface here;
+   tile__cu_sync_at blames them on a kernel and its launch line (TILE_SYNC,
+   device asserts), tile__cu_sync on nobody. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_sync_at(const char *file, int line, const char *kernel) {
+    tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
     CUresult r = tile__cu.cuCtxSynchronize();
-    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuCtxSynchronize");
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, kernel, file, line, "cuCtxSynchronize");
 }
+TILE__MAYBE_UNUSED static tile_status tile__cu_sync(void) { return tile__cu_sync_at(NULL, 0, NULL); }
 
 /* ---- modules and launch --------------------------------------------------------------
    The driver JIT-compiles PTX at load; its error log is the only useful part
@@ -832,7 +849,7 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
                                                           char **log) {
     const char *kname = kernel_name && *kernel_name ? kernel_name : "kernel";
     char varch[32], opt_arch[64], progname[96];
-    const char *opts[6];
+    const char *opts[8];
     int nopt = 0;
     nvrtcProgram prog = NULL;
     nvrtcResult r;
@@ -851,6 +868,9 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
     opts[nopt++] = opt_arch;
     opts[nopt++] = "-default-device";
     opts[nopt++] = "--std=c++17";
+    /* a * b + c stays two roundings unless the kernel asks for tl_fma: the
+       same results as the interpreter (and CPU code) give */
+    opts[nopt++] = "--fmad=false";
     if (tile__cuda_knobs()->lineinfo) opts[nopt++] = "-lineinfo";
 
     if ((r = tile__nvrtc.nvrtcCreateProgram(&prog, src, progname, 0, NULL, NULL)) != NVRTC_SUCCESS)

@@ -17,6 +17,7 @@ typedef struct tile__cuda_em {
     tl_dtype *types;                /* per register */
     int nregs, capregs;
     int depth;                      /* indentation  */
+    int has_assert;                 /* the kernel checks tl_device_assert */
     const tile__func *f;
 } tile__cuda_em;
 
@@ -176,6 +177,7 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
                 else if (t == TL_F64 && rt != TL_F32) snprintf(y, sizeof y, "tile_d2f_odd(%s)", x); /* once-rounded narrowing */
                 else snprintf(y, sizeof y, "(float)%s", x);
             } else if (rt == TL_F64) snprintf(y, sizeof y, "(double)r%d", a);
+            else if (tile__dt[t].bits == 64 && rt != TL_F32) snprintf(y, sizeof y, "tile_%s2f_odd(r%d)", tile__is_signed(t) ? "ll" : "ull", a);
             else if (tile__dt[t].bits > 16 && rt != TL_F32) snprintf(y, sizeof y, "tile_d2f_odd((double)r%d)", a);
             else snprintf(y, sizeof y, "(float)r%d", a);
             if (rt == TL_F8E5M2) { snprintf(z, sizeof z, "tile_f2e5m2_sat(%s)", y); return tile__cc_def(c, rt, "%s", z); }
@@ -262,7 +264,8 @@ static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     tile__cc_fval(c, a, x, sizeof x);
     tile__cc_fval(c, b, y, sizeof y);
     tile__cc_fval(c, c3, w, sizeof w);
-    snprintf(s, sizeof s, "%s(%s, %s, %s)", t == TL_F64 ? "fma" : "fmaf", x, y, w);
+    /* narrow floats: the exact a * b + c rounded to odd, then to the dtype: once-rounded */
+    snprintf(s, sizeof s, "%s(%s, %s, %s)", t == TL_F64 ? "fma" : t == TL_F32 ? "fmaf" : "tile_fma_odd", x, y, w);
     tile__cc_fenc(rt, s, z, sizeof z);
     return tile__cc_def(c, rt, "%s", z);
 }
@@ -421,21 +424,21 @@ static void tile__cc_print(tile__emitter *e, const char *prefix, int rank, const
     else if (tile__is_signed(t)) tile__cc_out(c, ", (long long)r%d);\n", v);
     else tile__cc_out(c, ", (unsigned long long)r%d);\n", v);
 }
+/* A failed assertion is recorded (the first one wins: its line and program)
+   in the kernel's hidden last parameter and printed; the kernel runs on, and
+   the launch reports TILE_ERR_ASSERT at the user's line. */
 static void tile__cc_check(tile__emitter *e, int cond, const char *msg, const char *file, int line) {
     tile__cuda_em *c = tile__cc_self(e);
     const char *base = file ? strrchr(file, '/') : NULL;
+    if (strcmp(msg, "TL_FOR step must be positive") != 0) c->has_assert = 1;   /* a user's assert: check after each launch */
     tile__cc_indent(c);
-    tile__cc_out(c, "if (!r%d) { printf(\"%%s:%%d: tl_device_assert failed in program (%%d, %%d, %%d): %%s\\n\", \"", cond);
+    tile__cc_out(c, "if (!r%d) tile_assert_fail(tile_err, %d, \"", cond, line);
     tile__cc_cstr(c, base ? base + 1 : file ? file : "?");
-    tile__cc_out(c, "\", %d, (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, \"", line);
+    tile__cc_out(c, "\", \"");
     tile__cc_cstr(c, msg);
-    tile__cc_out(c, "\"); __trap(); }\n");
+    tile__cc_out(c, "\");\n");
 }
-static void tile__cc_trap_if(tile__emitter *e, int cond) {
-    tile__cuda_em *c = tile__cc_self(e);
-    tile__cc_indent(c);
-    tile__cc_out(c, "if (r%d) __trap();\n", cond);
-}
+
 
 /* Helpers every kernel's source starts with: narrow-float conversions,
    saturating float->int casts, bitcasts, tf32 rounding, atomics. */
@@ -445,6 +448,16 @@ static const char *const tile__cc_prelude[] = {
     "__device__ __forceinline__ unsigned short tile_f2h(float f) { unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
     "__device__ __forceinline__ float tile_b2f(unsigned short h) { return __uint_as_float((unsigned)h << 16); }\n",
     "__device__ __forceinline__ unsigned short tile_f2b(float f) { unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
+    "__device__ __forceinline__ float tile_ull2f_odd(unsigned long long u) {\n",
+    "  float f = __ull2float_rz(u); if ((unsigned long long)f != u) f = __uint_as_float(__float_as_uint(f) | 1u); return f; }\n",
+    "__device__ __forceinline__ float tile_ll2f_odd(long long i) {\n",
+    "  float f = tile_ull2f_odd(i < 0 ? 0ull - (unsigned long long)i : (unsigned long long)i); return i < 0 ? -f : f; }\n",
+    "__device__ __forceinline__ float tile_d2f_odd(double d);\n",
+    "__device__ __forceinline__ float tile_fma_odd(float a, float b, float c) {\n",
+    "  double p = (double)a * (double)b, s = p + (double)c, bv = s - p, av = s - bv, err = (p - av) + ((double)c - bv);\n",
+    "  long long u = __double_as_longlong(s);\n",
+    "  if (err != 0.0 && !(u & 1)) s = __longlong_as_double(u + (((err > 0.0) == (s > 0.0)) ? 1 : -1));\n",
+    "  return tile_d2f_odd(s); }\n",
     "__device__ __forceinline__ float tile_d2f_odd(double d) {\n",
     "  float f = __double2float_rz(d);\n",
     "  if ((double)f != d && d == d && f - f == 0.0f) f = __uint_as_float(__float_as_uint(f) | 1u);\n",
@@ -529,9 +542,13 @@ static const char *const tile__cc_prelude[] = {
     "TILE_ATOMIC_LOOP(xchg, f64, double, v) TILE_ATOMIC_LOOP(xchg, f16, unsigned short, v) TILE_ATOMIC_LOOP(xchg, bf16, unsigned short, v)\n",
     "TILE_ATOMIC_LOOP(xchg, i16, short, v) TILE_ATOMIC_LOOP(xchg, u16, unsigned short, v)\n",
     "TILE_ATOMIC_LOOP(xchg, i8, signed char, v) TILE_ATOMIC_LOOP(xchg, u8, unsigned char, v)\n",
+    "__device__ void tile_assert_fail(int *err, int line, const char *file, const char *msg) {\n",
+    "  if (atomicCAS(err, 0, line) == 0) { err[1] = (int)blockIdx.x; err[2] = (int)blockIdx.y; err[3] = (int)blockIdx.z; }\n",
+    "  printf(\"%s:%d: tl_device_assert failed in program (%d, %d, %d), thread %d: %s\\n\", file, line,\n",
+    "         (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg); }\n",
     NULL};
 /* The whole CUDA C source of one kernel: the prelude, then the kernel. */
-static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigned spec16, char **src, size_t *smem) {
+static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigned spec16, char **src, size_t *smem, int *has_assert) {
     tile__cuda_em c;
     memset(&c, 0, sizeof c);
     c.f = f;
@@ -543,7 +560,7 @@ static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigne
     c.em.var = tile__cc_var; c.em.assign = tile__cc_assign; c.em.for_begin = tile__cc_for_begin; c.em.for_end = tile__cc_close;
     c.em.if_begin = tile__cc_if_begin; c.em.if_else = tile__cc_if_else; c.em.if_end = tile__cc_close;
     c.em.loop_begin = tile__cc_loop_begin; c.em.break_unless = tile__cc_break_unless; c.em.loop_end = tile__cc_close;
-    c.em.print = tile__cc_print; c.em.check = tile__cc_check; c.em.trap_if = tile__cc_trap_if;
+    c.em.print = tile__cc_print; c.em.check = tile__cc_check;
     tile__cc_out(&c, "// %s: generated by tile %s for %d warps\n", f->name, TILE_VERSION_STRING, num_warps);
     for (int k = 0; tile__cc_prelude[k]; k++) tile__cc_out(&c, "%s", tile__cc_prelude[k]);
     tile__cc_out(&c, "\nextern \"C\" __global__ void __launch_bounds__(%d) %s(", 32 * num_warps, f->name);
@@ -551,10 +568,11 @@ static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigne
         tl_dtype t = f->vals[f->pool[f->regs[0].args + p]].t.dtype;
         tile__cc_out(&c, "%s%s p%d", p ? ", " : "", t == TL_PTR ? "char *" : tile__cc_ctype(t), p);
     }
-    tile__cc_out(&c, ") {\n  extern __shared__ __align__(16) char tile_smem[];\n");
+    tile__cc_out(&c, "%sint *tile_err) {\n  extern __shared__ __align__(16) char tile_smem[];\n", f->nparams ? ", " : "");
     tile_status st = tile__lower_func(f, num_warps, spec16, &c.em, smem);
     tile__cc_out(&c, "}\n");
     free(c.types);
+    if (has_assert) *has_assert = c.has_assert;
     if (st != TILE_OK) {
         free(c.buf);
         *src = NULL;

@@ -145,8 +145,9 @@ struct tile__emitter {
     void (*loop_end)(tile__emitter *);
     /* print one element: the program ids, its index in the tile (rank ints) */
     void (*print)(tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred);
+    /* where cond is false: record a failure of the kernel at `line` (the
+       launch reports it) and go on */
     void (*check)(tile__emitter *, int cond, const char *msg, const char *file, int line);
-    void (*trap_if)(tile__emitter *, int cond);
 };
 
 /* ---- alignment analysis ----------------------------------------------------------
@@ -761,13 +762,15 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     tile__axis ia = tile__ax_unknown();
     ia.div = tile__gcd(lw->ax[o[0]].div, lw->ax[o[2]].div);
     lw->ax[args[0]] = ia;
-    /* a step <= 0 with lo < hi never ends: trap, as the interpreter errs */
+    /* a step <= 0 with lo < hi would never end: report it (as the
+       interpreter does) and skip the loop */
     tile__elem z;
     z.u = 0;
     int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
                       em->op2(em, TILE__OP_LT, it, TL_I1, lw->regs[o[0]][0], lw->regs[o[1]][0]));
-    em->trap_if(em, bad);
-    em->for_begin(em, it, iv, lw->regs[o[0]][0], lw->regs[o[1]][0], lw->regs[o[2]][0]);
+    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
+    int hi = em->op3(em, TILE__OP_WHERE, it, it, bad, lw->regs[o[0]][0], lw->regs[o[1]][0]);
+    em->for_begin(em, it, iv, lw->regs[o[0]][0], hi, lw->regs[o[2]][0]);
     tile__lower_region(lw, op->region[0]);
     const tile__op *y = tile__terminator(f, op->region[0]);
     tile__assign_all(lw, n, args + 1, f->pool + y->opnd);

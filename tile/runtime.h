@@ -17,6 +17,8 @@ typedef struct tile__knobs {
     int dump_ir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,cuda,ptx           */
     char dump_dir[512];       /* TILE_DUMP_DIR                             */
     char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
+    int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
+    int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
@@ -40,6 +42,8 @@ static void tile__read_knobs(void) {
     }
     v = getenv("TILE_DUMP_DIR");
     snprintf(tile__kn.dump_dir, sizeof tile__kn.dump_dir, "%s", v ? v : "");
+    tile__kn.sync = tile__env_flag("TILE_SYNC");
+    tile__kn.managed = tile__env_flag("TILE_MANAGED");
     v = getenv("TILE_ARCH");
     snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
 }
@@ -103,7 +107,8 @@ void *tile_malloc(size_t bytes) {
     size_t n = bytes ? (bytes + 63) / 64 * 64 : 64;
     void *p = NULL;
     if (tile__gpu_mode()) {
-        if (tile__cu_alloc(n, &p, NULL, 0) != TILE_OK) return NULL;
+        tile_status st = tile__knobs_get()->managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
+        if (st != TILE_OK) return NULL;
     } else if (!(p = aligned_alloc(64, n))) {
         tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): out of host memory", bytes);
         return NULL;
@@ -221,6 +226,7 @@ typedef struct tile__variant {
     CUmodule mod;
     CUfunction fn;
     size_t smem;
+    int has_assert;                /* wait after launch and read the assert record */
     struct tile__variant *next;
 } tile__variant;
 typedef struct tile__entry {
@@ -352,6 +358,35 @@ static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) 
                "kernel %s is launched (or built) from inside another kernel's body (%s)", k->name, tile__b->k->name);
     return TILE_ERR_CONTEXT;
 }
+/* The device record a failing tl_device_assert writes: {line, x, y, z};
+   one per process, zeroed again after each failure is reported. */
+static void *tile__assert_buf;
+static pthread_mutex_t tile__assert_lock = PTHREAD_MUTEX_INITIALIZER;
+static tile_status tile__assert_record(void **out) {
+    tile_status st = TILE_OK;
+    pthread_mutex_lock(&tile__assert_lock);
+    if (!tile__assert_buf && (st = tile__cu_alloc(16, &tile__assert_buf, NULL, 0)) == TILE_OK)
+        st = tile__cu_memset(tile__assert_buf, 0, 16, NULL, 0);
+    *out = tile__assert_buf;
+    pthread_mutex_unlock(&tile__assert_lock);
+    return st;
+}
+static tile_status tile__assert_check(const tile__func *f, void *buf, const tile_launch *o) {
+    int rec[4];
+    tile_status st = tile__cu_dtoh(rec, buf, sizeof rec, o->file, o->line);
+    if (st != TILE_OK || rec[0] == 0) return st;
+    tile__cu_memset(buf, 0, sizeof rec, o->file, o->line);
+    const char *file = o->file, *msg = "";
+    for (int i = 0; i < f->nops; i++)
+        if (!f->ops[i].dead && f->ops[i].line == rec[0] && (f->ops[i].code == TILE__OP_ASSERT || f->ops[i].code == TILE__OP_FOR)) {
+            file = f->ops[i].file;
+            if (f->ops[i].code == TILE__OP_FOR)
+                return tile__error(TILE_ERR_VALUE, f->name, file, rec[0], "TL_FOR step must be positive (program (%d,%d,%d))", rec[1], rec[2], rec[3]);
+            msg = f->ops[i].s ? f->ops[i].s : "";
+            break;
+        }
+    return tile__error(TILE_ERR_ASSERT, f->name, file, rec[0], "tl_device_assert failed in program (%d,%d,%d): %s", rec[1], rec[2], rec[3], msg);
+}
 /* Triton's specialization: pointers and integers divisible by 16. */
 static unsigned tile__spec16(const tile_kernel *k, const tile_arg *args) {
     unsigned m = 0;
@@ -369,11 +404,12 @@ static tile_status tile__target(char *arch, size_t n) {
     return TILE_OK;
 }
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
-static tile_status tile__compile_ptx(const tile__func *f, int num_warps, unsigned spec16, const char *arch, char **ptx, size_t *smem) {
+static tile_status tile__compile_ptx(const tile__func *f, int num_warps, unsigned spec16, const char *arch, char **ptx, size_t *smem,
+                                     int *has_assert) {
     const tile__knobs *kn = tile__knobs_get();
     char *src = NULL, *log = NULL;
     *ptx = NULL;
-    tile_status st = tile__cuda_source(f, num_warps, spec16, &src, smem);
+    tile_status st = tile__cuda_source(f, num_warps, spec16, &src, smem, has_assert);
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
@@ -410,7 +446,7 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     v->num_warps = nw;
     v->spec16 = spec16;
     tile_status st = tile__target(arch, sizeof arch);
-    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec16, arch, &ptx, &v->smem);
+    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec16, arch, &ptx, &v->smem, &v->has_assert);
     if (st == TILE_OK) st = tile__cu_load(ptx, &v->mod, &v->fn, k->name, log, sizeof log);
     free(ptx);
     if (st != TILE_OK) {
@@ -429,8 +465,10 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     tile_status st = tile__get_variant(e, k, o, tile__spec16(k, args), &v);
     if (st != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
-    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[64];
-    void *ptrs[64];
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[65];
+    void *ptrs[65];
+    void *err = NULL;
+    if ((st = tile__assert_record(&err)) != TILE_OK) return st;
     for (int p = 0; p < k->nparams && p < 64; p++) {
         switch (k->params[p].dtype) {
         case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
@@ -442,7 +480,13 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         }
         ptrs[p] = &vals[p];
     }
-    return tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
+    int np = k->nparams < 64 ? k->nparams : 64;
+    vals[np].u = (uint64_t)(uintptr_t)err;     /* the hidden assert record */
+    ptrs[np] = &vals[np];
+    st = tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
+    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__cu_sync_at(o->file, o->line, k->name);
+    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__assert_check(&e->f, err, o);
+    return st;
 }
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
     static const tile_launch defaults;
@@ -460,10 +504,10 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
         char arch[32], *ptx = NULL;
         size_t smem;
         tile__target(arch, sizeof arch);
-        if (kn->dump_ptx) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem);
+        if (kn->dump_ptx) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
         else {
             char *src = NULL;
-            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), &src, &smem);
+            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), &src, &smem, NULL);
             if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
             free(src);
         }
@@ -490,7 +534,7 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
         if (k->params[p].dtype == TL_PTR) spec |= 1u << p;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
-    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, spec, target, ptx, &smem);
+    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, spec, target, ptx, &smem, NULL);
     tile__func_free(&f);
     return st;
 }

@@ -1,0 +1,39 @@
+#!/bin/sh
+# bench/run.sh — build the bench programs and run them, all output on stdout.
+#   bench/run.sh                 build into build/ and run every program
+#   bench/run.sh --with-triton   also run ../shared/bench/triton_baseline.py
+#                                (Triton and cuBLAS anchors, about 40 s) in the
+#                                same call, so that every ratio comes from one run
+# CC (default cc) and CFLAGS (default -O2) are honoured. Exits non-zero when a
+# build or a program fails; a program that fails does not stop the others.
+cd "$(dirname "$0")/.." || exit 1
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2}
+mkdir -p build || exit 1
+status=0
+for prog in bench_launch bench_memory; do
+    echo "== build $prog"
+    # shellcheck disable=SC2086
+    if ! $CC -std=c11 $CFLAGS -I. "bench/$prog.c" -o "build/$prog" -ldl -lm -lpthread 2>&1; then
+        echo "== build $prog FAILED"
+        status=1
+    fi
+done
+for prog in bench_launch bench_memory; do
+    [ -x "build/$prog" ] || continue
+    echo "== run $prog"
+    "./build/$prog" 2>&1 || { echo "== $prog exited with status $?"; status=1; }
+done
+if [ "$1" = "--with-triton" ]; then
+    echo "== run ../shared/bench/triton_baseline.py"
+    if [ -f ../shared/bench/triton_baseline.py ]; then
+        python3 ../shared/bench/triton_baseline.py 2>&1 || status=1
+    elif [ -f .anchors/triton_baseline.py ]; then
+        python3 .anchors/triton_baseline.py 2>&1 || status=1
+    elif [ -f shared/bench/triton_baseline.py ]; then
+        python3 shared/bench/triton_baseline.py 2>&1 || status=1
+    else
+        echo "triton_baseline.py not found (looked in ../shared/bench and shared/bench)"
+    fi
+fi
+exit $status
