@@ -228,6 +228,15 @@ static const tile_arg no_args[1];
 static tile_status launch_empty0(void) { return tile_launch_kernel(&empty0, TILE_OPTS(.grid = {1}), no_args); }
 static tile_status launch_empty4(void) { return empty4(TILE_OPTS(.grid = {1}), e_x, e_y, 0, 1.0f); }
 
+static CUfunction raw_fn;
+static tile_status launch_raw(void) {
+    static int zero;
+    static float one = 1.0f;
+    static void *err;
+    void *args[5] = {&e_x, &e_y, &zero, &one, &err};
+    if (!err) tile__assert_record(&err);
+    return tile__cu.cuLaunchKernel(raw_fn, 1, 1, 1, 128, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS ? TILE_OK : TILE_ERR_DRIVER;
+}
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -309,6 +318,17 @@ int main(void) {
     printf("%-34s %10s %10s %14s\n", "kernel", "median", "best", "incl. sync");
     launch_cost("empty kernel, 0 arguments", launch_empty0, count);
     launch_cost("empty kernel, 4 arguments", launch_empty4, count);
+    launch_cost("empty kernel, 4 arguments, 1000/round", launch_empty4, 1000);
+    if (strcmp(tile_backend_name(), "interp") != 0) {
+        /* the driver alone: the same function through cuLaunchKernel, for scale */
+        const tile__kstate *ks = (const tile__kstate *)TILE_KERNEL_OF(empty4)->state;
+        CUfunction fn = ks && ks->entries && ks->entries->variants ? ks->entries->variants->fn : NULL;
+        raw_fn = fn;
+        if (fn) {
+            launch_cost("cuLaunchKernel alone, 4 arguments", launch_raw, count);
+            launch_cost("cuLaunchKernel alone, 1000/round", launch_raw, 1000);
+        }
+    }
     printf("(Triton 3.6 on the H200: 16.5 / 18.5 us; a precompiled CuTe DSL launch: about 2.2 us)\n");
     tile_kernel_release(&empty0);
     tile_kernel_release(TILE_KERNEL_OF(empty4));

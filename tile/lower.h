@@ -27,7 +27,8 @@
 */
 
 #define TILE__MAX_THREADS 1024
-#define TILE__VEC 8                   /* elements per thread along the last dim, at most */
+#define TILE__VEC 4                   /* elements per thread along the last dim, at most: one 16-byte
+                                         access of f32, so each warp-wide access is contiguous */
 
 typedef struct tile__layout {
     int rank;
