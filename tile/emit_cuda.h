@@ -548,7 +548,8 @@ static const char *const tile__cc_prelude[] = {
     "         (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg); }\n",
     NULL};
 /* The whole CUDA C source of one kernel: the prelude, then the kernel. */
-static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigned spec16, char **src, size_t *smem, int *has_assert) {
+static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigned spec16, unsigned spec1, char **src, size_t *smem,
+                                     int *has_assert) {
     tile__cuda_em c;
     memset(&c, 0, sizeof c);
     c.f = f;
@@ -569,7 +570,7 @@ static tile_status tile__cuda_source(const tile__func *f, int num_warps, unsigne
         tile__cc_out(&c, "%s%s p%d", p ? ", " : "", t == TL_PTR ? "char *" : tile__cc_ctype(t), p);
     }
     tile__cc_out(&c, "%sint *tile_err) {\n  extern __shared__ __align__(16) char tile_smem[];\n", f->nparams ? ", " : "");
-    tile_status st = tile__lower_func(f, num_warps, spec16, &c.em, smem);
+    tile_status st = tile__lower_func(f, num_warps, spec16, spec1, &c.em, smem);
     tile__cc_out(&c, "}\n");
     free(c.types);
     if (has_assert) *has_assert = c.has_assert;

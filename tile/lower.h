@@ -157,7 +157,7 @@ struct tile__emitter {
    `div` — the largest power of two (<= 2^12) known to divide the first value
    of each run (pointers: in bytes), `constv` — the length of runs of equal
    values. Kernel arguments specialized as divisible by 16 start at div 16. */
-typedef struct tile__axis { int contig, div, constv; } tile__axis;
+typedef struct tile__axis { int contig, div, constv, one; /* one: every value is 1 */ } tile__axis;
 static int tile__gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
 static int tile__pow2_div(long long v) {
     if (v == 0) return 1 << 12;
@@ -303,7 +303,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
 }
 
 /* ---- the alignment analysis, one op at a time ------------------------------------------ */
-static tile__axis tile__ax_unknown(void) { tile__axis a = {1, 1, 1}; return a; }
+static tile__axis tile__ax_unknown(void) { tile__axis a = {1, 1, 1, 0}; return a; }
 static int tile__maxi(int a, int b) { return a > b ? a : b; }
 static int tile__mini(int a, int b) { return a < b ? a : b; }
 static void tile__axis_op(tile__lower *lw, const tile__op *op) {
@@ -320,11 +320,12 @@ static void tile__axis_op(tile__lower *lw, const tile__op *op) {
     case TILE__OP_CONST:
         a.constv = last;
         a.div = tile__is_int(rt->dtype) ? tile__pow2_div(op->i[0]) : 1;
+        a.one = tile__is_int(rt->dtype) && op->i[0] == 1;
         break;
     case TILE__OP_ARANGE: a.contig = last; a.div = tile__pow2_div(op->i[0]); break;
     case TILE__OP_BROADCAST: {
         const tile__type *st = &f->vals[f->pool[op->opnd]].t;
-        if (st->rank == 0 || st->shape[st->rank - 1] == 1) { a.constv = last; a.div = x.div; }
+        if (st->rank == 0 || st->shape[st->rank - 1] == 1) { a.constv = last; a.div = x.div; a.one = x.one; }
         else a = x;
         break;
     }
@@ -344,6 +345,7 @@ static void tile__axis_op(tile__lower *lw, const tile__op *op) {
         a.constv = tile__gcd(x.constv, y.constv);
         break;
     case TILE__OP_MUL:
+        if (y.one || x.one) { a = y.one ? x : y; break; }   /* x * 1: a stride specialized to 1 */
         a.div = tile__mini(x.div * y.div, 1 << 12);
         a.constv = tile__gcd(x.constv, y.constv);
         break;
@@ -970,8 +972,9 @@ static void tile__lower_region(tile__lower *lw, int reg) {
 }
 
 /* Lower a verified function for num_warps warps. spec16: parameters known
-   divisible by 16. Returns the shared memory the kernel needs in *smem. */
-static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned spec16, tile__emitter *em, size_t *smem) {
+   divisible by 16; spec1: integer parameters known to be 1 (they become the
+   constant). Returns the shared memory the kernel needs in *smem. */
+static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned spec16, unsigned spec1, tile__emitter *em, size_t *smem) {
     tile__lower lw;
     memset(&lw, 0, sizeof lw);
     lw.f = f;
@@ -991,7 +994,14 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned
     lw.warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw.tid, tile__li(&lw, 5));
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
-        tile__regs_new(&lw, params[p])[0] = em->param(em, p);
+        int reg = em->param(em, p);
+        if (p < 32 && (spec1 >> p & 1)) {
+            tile__elem one;
+            one.i = 1;
+            reg = em->lit(em, tile__vdt(&lw, params[p]), one);
+            lw.ax[params[p]].one = 1;
+        }
+        tile__regs_new(&lw, params[p])[0] = reg;
         if (p < 32 && (spec16 >> p & 1)) lw.ax[params[p]].div = 16;
     }
     tile__lower_region(&lw, 0);
@@ -1001,4 +1011,58 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned
     free(lw.ax);
     *smem = lw.smem;
     return lw.st;
+}
+
+/* ---- TILE_DUMP=ttgir: the IR's values with their layouts ---------------------------------------
+   One line per op result in program order: the op, its type, the blocked
+   layout the lowering gives it, and the user's line. */
+static void tile__layout_dump_region(const tile__func *f, int reg, int nthreads, int depth, char **buf, size_t *len, size_t *cap) {
+    const tile__region *r = &f->regs[reg];
+    for (int k = 0; k < r->nops; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        if (op->dead) continue;
+        for (int j = 0; j < (op->nres ? op->nres : 1); j++) {
+            char line[512], ty[96] = "", lay[256] = "";
+            if (op->nres) {
+                tile__layout L;
+                tile__type_str(&f->vals[op->res + j].t, ty, sizeof ty);
+                tile__layout_of(&f->vals[op->res + j].t, nthreads, &L);
+                if (L.rank == 0) snprintf(lay, sizeof lay, "uniform scalar");
+                else {
+                    size_t at = 0;
+                    const char *names[3] = {"spt", "tpw", "wpc"};
+                    for (int q = 0; q < 3; q++) {
+                        const int *v = q == 0 ? L.spt : q == 1 ? L.tpw : L.wpc;
+                        at += (size_t)snprintf(lay + at, sizeof lay - at, "%s%s=[", q ? " " : "", names[q]);
+                        for (int d = 0; d < L.rank; d++) at += (size_t)snprintf(lay + at, sizeof lay - at, "%s%d", d ? "," : "", v[d]);
+                        at += (size_t)snprintf(lay + at, sizeof lay - at, "]");
+                    }
+                    snprintf(lay + at, sizeof lay - at, " E=%d", L.E);
+                }
+            }
+            const char *base = op->file ? strrchr(op->file, '/') : NULL;
+            int n = snprintf(line, sizeof line, "%*s%-12s %-22s %-44s // %s:%d\n", 2 * depth, "", tile__op_names[op->code], ty, lay,
+                             base ? base + 1 : op->file ? op->file : "?", op->line);
+            if (n < 0) continue;
+            if (*len + (size_t)n + 1 > *cap) {
+                *cap = (*cap + (size_t)n + 1) * 2;
+                char *nb = (char *)realloc(*buf, *cap);
+                if (!nb) tile__die(__FILE__, __LINE__, "out of host memory");
+                *buf = nb;
+            }
+            memcpy(*buf + *len, line, (size_t)n + 1);
+            *len += (size_t)n;
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0) tile__layout_dump_region(f, op->region[q], nthreads, depth + 1, buf, len, cap);
+    }
+}
+static char *tile__layout_dump(const tile__func *f, int num_warps) {
+    size_t len = 0, cap = 4096;
+    char *buf = (char *)malloc(cap);
+    if (!buf) tile__die(__FILE__, __LINE__, "out of host memory");
+    len = (size_t)snprintf(buf, cap, "// %s: blocked layouts for %d warps (size per thread, threads per warp, warps per program; E: elements per thread)\n",
+                           f->name, num_warps);
+    tile__layout_dump_region(f, 0, 32 * num_warps, 0, &buf, &len, &cap);
+    return buf;
 }

@@ -14,7 +14,7 @@
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
     char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
-    int dump_ir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,cuda,ptx           */
+    int dump_ir, dump_ttgir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,ttgir,cuda,ptx */
     char dump_dir[512];       /* TILE_DUMP_DIR                             */
     char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
@@ -35,6 +35,7 @@ static void tile__read_knobs(void) {
             size_t n = strcspn(p, ",");
             if (n == 2 && strncmp(p, "ir", 2) == 0) tile__kn.dump_ir = 1;
             if (n == 4 && strncmp(p, "cuda", 4) == 0) tile__kn.dump_cuda = 1;
+            if (n == 5 && strncmp(p, "ttgir", 5) == 0) tile__kn.dump_ttgir = 1;
             if (n == 3 && strncmp(p, "ptx", 3) == 0) tile__kn.dump_ptx = 1;
             p += n;
             if (*p == ',') p++;
@@ -222,7 +223,7 @@ fail:
 /* A kernel compiled for the device: one per num_warps and specialization. */
 typedef struct tile__variant {
     int num_warps;
-    unsigned spec16;               /* bit p: parameter p divisible by 16 */
+    uint64_t spec;                 /* bit p: parameter p divisible by 16; bit 32 + p: it is 1 */
     CUmodule mod;
     CUfunction fn;
     size_t smem;
@@ -388,11 +389,12 @@ static tile_status tile__assert_check(const tile__func *f, void *buf, const tile
     return tile__error(TILE_ERR_ASSERT, f->name, file, rec[0], "tl_device_assert failed in program (%d,%d,%d): %s", rec[1], rec[2], rec[3], msg);
 }
 /* Triton's specialization: pointers and integers divisible by 16. */
-static unsigned tile__spec16(const tile_kernel *k, const tile_arg *args) {
-    unsigned m = 0;
+static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
+    uint64_t m = 0;
     for (int p = 0; p < k->nparams && p < 32; p++) {
         tl_dtype t = k->params[p].dtype;
-        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) m |= 1u << p;
+        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) m |= (uint64_t)1 << p;
+        if (tile__is_int(t) && args[p].i == 1) m |= (uint64_t)1 << (32 + p);   /* and ints on == 1, as Triton */
     }
     return m;
 }
@@ -404,12 +406,17 @@ static tile_status tile__target(char *arch, size_t n) {
     return TILE_OK;
 }
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
-static tile_status tile__compile_ptx(const tile__func *f, int num_warps, unsigned spec16, const char *arch, char **ptx, size_t *smem,
+static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_t spec, const char *arch, char **ptx, size_t *smem,
                                      int *has_assert) {
     const tile__knobs *kn = tile__knobs_get();
     char *src = NULL, *log = NULL;
     *ptx = NULL;
-    tile_status st = tile__cuda_source(f, num_warps, spec16, &src, smem, has_assert);
+    if (kn->dump_ttgir) {
+        char *lay = tile__layout_dump(f, num_warps);
+        tile__dump(f->name, "ttgir", lay);
+        free(lay);
+    }
+    tile_status st = tile__cuda_source(f, num_warps, (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
@@ -430,11 +437,11 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, unsigne
     return st;
 }
 /* Find or compile and load the variant for this launch. */
-static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, unsigned spec16, tile__variant **out) {
+static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
     int nw = o->num_warps ? o->num_warps : 4;
     pthread_mutex_lock(&tile__cache_lock);
     for (tile__variant *v = e->variants; v; v = v->next)
-        if (v->num_warps == nw && v->spec16 == spec16) {
+        if (v->num_warps == nw && v->spec == spec) {
             pthread_mutex_unlock(&tile__cache_lock);
             *out = v;
             return TILE_OK;
@@ -444,9 +451,9 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     tile__variant *v = (tile__variant *)calloc(1, sizeof *v);
     if (!v) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
     v->num_warps = nw;
-    v->spec16 = spec16;
+    v->spec = spec;
     tile_status st = tile__target(arch, sizeof arch);
-    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec16, arch, &ptx, &v->smem, &v->has_assert);
+    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec, arch, &ptx, &v->smem, &v->has_assert);
     if (st == TILE_OK) st = tile__cu_load(ptx, &v->mod, &v->fn, k->name, log, sizeof log);
     free(ptx);
     if (st != TILE_OK) {
@@ -499,15 +506,16 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
     const tile__knobs *kn = tile__knobs_get();
-    if (kn->dump_cuda || kn->dump_ptx) {
-        /* TILE_DUMP=cuda,ptx without a GPU: compile for TILE_ARCH, then interpret */
+    if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir) {
+        /* TILE_DUMP=ttgir,cuda,ptx without a GPU: compile for TILE_ARCH, then interpret */
         char arch[32], *ptx = NULL;
         size_t smem;
         tile__target(arch, sizeof arch);
-        if (kn->dump_ptx) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
+        if (kn->dump_ptx || kn->dump_ttgir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
         else {
             char *src = NULL;
-            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), &src, &smem, NULL);
+            uint64_t spec = tile__spec16(k, args);
+            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, NULL);
             if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
             free(src);
         }
@@ -529,9 +537,9 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
     if (st != TILE_OK) return st;
     if (arch) snprintf(target, sizeof target, "%s", arch);
     else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
-    unsigned spec = 0;
+    uint64_t spec = 0;
     for (int p = 0; p < k->nparams && p < 32; p++)
-        if (k->params[p].dtype == TL_PTR) spec |= 1u << p;
+        if (k->params[p].dtype == TL_PTR) spec |= (uint64_t)1 << p;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
     st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, spec, target, ptx, &smem, NULL);
