@@ -39,9 +39,16 @@
    Nothing here exits the program. Errors are also printed to stderr
    unless TILE_QUIET=1 or tile_set_log() says otherwise.
 
-   KNOBS (environment, read once): TILE_INTERPRET=1, TILE_BACKEND=interp,
-   TILE_DUMP=ir (stages printed to stderr, or written to TILE_DUMP_DIR as
-   <kernel>.<stage>), TILE_QUIET=1.
+   GPU: with an NVIDIA driver and NVRTC (both dlopen'ed), kernels are lowered
+   to CUDA C, compiled to PTX and launched on the device; without them they
+   run in the interpreter. tile_malloc gives device memory then; move data
+   with tile_memcpy_htod/dtoh.
+
+   KNOBS (environment, read once): TILE_BACKEND=nvrtc|interp,
+   TILE_INTERPRET=1, TILE_DUMP=ir,ttgir,cuda,ptx (stages printed to stderr,
+   or written to TILE_DUMP_DIR as <kernel>.<stage>), TILE_ARCH=sm_90a (the
+   target without a GPU), TILE_SYNC=1, TILE_MANAGED=1, TILE_CUDA, TILE_NVRTC,
+   TILE_DEVICE, TILE_DEBUG=1, TILE_QUIET=1.
 
    SECTIONS (grep for the tag)
      >>api       public types and functions (this file)
@@ -50,6 +57,9 @@
      >>build     tracing: tl_* ops build the IR           tile/build.h
      >>passes    verify, fold, CSE, DCE, printer          tile/passes.h
      >>interp    the CPU interpreter                      tile/interp.h
+     >>lower     layouts, alignment analysis, lowering    tile/lower.h
+     >>emit_cuda the CUDA C emitter (NVRTC)               tile/emit_cuda.h
+     >>cuda      the driver and NVRTC, loaded at run time tile/cuda.h
      >>runtime   memory, kernel cache, launch, knobs      tile/runtime.h
 */
 #ifndef TILE_H
