@@ -23,6 +23,11 @@ typedef struct tile__cuda_em {
 
 static void tile__cc_out(tile__cuda_em *c, const char *fmt, ...) {
     va_list ap;
+    if (!c->buf) {
+        c->cap = 1 << 16;
+        c->buf = (char *)malloc(c->cap);
+        if (!c->buf) tile__die(__FILE__, __LINE__, "out of host memory");
+    }
     for (;;) {
         va_start(ap, fmt);
         int n = vsnprintf(c->buf + c->len, c->cap - c->len, fmt, ap);
