@@ -1190,7 +1190,20 @@ static void tile__carry_names(struct tl__frame *fr, const char *names) {
     }
     if (k >= 0 && k < TILE__MAX_CARRY) fr->names[k][at] = 0;
 }
-static struct tl__frame *tile__frame_open(int kind, const char *file, int line, const char *names, int n, va_list ap) {
+static int tile__control_ok(const char *file, int line, const char *what) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s used outside a kernel body being built", what); return 0; }
+    free(tile__b->pending_else);
+    tile__b->pending_else = NULL;
+    return 1;
+}
+/* Open a TL_FOR/TL_IF/TL_WHILE frame; NULL after an error (no builder, too
+   many carried values). */
+static struct tl__frame *tile__frame_open(int kind, const char *what, const char *file, int line, const char *names, int n, va_list ap) {
+    if (!tile__control_ok(file, line, what)) return NULL;
+    if (n > TILE__MAX_CARRY) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: at most %d carried values", what, TILE__MAX_CARRY);
+        return NULL;
+    }
     struct tl__frame *fr = (struct tl__frame *)calloc(1, sizeof *fr);
     if (!fr) tile__die(__FILE__, __LINE__, "out of host memory");
     fr->kind = kind;
@@ -1247,21 +1260,14 @@ static int tile__yield_check(struct tl__frame *fr, const char *file, int line, c
     }
     return 1;
 }
-static int tile__control_ok(const char *file, int line, const char *what) {
-    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s used outside a kernel body being built", what); return 0; }
-    free(tile__b->pending_else);
-    tile__b->pending_else = NULL;
-    return 1;
-}
 
 tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names, int n, ...) {
     tl_t step = tile__pop(file, line), hi = tile__pop(file, line), lo = tile__pop(file, line);
-    if (!tile__control_ok(file, line, "TL_FOR")) return NULL;
-    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_FOR: at most %d carried values", TILE__MAX_CARRY); return NULL; }
     va_list ap;
     va_start(ap, n);
-    struct tl__frame *fr = tile__frame_open(TILE__FR_FOR, file, line, names, n, ap);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_FOR, "TL_FOR", file, line, names, n, ap);
     va_end(ap);
+    if (!fr) return NULL;
     int ids[3 + TILE__MAX_CARRY];
     int l = tile__use(file, line, "TL_FOR", lo), h = tile__use(file, line, "TL_FOR", hi), s = tile__use(file, line, "TL_FOR", step);
     int ok = l && h && s && tile__carried(fr, ids + 3, "TL_FOR");
@@ -1370,12 +1376,11 @@ tl__frame *tl__for_end(const char *file, int line, tl__frame *fr) {
 }
 
 tl__frame *tl__if_begin(const char *file, int line, tl_t cond, const char *names, int n, ...) {
-    if (!tile__control_ok(file, line, "TL_IF")) return NULL;
-    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_IF: at most %d carried values", TILE__MAX_CARRY); return NULL; }
     va_list ap;
     va_start(ap, n);
-    struct tl__frame *fr = tile__frame_open(TILE__FR_IF, file, line, names, n, ap);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_IF, "TL_IF", file, line, names, n, ap);
     va_end(ap);
+    if (!fr) return NULL;
     int ids[TILE__MAX_CARRY];
     int c = tile__use(file, line, "TL_IF", cond);
     int ok = c && tile__carried(fr, ids, "TL_IF");
@@ -1471,12 +1476,11 @@ tl__frame *tl__else_end(const char *file, int line, tl__frame *fr) {
 }
 
 tl__frame *tl__while_begin(const char *file, int line, const char *names, int n, ...) {
-    if (!tile__control_ok(file, line, "TL_WHILE")) return NULL;
-    if (n > TILE__MAX_CARRY) { tile__berr(TILE_ERR_ARITY, file, line, "TL_WHILE: at most %d carried values", TILE__MAX_CARRY); return NULL; }
     va_list ap;
     va_start(ap, n);
-    struct tl__frame *fr = tile__frame_open(TILE__FR_WHILE, file, line, names, n, ap);
+    struct tl__frame *fr = tile__frame_open(TILE__FR_WHILE, "TL_WHILE", file, line, names, n, ap);
     va_end(ap);
+    if (!fr) return NULL;
     int ids[TILE__MAX_CARRY];
     tile__func *f = tile__b->f;
     if (!tile__carried(fr, ids, "TL_WHILE")) {

@@ -194,6 +194,15 @@ static int *tile__regs_new(tile__lower *lw, int v) {
     return lw->regs[v];
 }
 static tl_dtype tile__vdt(const tile__lower *lw, int v) { return lw->f->vals[v].t.dtype; }
+/* a register holding this thread's position along dim d (tile__tpos at run time) */
+static int tile__tpos_reg(tile__lower *lw, const tile__layout *L, int d) {
+    tile__emitter *em = lw->em;
+    int lane_div = 1, warp_div = 1;
+    for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
+    int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
+    int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
+    return em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
+}
 /* an integer register holding coordinate d of this thread's element e */
 static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
     tile__emitter *em = lw->em;
@@ -202,12 +211,7 @@ static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d)
     per = L->spt[d] * L->reps[d];
     int l = ee % per;
     int off = l / L->spt[d] * L->cover[d] + l % L->spt[d];
-    /* tpos(d) * spt from the lane and warp registers */
-    int lane_div = 1, warp_div = 1;
-    for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
-    int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
-    int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
-    int tpos = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
+    int tpos = tile__tpos_reg(lw, L, d);
     int c = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, off));
     if (L->cover[d] > L->shape[d]) c = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, c, tile__li(lw, L->shape[d] - 1));
     return c;
@@ -219,11 +223,7 @@ static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     for (int d = 0; d < L->rank; d++) {
         if (L->cover[d] <= L->shape[d]) continue;
         /* tpos * spt < shape: the first copy */
-        int lane_div = 1, warp_div = 1;
-        for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
-        int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
-        int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
-        int tpos = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
+        int tpos = tile__tpos_reg(lw, L, d);
         int ok = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, L->shape[d]));
         pred = pred < 0 ? ok : em->op2(em, TILE__OP_AND, TL_I1, TL_I1, pred, ok);
     }
