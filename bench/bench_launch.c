@@ -237,6 +237,19 @@ static tile_status launch_raw(void) {
     if (!err) tile__assert_record(&err);
     return tile__cu.cuLaunchKernel(raw_fn, 1, 1, 1, 128, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS ? TILE_OK : TILE_ERR_DRIVER;
 }
+/* the same, with the arguments packed in one buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) */
+static tile_status launch_raw_buf(void) {
+    static struct { void *x, *y; int n; float alpha; void *err; } buf;
+    static size_t size = sizeof buf;
+    static void *extra[5] = {(void *)1, &buf, (void *)2, &size, (void *)0};
+    if (!buf.err) {
+        buf.x = e_x;
+        buf.y = e_y;
+        buf.alpha = 1.0f;
+        tile__assert_record(&buf.err);
+    }
+    return tile__cu.cuLaunchKernel(raw_fn, 1, 1, 1, 128, 1, 1, 0, NULL, NULL, extra) == CUDA_SUCCESS ? TILE_OK : TILE_ERR_DRIVER;
+}
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -327,6 +340,7 @@ int main(void) {
         if (fn) {
             launch_cost("cuLaunchKernel alone, 4 arguments", launch_raw, count);
             launch_cost("cuLaunchKernel alone, 1000/round", launch_raw, 1000);
+            launch_cost("cuLaunchKernel, one argument buffer", launch_raw_buf, count);
         }
     }
     printf("(Triton 3.6 on the H200: 16.5 / 18.5 us; a precompiled CuTe DSL launch: about 2.2 us)\n");
