@@ -7,6 +7,8 @@
      everywhere else just #include "tile.h". Link with -ldl -lm -lpthread.
      The implementation is C11; the declarations (and this manual) also
      compile as C++.
+     Add tile_backend_llvm.c to the build to compile kernels through LLVM's
+     NVPTX target (a libLLVM >= 15 opened at run time; NVRTC otherwise).
 
    A KERNEL
        TILE_KERNEL(add_kernel, (tl_ptr_f32, x), (tl_ptr_f32, y),
@@ -48,7 +50,11 @@
    TILE_INTERPRET=1, TILE_DUMP=ir,ttgir,cuda,ptx (stages printed to stderr,
    or written to TILE_DUMP_DIR as <kernel>.<stage>), TILE_ARCH=sm_90a (the
    target without a GPU), TILE_SYNC=1, TILE_MANAGED=1, TILE_CUDA, TILE_NVRTC,
-   TILE_DEVICE, TILE_DEBUG=1, TILE_QUIET=1.
+   TILE_DEVICE, TILE_DEBUG=1, TILE_QUIET=1; TILE_CACHE_DIR, TILE_CACHE=0 and
+   TILE_AUTOTUNE_VERBOSE=1 (tile_autotune.h).
+   With tile_backend_llvm.c: TILE_BACKEND=llvm, TILE_LLVM=/path/libLLVM.so,
+   TILE_DUMP=llir (the optimized LLVM IR) and TILE_DUMP=times (the time of
+   each compile stage).
 
    SECTIONS (grep for the tag)
      >>api       public types and functions (this file)
@@ -61,6 +67,7 @@
      >>emit_cuda the CUDA C emitter (NVRTC)               tile/emit_cuda.h
      >>cuda      the driver and NVRTC, loaded at run time tile/cuda.h
      >>runtime   memory, kernel cache, launch, knobs      tile/runtime.h
+     >>autotune  configs, do_bench, the disk caches       tile_autotune.h
 */
 #ifndef TILE_H
 #define TILE_H
@@ -170,6 +177,7 @@ typedef struct tl_t { int32_t id; uint32_t build; } tl_t;
 #define TILE_MAX_META 16
 typedef struct tile_meta { const char *name; long long value; } tile_meta;
 
+struct tile_autotuner;            /* tile_autotune.h */
 /* Launch options; zero means default. Build them with TILE_OPTS so that
    errors can name the launch line. */
 typedef struct tile_launch {
@@ -178,6 +186,7 @@ typedef struct tile_launch {
     int num_warps;               /* 0: 4                                      */
     int num_stages;              /* 0: 3                                      */
     void *stream;                /* a CUstream; NULL: the default stream      */
+    struct tile_autotuner *tune; /* tune meta, num_warps, num_stages (tile_autotune.h) */
     const char *file;            /* the launch site, set by TILE_OPTS         */
     int line;
 } tile_launch;
@@ -205,8 +214,9 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
 tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text);
 void        tile_free_text(char *text);
 /* Compile a kernel to PTX for `arch` ("sm_90a", "sm_80"; NULL: the device's,
-   else TILE_ARCH, else sm_90a) through NVRTC, with no GPU needed; free the
-   text with tile_free_text. Pointer arguments are assumed 16-byte aligned. */
+   else TILE_ARCH, else sm_90a) through LLVM when tile_backend_llvm.c is linked
+   in and loads, else NVRTC, with no GPU needed; free the text with
+   tile_free_text. Pointer arguments are assumed 16-byte aligned. */
 tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx);
 /* Free everything cached for a kernel (its built IR for every meta key). */
 void        tile_kernel_release(tile_kernel *k);
@@ -239,8 +249,38 @@ tile_status tile_event_synchronize(tile_event e);
 tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms);
 tile_status tile_event_destroy(tile_event e);       /* NULL is fine            */
 
-/* "interp" for now; later "nvrtc" or "llvm". */
+/* "interp", "nvrtc" or "llvm": where kernels run and how they compile. */
 const char *tile_backend_name(void);
+
+/* >>backends: a back end that lives in its own file (tile_backend_llvm.c)
+   registers itself here when it is linked in, from a constructor; the
+   runtime hands it one kernel variant at a time. Not for users' code. */
+typedef struct tile_backend_job tile_backend_job;
+struct tile_backend_job {
+    const void *func;          /* the kernel's optimized tile IR (a tile__func) */
+    const char *name;          /* the kernel's name                              */
+    int num_warps;
+    uint64_t spec;             /* the arguments' specialization (runtime.h)      */
+    const char *arch;          /* "sm_90a", "sm_80"                              */
+    /* the library's lowering of the job, driving `emitter` (a tile__emitter);
+       it sets `smem`                                                          */
+    tile_status (*lower)(tile_backend_job *job, void *emitter);
+    tile_status (*error)(tile_status st, const char *kernel, const char *message);
+    void (*dump)(const char *kernel, const char *stage, const char *text);
+    int dump_llir, times;      /* TILE_DUMP=llir, TILE_DUMP=times                */
+    int emitter_size;          /* sizeof(tile__emitter): both sides must agree   */
+    int forced;                /* TILE_BACKEND names this back end: no fallback  */
+    char *ptx;                 /* out: the PTX (malloc'ed)                       */
+    size_t smem;               /* out: dynamic shared memory bytes               */
+    int has_assert;            /* out: the kernel checks tl_device_assert        */
+    int unsupported;           /* out: it failed on a feature the back end lacks */
+};
+typedef struct tile_backend_hooks {
+    const char *name;                                 /* "llvm"                  */
+    int (*load)(char *why, size_t n);                 /* 1: ready; else why not  */
+    tile_status (*compile)(tile_backend_job *job);
+} tile_backend_hooks;
+void tile_register_backend(const tile_backend_hooks *h);
 
 static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
 
@@ -249,6 +289,7 @@ static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((
 #endif
 
 #include "tile_lang.h"
+#include "tile_autotune.h"
 
 #endif /* TILE_H */
 
@@ -266,5 +307,6 @@ static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((
 #include "tile/emit_cuda.h"
 #include "tile/cuda.h"
 #include "tile/runtime.h"
+#include "tile_autotune.h"
 #endif
 #endif

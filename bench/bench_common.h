@@ -1,6 +1,6 @@
 /* bench/bench_common.h — what every bench program shares: Triton's do_bench
-   in C (warm-up by count, then timed repetitions each bracketed by a pair of
-   events on the default stream; median, p20 and p80), buffer sets rotated so
+   (tile_do_bench: warm-up by count, then timed repetitions each bracketed by
+   a pair of events on the default stream; median, p20 and p80), buffer sets rotated so
    that every timed run reads from HBM rather than L2, a device-to-device
    copy of the same bytes as the yardstick, periodic test data filled on the
    device, and the table rows every program prints.
@@ -176,48 +176,26 @@ static inline int bench_sets_for(size_t set_bytes) {
     return k < 4 ? 4 : k > BENCH_MAX_SETS ? BENCH_MAX_SETS : (int)k;
 }
 
-static tile_event bench_events[2 * BENCH_MAX_REPS];
-
-static inline int bench_cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return x < y ? -1 : x > y;
+/* Warm-up runs, then the timed runs, each between two events on the default
+   stream, the sets rotated across all of them: tile_do_bench (the tuner's
+   timer, tile_autotune.h) with the counts given and no L2 flush, since the
+   rotation already keeps the inputs out of L2. */
+typedef struct bench_rotation { bench_fn fn; void *ctx; int nsets, next; } bench_rotation;
+static inline tile_status bench_rotate(void *p) {
+    bench_rotation *r = (bench_rotation *)p;
+    return r->fn(r->ctx, r->next++ % r->nsets);
 }
-/* the q-quantile of sorted x[0..n) with linear interpolation (as torch.quantile) */
-static inline double bench_quantile(const float *x, int n, double q) {
-    double pos = q * (n - 1);
-    int i = (int)pos;
-    double f = pos - i;
-    return i + 1 < n ? x[i] * (1 - f) + x[i + 1] * f : x[i];
-}
-
-/* Warm-up runs, a synchronize, then the timed runs, each between two events;
-   the sets are rotated across all of them. */
 static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
-    int warmup = bench_warmup(), reps = bench_reps();
-    float ms[BENCH_MAX_REPS];
-    tile_status st = TILE_OK;
+    bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
+    tile_bench_result res;
     memset(out, 0, sizeof *out);
-    if (nsets < 1) nsets = 1;
-    for (int i = 0; i < 2 * reps && st == TILE_OK; i++)
-        if (!bench_events[i]) st = tile_event_create(&bench_events[i]);
-    for (int i = 0; i < warmup && st == TILE_OK; i++) st = fn(ctx, i % nsets);
-    if (st == TILE_OK) st = tile_synchronize();
-    for (int i = 0; i < reps && st == TILE_OK; i++) {
-        st = tile_event_record(bench_events[2 * i], NULL);
-        if (st == TILE_OK) st = fn(ctx, (warmup + i) % nsets);
-        if (st == TILE_OK) st = tile_event_record(bench_events[2 * i + 1], NULL);
-    }
-    if (st == TILE_OK) st = tile_event_synchronize(bench_events[2 * reps - 1]);
-    for (int i = 0; i < reps && st == TILE_OK; i++) st = tile_event_elapsed_ms(bench_events[2 * i], bench_events[2 * i + 1], &ms[i]);
-    if (st != TILE_OK) {
-        tile_synchronize();
-        return st;
-    }
-    qsort(ms, (size_t)reps, sizeof *ms, bench_cmp_float);
-    out->ms = bench_quantile(ms, reps, 0.5);
-    out->p20 = bench_quantile(ms, reps, 0.2);
-    out->p80 = bench_quantile(ms, reps, 0.8);
-    out->reps = reps;
+    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = bench_warmup() > 0 ? bench_warmup() : 1,
+                                                                      .reps = bench_reps(), .no_flush = 1), &res);
+    if (st != TILE_OK) return st;
+    out->ms = res.median_ms;
+    out->p20 = res.p20_ms;
+    out->p80 = res.p80_ms;
+    out->reps = res.reps;
     return TILE_OK;
 }
 

@@ -169,8 +169,10 @@ static int tile__is_signed(tl_dtype t) { return tile__dt[t].kind == 2; }
 static int tile__is_unsigned(tl_dtype t) { return tile__dt[t].kind == 3 || t == TL_I1; }
 static int tile__is_ptr(tl_dtype t) { return t == TL_PTR; }
 
+#ifndef TILE__IR_TYPES_ONLY /* tile_backend_llvm.c includes this file for its types and helpers only */
 const char *tile_dtype_name(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? tile__dt[t].name : "?"; }
 size_t tile_dtype_size(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? tile__dt[t].bytes : 0; }
+#endif
 
 /* ---- values, ops, regions, functions ---------------------------------------- */
 #define TILE__MAX_RANK TL_MAX_RANK
@@ -390,6 +392,7 @@ static tile_log_fn tile__log_fn;
 static void *tile__log_user;
 static int tile__log_set;
 
+#ifndef TILE__IR_TYPES_ONLY /* tile_backend_llvm.c includes this file for its types and helpers only */
 const char *tile_status_id(tile_status s) {
     static const char *const ids[] = {
 #define TILE__ERR_ID(id, text) "TILE_ERR_" #id,
@@ -417,6 +420,7 @@ void tile_set_log(tile_log_fn fn, void *user) {
     tile__log_user = user;
     tile__log_set = fn != NULL;
 }
+#endif
 static int tile__env_flag(const char *name) {
     const char *v = getenv(name);
     return v && *v && strcmp(v, "0") != 0;
@@ -629,6 +633,7 @@ static uint64_t tile__elem_bits(tl_dtype t, tile__elem x) {
     return u;
 }
 
+#ifndef TILE__IR_TYPES_ONLY /* tile_backend_llvm.c includes this file for its types and helpers only */
 tile_f16 tile_f16_from(double x) { tile_f16 r; tile__elem e; e.f = x; tile__mem_store(TL_F16, &r.bits, e); return r; }
 tile_bf16 tile_bf16_from(double x) { tile_bf16 r; tile__elem e; e.f = x; tile__mem_store(TL_BF16, &r.bits, e); return r; }
 tile_f8e4m3 tile_f8e4m3_from(double x) { tile_f8e4m3 r; tile__elem e; e.f = x; tile__mem_store(TL_F8E4M3, &r.bits, e); return r; }
@@ -646,6 +651,7 @@ double tile_round_to(tl_dtype t, double x) {
     e = tile__norm(t, e);
     return tile__is_signed(t) || t == TL_I1 ? (double)e.i : (double)e.u;
 }
+#endif
 
 /* Value conversion, as the GPU's cvt: float->int truncates and saturates
    (NaN gives 0); int->float rounds; to i1 is "!= 0". */

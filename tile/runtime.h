@@ -19,6 +19,7 @@ typedef struct tile__knobs {
     char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
+    int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
@@ -37,6 +38,8 @@ static void tile__read_knobs(void) {
             if (n == 4 && strncmp(p, "cuda", 4) == 0) tile__kn.dump_cuda = 1;
             if (n == 5 && strncmp(p, "ttgir", 5) == 0) tile__kn.dump_ttgir = 1;
             if (n == 3 && strncmp(p, "ptx", 3) == 0) tile__kn.dump_ptx = 1;
+            if (n == 4 && strncmp(p, "llir", 4) == 0) tile__kn.dump_llir = 1;
+            if (n == 5 && strncmp(p, "times", 5) == 0) tile__kn.dump_times = 1;
             p += n;
             if (*p == ',') p++;
         }
@@ -57,13 +60,36 @@ static const tile__knobs *tile__knobs_get(void) {
    line saying why); the GPU through NVRTC otherwise. */
 static int tile__gpu_on;
 static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
+/* >>backends: a back end linked in from its own file (tile_backend_llvm.c)
+   registers here from a constructor. It compiles every kernel when it loads
+   and TILE_BACKEND is unset or names it; NVRTC compiles otherwise, and also
+   a kernel it reports unsupported when TILE_BACKEND does not force it. */
+static const tile_backend_hooks *tile__ext;
+void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h; }
+static int tile__ext_on;
+static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
+static void tile__decide_ext(void) {
+    const tile__knobs *kn = tile__knobs_get();
+    char why[1024] = "";
+    int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
+    if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
+    tile__ext_on = tile__ext->load(why, sizeof why);
+    if (!tile__ext_on && forced && !tile__env_flag("TILE_QUIET"))
+        fprintf(stderr, "tile: TILE_BACKEND=%s: %s; compiling with NVRTC\n", kn->backend, why);
+}
+static int tile__ext_mode(void) {
+    pthread_once(&tile__ext_once, tile__decide_ext);
+    return tile__ext_on;
+}
 static void tile__decide_mode(void) {
     const tile__knobs *kn = tile__knobs_get();
     if (kn->interpret || strcmp(kn->backend, "interp") == 0) return;
     const char *why = NULL;
-    if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0) why = "this build has no such back end (interp, nvrtc)";
+    int ext = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
+    if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0 && !ext)
+        why = tile__ext ? "this build has no such back end (interp, nvrtc, llvm)" : "this build has no such back end (interp, nvrtc; llvm needs tile_backend_llvm.c)";
     else if (!tile__cu_available()) why = "no CUDA driver or device";
-    else if (!tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
+    else if (!tile__ext_mode() && !tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
     if (!why) {
         tile__gpu_on = 1;
         return;
@@ -76,7 +102,7 @@ static int tile__gpu_mode(void) {
     pthread_once(&tile__mode_once, tile__decide_mode);
     return tile__gpu_on;
 }
-const char *tile_backend_name(void) { return tile__gpu_mode() ? "nvrtc" : "interp"; }
+const char *tile_backend_name(void) { return !tile__gpu_mode() ? "interp" : tile__ext_mode() ? tile__ext->name : "nvrtc"; }
 
 /* ---- memory ----------------------------------------------------------------------
    Host memory in interpreter mode, kept in an address-sorted table so a lane's
@@ -200,6 +226,7 @@ static void tile__dump(const char *kernel, const char *stage, const char *text) 
 }
 /* Trace, check and optimize a kernel for one launch configuration. */
 static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, tile__func *f) {
+    double t0 = tile__host_ms();   /* >>backends: TILE_DUMP=times */
     tile_status st = tile__trace(k, opts, f);
     if (st != TILE_OK) return st;
     if ((st = tile__verify(f)) != TILE_OK) goto fail;
@@ -212,6 +239,7 @@ static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, ti
         tile__dump(k->name, "ir", text);
         free(text);
     }
+    if (tile__knobs_get()->dump_times) fprintf(stderr, "tile: %s: build IR (trace, verify, fold, CSE, DCE) %.2f ms\n", k->name, tile__host_ms() - t0);
     return TILE_OK;
 fail:
     tile__func_free(f);
@@ -405,6 +433,40 @@ static tile_status tile__target(char *arch, size_t n) {
     snprintf(arch, n, "%s", a[0] ? a : "sm_90a");
     return TILE_OK;
 }
+/* >>backends: one variant through the registered back end. */
+static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
+    return tile__lower_func((const tile__func *)job->func, job->num_warps, (unsigned)job->spec, (unsigned)(job->spec >> 32), (tile__emitter *)em,
+                            &job->smem);
+}
+static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
+    return tile__error(st, kernel, NULL, 0, "%s", message);
+}
+static tile_status tile__ext_compile(const tile__func *f, int num_warps, uint64_t spec, const char *arch, char **ptx, size_t *smem, int *has_assert) {
+    const tile__knobs *kn = tile__knobs_get();
+    tile_backend_job job;
+    memset(&job, 0, sizeof job);
+    job.func = f;
+    job.name = f->name;
+    job.num_warps = num_warps;
+    job.spec = spec;
+    job.arch = arch;
+    job.lower = tile__ext_lower;
+    job.error = tile__ext_error;
+    job.dump = tile__dump;
+    job.dump_llir = kn->dump_llir;
+    job.times = kn->dump_times;
+    job.emitter_size = (int)sizeof(tile__emitter);
+    job.forced = strcmp(kn->backend, tile__ext->name) == 0;
+    tile_status st = tile__ext->compile(&job);
+    if (st != TILE_OK && job.unsupported && !job.forced) return TILE_ERR_NODEVICE;
+    if (st == TILE_OK) {
+        *smem = job.smem;
+        if (has_assert) *has_assert = job.has_assert;
+        *ptx = job.ptx;
+        if (kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
+    }
+    return st;
+}
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
 static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_t spec, const char *arch, char **ptx, size_t *smem,
                                      int *has_assert) {
@@ -415,6 +477,10 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_
         char *lay = tile__layout_dump(f, num_warps);
         tile__dump(f->name, "ttgir", lay);
         free(lay);
+    }
+    if (tile__ext_mode()) {
+        tile_status est = tile__ext_compile(f, num_warps, spec, arch, ptx, smem, has_assert);
+        if (est != TILE_ERR_NODEVICE) return est;        /* NODEVICE: unsupported there, NVRTC compiles it */
     }
     tile_status st = tile__cuda_source(f, num_warps, (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
     if (st != TILE_OK) return st;
@@ -436,6 +502,13 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_
     free(src);
     return st;
 }
+/* >>autotune: the disk cache of compiled variants, in tile_autotune.h: a
+   variant compiled by an earlier process is loaded from it; a new one is
+   loaded (from the driver's cubin) and stored in it. */
+static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, CUmodule *mod,
+                            CUfunction *fn, size_t *smem, int *has_assert);
+static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, const char *ptx,
+                                          size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn);
 /* Find or compile and load the variant for this launch. */
 static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
     int nw = o->num_warps ? o->num_warps : 4;
@@ -453,8 +526,15 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     v->num_warps = nw;
     v->spec = spec;
     tile_status st = tile__target(arch, sizeof arch);
-    if (st == TILE_OK) st = tile__compile_ptx(&e->f, nw, spec, arch, &ptx, &v->smem, &v->has_assert);
-    if (st == TILE_OK) st = tile__cu_load(ptx, &v->mod, &v->fn, k->name, log, sizeof log);
+    double t0 = tile__host_ms(), t1;   /* >>backends: TILE_DUMP=times */
+    int from_disk = st == TILE_OK && tile__kdisk_load(&e->f, k->name, nw, spec, arch, &v->mod, &v->fn, &v->smem, &v->has_assert);
+    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, spec, arch, &ptx, &v->smem, &v->has_assert);
+    t1 = tile__host_ms();
+    if (st == TILE_OK && !from_disk)
+        st = tile__kdisk_load_store(&e->f, k->name, nw, spec, arch, ptx, v->smem, v->has_assert, &v->mod, &v->fn, log, sizeof log);
+    if (tile__knobs_get()->dump_times)
+        fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, arch, tile_backend_name(), t1 - t0,
+                tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
     free(ptx);
     if (st != TILE_OK) {
         free(v);
@@ -500,18 +580,19 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     const tile_launch *o = opts ? opts : &defaults;
     unsigned grid[3];
     if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
+    if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
     tile_status st = tile__check_launch(k, o, args, grid);
     if (st != TILE_OK) return st;
     tile__entry *e;
     if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
     const tile__knobs *kn = tile__knobs_get();
-    if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir) {
+    if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
         /* TILE_DUMP=ttgir,cuda,ptx without a GPU: compile for TILE_ARCH, then interpret */
         char arch[32], *ptx = NULL;
         size_t smem;
         tile__target(arch, sizeof arch);
-        if (kn->dump_ptx || kn->dump_ttgir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
+        if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
         else {
             char *src = NULL;
             uint64_t spec = tile__spec16(k, args);
