@@ -39,7 +39,8 @@
                      before every timed run (atomic counters)
      .pre_hook, .post_hook  called before and after every timed run, outside
                      the timed region
-     .bench          how each config is timed (tile_bench_opts)
+     .bench          how each config is timed (tile_bench_opts; by default 10 ms
+                     of warm-up and 40 ms of timed runs per config on a GPU)
 
    BENCHMARKING (triton.testing.do_bench)
        tile_bench_result r;
@@ -1089,7 +1090,11 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     tile_bench_opts bo = t->bench;
     bo.setup = tile__tune_setup;
     bo.teardown = tile__tune_teardown;
-    if (!tile__gpu_mode() && !bo.warmup && !bo.reps && !bo.warmup_ms && !bo.rep_ms) bo.warmup = 1, bo.reps = 3;
+    if (!bo.warmup && !bo.reps && !bo.warmup_ms && !bo.rep_ms) {
+        /* tuning only ranks configs: shorter than do_bench's 25 + 100 ms */
+        if (tile__gpu_mode()) bo.warmup_ms = 10, bo.rep_ms = 40;
+        else bo.warmup = 1, bo.reps = 3;
+    }
     int best = -1;
     tile_status last = TILE_OK;
     char lasterr[1024] = "";
