@@ -274,6 +274,7 @@ struct tile_backend_job {
     size_t smem;               /* out: dynamic shared memory bytes               */
     int has_assert;            /* out: the kernel checks tl_device_assert        */
     int unsupported;           /* out: it failed on a feature the back end lacks */
+    int num_stages;            /* the launch's num_stages (0: the default)       */
 };
 typedef struct tile_backend_hooks {
     const char *name;                                 /* "llvm"                  */

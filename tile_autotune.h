@@ -440,12 +440,12 @@ typedef struct tile__kdisk_payload {
     uint64_t ptxlen, cubinlen;
 } tile__kdisk_payload;
 
-static char *tile__kdisk_key(const tile__func *f, int nw, uint64_t spec, const char *arch) {
+static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec, const char *arch) {
     tile__sbuf b = {0};
     char *ir = tile__print_func(f), *src = NULL;
     size_t smem = 0;
     int has_assert = 0;
-    if (tile__cuda_source(f, nw, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
+    if (tile__cuda_source(f, nw, ns, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
         tile_clear_error();
         free(ir);
         free(src);
@@ -453,8 +453,8 @@ static char *tile__kdisk_key(const tile__func *f, int nw, uint64_t spec, const c
     }
     tile__sb(&b, "tile kernel %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&b);
-    tile__sb(&b, "nvrtc %d.%d\narch %s\nkernel %s\nnum_warps %d\nspec %016llx\n", tile__nvrtc_st.major, tile__nvrtc_st.minor, arch,
-             f->name, nw, (unsigned long long)spec);
+    tile__sb(&b, "nvrtc %d.%d\narch %s\nkernel %s\nnum_warps %d\nnum_stages %d\nspec %016llx\n", tile__nvrtc_st.major, tile__nvrtc_st.minor,
+             arch, f->name, nw, ns, (unsigned long long)spec);
     tile__sb(&b, "ir %016llx %zu\nsource %016llx %zu\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)), strlen(ir),
              (unsigned long long)tile__fnv(TILE__FNV0, src, strlen(src)), strlen(src));
     free(ir);
@@ -467,10 +467,10 @@ static char *tile__kdisk_key(const tile__func *f, int nw, uint64_t spec, const c
 }
 
 /* Look the variant up on disk; 1 and loaded when found. */
-static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, CUmodule *mod,
+static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
                             CUfunction *fn, size_t *smem, int *has_assert) {
     if (!tile__at_knobs_get()->disk) return 0;
-    char *key = tile__kdisk_key(f, nw, spec, arch), *pay = NULL, path[900];
+    char *key = tile__kdisk_key(f, nw, ns, spec, arch), *pay = NULL, path[900];
     size_t n = 0;
     int ok = key && tile__disk_read(TILE__DISK_KERNEL, kname, key, &pay, &n, path, sizeof path);
     free(key);
@@ -543,7 +543,7 @@ static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
 /* A variant was just compiled to `ptx`: load it (from the driver's cubin
    where possible) and store both on disk. Without the disk cache this is
    tile__cu_load. */
-static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, const char *ptx,
+static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, const char *ptx,
                                           size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn) {
     tile__at_count(&tile__at_stats.compiles);
     if (!tile__at_knobs_get()->disk) return tile__cu_load(ptx, mod, fn, kname, log, logn);
@@ -560,7 +560,7 @@ static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname
         cubinlen = 0;
         if ((st = tile__cu_load(ptx, mod, fn, kname, log, logn)) != TILE_OK) return st;
     }
-    char *key = tile__kdisk_key(f, nw, spec, arch);
+    char *key = tile__kdisk_key(f, nw, ns, spec, arch);
     tile__kdisk_payload p;
     memset(&p, 0, sizeof p);
     p.smem = smem;

@@ -17,17 +17,20 @@
    entry block, which SROA/mem2reg in the O3 pipeline turn back into SSA.
    Narrow floats travel as their bits (i16, i8) and compute in f32, with
    the same PTX conversions as the CUDA C emitter's prelude (inline asm);
-   math functions come from NVIDIA's libdevice, linked and internalized
+   math functions come from NVIDIA's libdevice, loaded lazily so that only
+   the functions a kernel calls are read and linked, then internalized
    (sqrt excepted: llvm.sqrt is sqrt.rn, libdevice's sqrtf is approximate);
-   f8 conversions are built from integer and f32 ops, as the prelude's are.
+   f8 conversions are built from integer and f32 ops, as the prelude's are;
+   tensor-core (ldmatrix, mma.sync) and cp.async instructions are inline
+   PTX with side effects, the warp-wide ones convergent.
    The kernel has the PTX_Kernel calling convention and its .maxntid from
    !nvvm.annotations (the "nvvm.maxntid" attribute from LLVM 20). Targets:
    sm_90a/+ptx80 from LLVM 17; LLVM 15 and 16 get sm_86/+ptx75 and their
    PTX header is raised to 8.0/sm_90a afterwards when the target is Hopper.
 
    Stages (TILE_DUMP=times): lower (the lowering building LLVM IR), verify,
-   link (libdevice, only when a math function is used), opt (default<O3>),
-   emit (PTX).
+   link (the libdevice functions the kernel calls, only when it calls
+   one), opt (default<O3>), emit (PTX).
 
    A feature this file lacks makes the kernel fail with TILE_ERR_COMPILE
    naming it when TILE_BACKEND=llvm, and go to NVRTC otherwise. */
@@ -78,7 +81,7 @@ typedef struct LLVMOpaqueError *LLVMErrorRef;
 typedef struct LLVMOpaqueAttributeRef *LLVMAttributeRef;
 typedef int LLVMBool;
 
-enum { LLVM_ExternalLinkage = 0, LLVM_InternalLinkage = 8, LLVM_PrivateLinkage = 9 };
+enum { LLVM_ExternalLinkage = 0, LLVM_LinkOnceODRLinkage = 3, LLVM_InternalLinkage = 8, LLVM_PrivateLinkage = 9 };
 enum { LLVM_IntEQ = 32, LLVM_IntNE, LLVM_IntUGT, LLVM_IntUGE, LLVM_IntULT, LLVM_IntULE, LLVM_IntSGT, LLVM_IntSGE, LLVM_IntSLT, LLVM_IntSLE };
 enum { LLVM_RealOEQ = 1, LLVM_RealOGT = 2, LLVM_RealOGE = 3, LLVM_RealOLT = 4, LLVM_RealOLE = 5, LLVM_RealUNE = 14 };
 enum { LLVM_RMWXchg = 0, LLVM_RMWAdd = 1, LLVM_RMWAnd = 3, LLVM_RMWOr = 5, LLVM_RMWXor = 6, LLVM_RMWMax = 7, LLVM_RMWMin = 8,
@@ -94,7 +97,6 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(void, LLVMContextDispose, (LLVMContextRef))                                                                          \
     X(LLVMModuleRef, LLVMModuleCreateWithNameInContext, (const char *, LLVMContextRef))                                    \
     X(void, LLVMDisposeModule, (LLVMModuleRef))                                                                            \
-    X(LLVMModuleRef, LLVMCloneModule, (LLVMModuleRef))                                                                     \
     X(void, LLVMSetTarget, (LLVMModuleRef, const char *))                                                                  \
     X(void, LLVMSetModuleDataLayout, (LLVMModuleRef, LLVMTargetDataRef))                                                   \
     X(char *, LLVMPrintModuleToString, (LLVMModuleRef))                                                                    \
@@ -129,6 +131,9 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(LLVMBool, LLVMIsDeclaration, (LLVMValueRef))                                                                         \
     X(LLVMAttributeRef, LLVMCreateStringAttribute, (LLVMContextRef, const char *, unsigned, const char *, unsigned))      \
     X(void, LLVMAddAttributeAtIndex, (LLVMValueRef, unsigned, LLVMAttributeRef))                                          \
+    X(void, LLVMAddCallSiteAttribute, (LLVMValueRef, unsigned, LLVMAttributeRef))                                         \
+    X(unsigned, LLVMGetEnumAttributeKindForName, (const char *, size_t))                                                   \
+    X(LLVMAttributeRef, LLVMCreateEnumAttribute, (LLVMContextRef, unsigned, uint64_t))                                     \
     X(LLVMMetadataRef, LLVMMDStringInContext2, (LLVMContextRef, const char *, size_t))                                     \
     X(LLVMMetadataRef, LLVMValueAsMetadata, (LLVMValueRef))                                                                \
     X(LLVMMetadataRef, LLVMMDNodeInContext2, (LLVMContextRef, LLVMMetadataRef *, size_t))                                  \
@@ -195,7 +200,8 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(LLVMValueRef, LLVMGetInlineAsm, (LLVMTypeRef, const char *, size_t, const char *, size_t, LLVMBool, LLVMBool, int, LLVMBool)) \
     X(LLVMBool, LLVMVerifyModule, (LLVMModuleRef, int, char **))                                                           \
     X(LLVMBool, LLVMCreateMemoryBufferWithContentsOfFile, (const char *, LLVMMemoryBufferRef *, char **))                 \
-    X(LLVMBool, LLVMParseBitcodeInContext2, (LLVMContextRef, LLVMMemoryBufferRef, LLVMModuleRef *))                      \
+    X(LLVMMemoryBufferRef, LLVMCreateMemoryBufferWithMemoryRange, (const char *, size_t, const char *, LLVMBool))          \
+    X(LLVMBool, LLVMGetBitcodeModuleInContext2, (LLVMContextRef, LLVMMemoryBufferRef, LLVMModuleRef *))                   \
     X(LLVMBool, LLVMLinkModules2, (LLVMModuleRef, LLVMModuleRef))                                                          \
     X(const char *, LLVMGetBufferStart, (LLVMMemoryBufferRef))                                                             \
     X(size_t, LLVMGetBufferSize, (LLVMMemoryBufferRef))                                                                    \
@@ -233,7 +239,7 @@ static unsigned tile__ll_major;
 static char tile__ll_why[1024], tile__ll_path[512];
 static pthread_mutex_t tile__ll_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMContextRef tile__ll_ctx;
-static LLVMModuleRef tile__ll_libdevice;       /* parsed once, cloned per kernel */
+static LLVMMemoryBufferRef tile__ll_libdevice; /* libdevice.10.bc's bytes, read once */
 
 /* a string copied into n bytes, cut short if it must be */
 static void tile__ll_copy(char *dst, size_t n, const char *src) {
@@ -1202,6 +1208,110 @@ static void tile__ll_check(tile__emitter *e, int cond, const char *msg, const ch
     L.LLVMPositionBuilderAtEnd(B, cont);
 }
 
+/* ---- tensor cores and asynchronous copies (sm_80+), as inline PTX ---------------------
+   Each instruction is one inline asm call with side effects, so LLVM neither
+   deletes nor reorders it against other memory operations; the warp-wide
+   ones (ldmatrix, mma) are also convergent, so no pass makes them depend on
+   more control flow than they had. Shared addresses go in as 32-bit
+   shared-window addresses ("r"), global ones as 64-bit addresses ("l"). */
+static LLVMValueRef tile__ll_asm_n(tile__ll_em *c, const char *text, const char *cons, LLVMTypeRef ret, unsigned n, LLVMTypeRef *tys,
+                                   LLVMValueRef *args, int convergent) {
+    LLVMTypeRef ft = L.LLVMFunctionType(ret, tys, n, 0);
+    LLVMValueRef fn = L.LLVMGetInlineAsm(ft, text, strlen(text), cons, strlen(cons), 1, 0, 0, 0);
+    LLVMValueRef call = L.LLVMBuildCall2(c->B, ft, fn, args, n, "");
+    if (convergent) {
+        unsigned kind = L.LLVMGetEnumAttributeKindForName("convergent", 10);
+        if (kind) L.LLVMAddCallSiteAttribute(call, ~0u, L.LLVMCreateEnumAttribute(c->C, kind, 0));
+    }
+    return call;
+}
+/* register r as an LLVM value of type `want` (i32 <-> f32 by their bits) */
+static LLVMValueRef tile__ll_as(tile__ll_em *c, int r, LLVMTypeRef want) {
+    LLVMValueRef v = tile__ll_get(c, r);
+    LLVMTypeRef have = r >= 0 && r < c->nregs ? tile__ll_ty(c, c->regs[r].t) : c->i32;
+    if (have == want) return v;
+    if (have == c->i1 || have == c->i8 || have == c->i16) v = L.LLVMBuildZExt(c->B, v, c->i32, ""), have = c->i32;
+    else if (have == c->i64) v = L.LLVMBuildTrunc(c->B, v, c->i32, ""), have = c->i32;
+    return have == want ? v : L.LLVMBuildBitCast(c->B, v, want, "");
+}
+/* the shared-window address of byte `off` of the dynamic shared memory, as an i32 */
+static LLVMValueRef tile__ll_smem_addr32(tile__ll_em *c, int off) {
+    return L.LLVMBuildPtrToInt(c->B, tile__ll_smem_at(c, off), c->i32, "");
+}
+static void tile__ll_ldmatrix(tile__emitter *e, int off, int n, int trans, int *out) {
+    tile__ll_em *c = tile__ll_self(e);
+    if (n != 1 && n != 2 && n != 4) {
+        tile__ll_missing(c, "ldmatrix of other than 1, 2 or 4 matrices");
+        n = n < 1 ? 1 : n > 4 ? 4 : n;
+    }
+    char text[160], cons[64] = "";
+    int len = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", n, trans ? ".trans" : "");
+    for (int k = 0; k < n; k++) {
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s$%d", k ? ", " : "", k);
+        strcat(cons, "=r,");
+    }
+    snprintf(text + len, sizeof text - (size_t)len, "}, [$%d];", n);
+    strcat(cons, "r,~{memory}");
+    LLVMTypeRef rs[4] = {c->i32, c->i32, c->i32, c->i32}, at = c->i32;
+    LLVMTypeRef ret = n == 1 ? c->i32 : L.LLVMStructTypeInContext(c->C, rs, (unsigned)n, 0);
+    LLVMValueRef addr = tile__ll_smem_addr32(c, off);
+    LLVMValueRef r = tile__ll_asm_n(c, text, cons, ret, 1, &at, &addr, 1);
+    for (int k = 0; k < n; k++) out[k] = tile__ll_new(c, TL_I32, n == 1 ? r : L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
+}
+static void tile__ll_mma(tile__emitter *e, int kind, const int *a, const int *b, const int *cc, int *d) {
+    tile__ll_em *c = tile__ll_self(e);
+    static const char *const shapes[] = {"m16n8k16.row.col.f32.f16.f16.f32", "m16n8k16.row.col.f32.bf16.bf16.f32",
+                                         "m16n8k8.row.col.f32.tf32.tf32.f32", "m16n8k32.row.col.s32.s8.s8.s32"};
+    if (kind < TILE__MMA_F16 || kind > TILE__MMA_I8) {
+        tile__ll_missing(c, "an mma of an unknown kind");
+        kind = TILE__MMA_F16;
+    }
+    int isint = kind == TILE__MMA_I8;
+    tl_dtype at = isint ? TL_I32 : TL_F32;
+    LLVMTypeRef acc = isint ? c->i32 : c->f32;
+    char text[200];
+    /* d = $0-$3, a = $4-$7, b = $8-$9, c = $10-$13 tied to d */
+    snprintf(text, sizeof text, "mma.sync.aligned.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", shapes[kind]);
+    const char *cons = isint ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+    LLVMTypeRef tys[10], rs[4] = {acc, acc, acc, acc};
+    LLVMValueRef args[10];
+    for (int k = 0; k < 4; k++) args[k] = tile__ll_as(c, a[k], c->i32), tys[k] = c->i32;
+    for (int k = 0; k < 2; k++) args[4 + k] = tile__ll_as(c, b[k], c->i32), tys[4 + k] = c->i32;
+    for (int k = 0; k < 4; k++) args[6 + k] = tile__ll_as(c, cc[k], acc), tys[6 + k] = acc;
+    LLVMValueRef r = tile__ll_asm_n(c, text, cons, L.LLVMStructTypeInContext(c->C, rs, 4, 0), 10, tys, args, 1);
+    for (int k = 0; k < 4; k++) d[k] = tile__ll_new(c, at, L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
+}
+static void tile__ll_cp_async(tile__emitter *e, int off, int gptr, int bytes, int pred) {
+    tile__ll_em *c = tile__ll_self(e);
+    if (bytes != 4 && bytes != 8 && bytes != 16) {
+        tile__ll_missing(c, "cp.async of other than 4, 8 or 16 bytes");
+        bytes = 16;
+    }
+    char text[128];
+    const char *mode = bytes == 16 ? "cg" : "ca";
+    LLVMTypeRef tys[3] = {c->i32, c->gptr, c->i32};
+    LLVMValueRef args[3] = {tile__ll_smem_addr32(c, off), tile__ll_global(c, tile__ll_get(c, gptr)), NULL};
+    if (pred >= 0) {
+        /* the source size: `bytes` where pred holds, else 0 (the bytes become zeros) */
+        args[2] = L.LLVMBuildSelect(c->B, tile__ll_get(c, pred), tile__ll_i32c(c, bytes), tile__ll_i32c(c, 0), "");
+        snprintf(text, sizeof text, "cp.async.%s.shared.global [$0], [$1], %d, $2;", mode, bytes);
+        tile__ll_asm_n(c, text, "r,l,r,~{memory}", c->vd, 3, tys, args, 0);
+    } else {
+        snprintf(text, sizeof text, "cp.async.%s.shared.global [$0], [$1], %d;", mode, bytes);
+        tile__ll_asm_n(c, text, "r,l,~{memory}", c->vd, 2, tys, args, 0);
+    }
+}
+static void tile__ll_cp_commit(tile__emitter *e) {
+    tile__ll_em *c = tile__ll_self(e);
+    tile__ll_asm_n(c, "cp.async.commit_group;", "~{memory}", c->vd, 0, NULL, NULL, 0);
+}
+static void tile__ll_cp_wait(tile__emitter *e, int pending) {
+    tile__ll_em *c = tile__ll_self(e);
+    char text[48];
+    snprintf(text, sizeof text, "cp.async.wait_group %d;", pending < 0 ? 0 : pending);
+    tile__ll_asm_n(c, text, "~{memory}", c->vd, 0, NULL, NULL, 0);
+}
+
 /* ---- one kernel: IR, link, verify, optimize, PTX -------------------------------------- */
 static double tile__ll_now(void) {
     struct timespec ts;
@@ -1253,8 +1363,10 @@ static tile__ll_tm *tile__ll_machine(const char *cpu, const char *feat, char *er
     tile__ll_tms[k].td = L.LLVMCreateTargetDataLayout(tm);
     return &tile__ll_tms[k];
 }
-/* libdevice.10.bc from the CUDA toolkit, parsed once */
-static LLVMModuleRef tile__ll_get_libdevice(char *err, size_t n) {
+/* libdevice.10.bc from the CUDA toolkit: its bytes are read once; each kernel
+   that calls a math function loads it lazily (only the module's symbol table
+   is read) and links in just the functions it calls, with what they call. */
+static LLVMMemoryBufferRef tile__ll_get_libdevice(char *err, size_t n) {
     if (tile__ll_libdevice) return tile__ll_libdevice;
     const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda", "/opt/cuda"};
     char path[600];
@@ -1263,17 +1375,33 @@ static LLVMModuleRef tile__ll_get_libdevice(char *err, size_t n) {
         snprintf(path, sizeof path, "%s/nvvm/libdevice/libdevice.10.bc", roots[k]);
         LLVMMemoryBufferRef mb = NULL;
         char *msg = NULL;
-        if (L.LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
-            if (msg) L.LLVMDisposeMessage(msg);
-            continue;
-        }
-        LLVMModuleRef m = NULL;
-        LLVMBool bad = L.LLVMParseBitcodeInContext2(tile__ll_ctx, mb, &m);
-        L.LLVMDisposeMemoryBuffer(mb);
-        if (!bad) return tile__ll_libdevice = m;
+        if (!L.LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) return tile__ll_libdevice = mb;
+        if (msg) L.LLVMDisposeMessage(msg);
     }
     snprintf(err, n, "math functions need libdevice.10.bc (CUDA_HOME/nvvm/libdevice); none was found");
     return NULL;
+}
+/* Link into M the libdevice functions it calls. Every function of the lazily
+   loaded libdevice becomes linkonce_odr, so the linker takes only those that
+   M references (and, transitively, theirs) and reads only their bodies. */
+static int tile__ll_link_libdevice(LLVMModuleRef M, LLVMTargetDataRef td, char *err, size_t n) {
+    LLVMMemoryBufferRef bytes = tile__ll_get_libdevice(err, n);
+    if (!bytes) return 0;
+    LLVMMemoryBufferRef view = L.LLVMCreateMemoryBufferWithMemoryRange(L.LLVMGetBufferStart(bytes), L.LLVMGetBufferSize(bytes), "libdevice.10.bc", 0);
+    LLVMModuleRef ld = NULL;
+    if (!view || L.LLVMGetBitcodeModuleInContext2(tile__ll_ctx, view, &ld)) {   /* it owns `view` from here */
+        snprintf(err, n, "LLVM could not read libdevice.10.bc");
+        return 0;
+    }
+    L.LLVMSetTarget(ld, tile__ll_triple);
+    L.LLVMSetModuleDataLayout(ld, td);
+    for (LLVMValueRef g = L.LLVMGetFirstFunction(ld); g; g = L.LLVMGetNextFunction(g))
+        if (!L.LLVMIsDeclaration(g)) L.LLVMSetLinkage(g, LLVM_LinkOnceODRLinkage);
+    if (L.LLVMLinkModules2(M, ld)) {   /* ld is gone either way */
+        snprintf(err, n, "linking libdevice failed");
+        return 0;
+    }
+    return 1;
 }
 /* Relabel the PTX of an older LLVM as PTX 8.0 for `arch`. */
 static char *tile__ll_raise(const char *ptx, size_t len, const char *arch) {
@@ -1372,6 +1500,8 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     c.em.if_begin = tile__ll_if_begin; c.em.if_else = tile__ll_if_else; c.em.if_end = tile__ll_if_end;
     c.em.loop_begin = tile__ll_loop_begin; c.em.break_unless = tile__ll_break_unless; c.em.loop_end = tile__ll_loop_end;
     c.em.print = tile__ll_print; c.em.check = tile__ll_check;
+    c.em.ldmatrix = tile__ll_ldmatrix; c.em.mma = tile__ll_mma; c.em.cp_async = tile__ll_cp_async;
+    c.em.cp_commit = tile__ll_cp_commit; c.em.cp_wait = tile__ll_cp_wait;
     tile_status st = job->lower(job, &c.em);
     L.LLVMBuildRetVoid(c.B);
     L.LLVMBuildBr(c.A, start);
@@ -1397,16 +1527,10 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     t2 = tile__ll_now();
     /* libdevice, only when a math function is called; everything but the kernel internal */
     if (st == TILE_OK && c.uses_math) {
-        LLVMModuleRef ld = tile__ll_get_libdevice(err, sizeof err);
-        if (!ld) st = tile__ll_fail(job, f->name, "%s", err);
-        else {
-            LLVMModuleRef copy = L.LLVMCloneModule(ld);
-            L.LLVMSetTarget(copy, tile__ll_triple);
-            L.LLVMSetModuleDataLayout(copy, tm->td);
-            if (L.LLVMLinkModules2(c.M, copy)) st = tile__ll_fail(job, f->name, "linking libdevice failed");
+        if (!tile__ll_link_libdevice(c.M, tm->td, err, sizeof err)) st = tile__ll_fail(job, f->name, "%s", err);
+        else
             for (LLVMValueRef g = L.LLVMGetFirstFunction(c.M); g; g = L.LLVMGetNextFunction(g))
                 if (g != c.fn && !L.LLVMIsDeclaration(g)) L.LLVMSetLinkage(g, LLVM_InternalLinkage);
-        }
     }
     t3 = tile__ll_now();
     if (st == TILE_OK) {

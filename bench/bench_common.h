@@ -249,7 +249,7 @@ static inline double bench_copy_gbps(double moved) {
     double gbps = 0;
     bench_stats st;
     if (ok && bench_ok(bench_time(bench_copy_run, &c, nsets, &st), "copy baseline: timing")) {
-        char shape[32], config[32];
+        char shape[48], config[64];
         if (c.bytes >= (size_t)1 << 20) snprintf(shape, sizeof shape, "%.0f MiB", (double)c.bytes / (1 << 20));
         else snprintf(shape, sizeof shape, "%.1f KiB", (double)c.bytes / (1 << 10));
         snprintf(config, sizeof config, "tile_memcpy_dtod, %d set%s", nsets, nsets > 1 ? "s" : "");

@@ -1,6 +1,8 @@
 #!/bin/sh
 # bench/run.sh — build the bench programs and run them, all output on stdout.
 #   bench/run.sh                 build into build/ and run every program
+#   bench/run.sh bench_matmul    only the programs named (bench_launch,
+#                                bench_memory, bench_matmul)
 #   bench/run.sh --with-triton   also run ../shared/bench/triton_baseline.py
 #                                (Triton and cuBLAS anchors, about 40 s) in the
 #                                same call, so that every ratio comes from one run
@@ -10,8 +12,18 @@ cd "$(dirname "$0")/.." || exit 1
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2}
 mkdir -p build || exit 1
+with_triton=0
+progs=""
+for arg in "$@"; do
+    case $arg in
+    --with-triton) with_triton=1 ;;
+    bench_launch | bench_memory | bench_matmul) progs="$progs $arg" ;;
+    *) echo "usage: bench/run.sh [--with-triton] [bench_launch|bench_memory|bench_matmul ...]" >&2; exit 2 ;;
+    esac
+done
+[ -n "$progs" ] || progs="bench_launch bench_memory bench_matmul"
 status=0
-for prog in bench_launch bench_memory; do
+for prog in $progs; do
     echo "== build $prog"
     # shellcheck disable=SC2086
     if ! $CC -std=c11 $CFLAGS -I. "bench/$prog.c" -o "build/$prog" -ldl -lm -lpthread 2>&1; then
@@ -19,12 +31,12 @@ for prog in bench_launch bench_memory; do
         status=1
     fi
 done
-for prog in bench_launch bench_memory; do
+for prog in $progs; do
     [ -x "build/$prog" ] || continue
     echo "== run $prog"
     "./build/$prog" 2>&1 || { echo "== $prog exited with status $?"; status=1; }
 done
-if [ "$1" = "--with-triton" ]; then
+if [ "$with_triton" = 1 ]; then
     echo "== run ../shared/bench/triton_baseline.py"
     if [ -f ../shared/bench/triton_baseline.py ]; then
         python3 ../shared/bench/triton_baseline.py 2>&1 || status=1

@@ -38,14 +38,22 @@ typedef struct tile__layout {
     int cover[TILE__MAX_RANK];        /* spt * tpw * wpc: the CTA tile            */
     int E;                            /* elements per thread                       */
     int nthreads;
+    /* >>mma: kind TILE__LAYOUT_MMA is the accumulator layout of mma.sync
+       m16n8: warps tile [M,N] as wm x wn blocks of [M/wm, N/wn]; inside its
+       block a warp repeats the 16x8 instruction tile repm x repn times; in
+       each, lane l holds rows l/4 and l/4+8, columns 2*(l%4) and +1.
+       Element e = ((rm * repn + rn) * 4 + i): row +8 when i & 2, column +1
+       when i & 1. Warps past wm*wn replicate the first ones. */
+    int kind, wm, wn, repm, repn;
 } tile__layout;
+enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA };
 
 static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
 
 /* The canonical layout of a shape for nthreads threads. The last dim is the
    fastest (row-major); each thread holds up to TILE__VEC consecutive elements
    of it, lanes fill dims from the last, warps from the first. */
-static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) {
+static void tile__layout_vec(const tile__type *t, int nthreads, int vec, tile__layout *L) {
     memset(L, 0, sizeof *L);
     L->rank = t->rank;
     L->nthreads = nthreads;
@@ -54,7 +62,7 @@ static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) 
     for (int d = 0; d < r; d++) { L->shape[d] = t->shape[d]; L->spt[d] = 1; L->tpw[d] = 1; L->wpc[d] = 1; }
     int v = n / nthreads;
     if (v < 1) v = 1;
-    if (v > TILE__VEC) v = TILE__VEC;
+    if (v > vec) v = vec;
     if (v > t->shape[r - 1]) v = t->shape[r - 1];
     L->spt[r - 1] = v;
     int lanes = 32;
@@ -82,6 +90,45 @@ static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) 
         L->E *= L->spt[d] * L->reps[d];
     }
 }
+static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) { tile__layout_vec(t, nthreads, TILE__VEC, L); }
+/* The mma.sync accumulator layout of a [M,N] tile for nthreads threads;
+   0 when the shape does not tile into 16x8 instruction tiles. Warps go
+   where the per-warp block stays squarest (as Triton's warpsPerTile). */
+static int tile__mma_layout_of(const tile__type *t, int nthreads, tile__layout *L) {
+    if (t->rank != 2 || t->shape[0] % 16 || t->shape[1] % 8) return 0;
+    int M = t->shape[0], N = t->shape[1], nw = nthreads / 32, wm = 1, wn = 1;
+    while (wm * wn < nw) {
+        int cm = M % (32 * wm) == 0, cn = N % (16 * wn) == 0;
+        if (!cm && !cn) break;
+        if (cm && (!cn || M / wm >= N / wn)) wm *= 2;
+        else wn *= 2;
+    }
+    memset(L, 0, sizeof *L);
+    L->kind = TILE__LAYOUT_MMA;
+    L->rank = 2;
+    L->nthreads = nthreads;
+    L->shape[0] = M;
+    L->shape[1] = N;
+    L->wm = wm;
+    L->wn = wn;
+    L->repm = M / (16 * wm);
+    L->repn = N / (8 * wn);
+    L->E = L->repm * L->repn * 4;
+    return 1;
+}
+static void tile__mma_coords(const tile__layout *L, int tid, int e, int *c) {
+    int lane = tid & 31, w = (tid >> 5) % (L->wm * L->wn), i = e & 3, rn = (e >> 2) % L->repn, rm = (e >> 2) / L->repn;
+    c[0] = w / L->wn * (L->shape[0] / L->wm) + rm * 16 + (lane >> 2) + 8 * (i >> 1);
+    c[1] = w % L->wn * (L->shape[1] / L->wn) + rn * 8 + 2 * (lane & 3) + (i & 1);
+}
+static int tile__mma_holds(const tile__layout *L, int tid, const int *c) {
+    int lane = tid & 31, w = (tid >> 5) % (L->wm * L->wn);
+    int r = c[0] - w / L->wn * (L->shape[0] / L->wm), q = c[1] - w % L->wn * (L->shape[1] / L->wn);
+    if (r < 0 || r >= 16 * L->repm || q < 0 || q >= 8 * L->repn) return -1;
+    if ((r & 7) != lane >> 2 || (q & 7) >> 1 != (lane & 3)) return -1;
+    return ((r / 16 * L->repn + q / 8) * 4) + ((r & 8) ? 2 : 0) + (q & 1);
+}
+static int tile__same_layout(const tile__layout *a, const tile__layout *b) { return memcmp(a, b, sizeof *a) == 0; }
 /* Which thread position along dim d (0 .. tpw*wpc-1) a thread is at. */
 static int tile__tpos(const tile__layout *L, int tid, int d) {
     int lane = tid & 31, warp = tid >> 5;
@@ -90,6 +137,7 @@ static int tile__tpos(const tile__layout *L, int tid, int d) {
 }
 /* Coordinates of a thread's element e (compile-time simulation). */
 static void tile__coords(const tile__layout *L, int tid, int e, int *c) {
+    if (L->kind == TILE__LAYOUT_MMA) { tile__mma_coords(L, tid, e, c); return; }
     for (int d = L->rank - 1; d >= 0; d--) {
         int per = L->spt[d] * L->reps[d];
         int l = e % per;
@@ -100,6 +148,7 @@ static void tile__coords(const tile__layout *L, int tid, int e, int *c) {
 }
 /* The element index at which thread tid holds coordinates c, or -1. */
 static int tile__holds(const tile__layout *L, int tid, const int *c) {
+    if (L->kind == TILE__LAYOUT_MMA) return tile__mma_holds(L, tid, c);
     int e = 0;
     for (int d = 0; d < L->rank; d++) {
         int base = tile__tpos(L, tid, d) * L->spt[d], per = L->spt[d] * L->reps[d], found = -1;
@@ -149,6 +198,28 @@ struct tile__emitter {
     /* where cond is false: record a failure of the kernel at `line` (the
        launch reports it) and go on */
     void (*check)(tile__emitter *, int cond, const char *msg, const char *file, int line);
+    /* >>mma: tensor cores and asynchronous copies (sm_80 and later), as
+       inline PTX. Shared-memory addresses are byte offsets into the kernel's
+       dynamic shared memory, as for smem_store/smem_load. */
+    /* ldmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16: `off` is this
+       thread's row address; n (1, 2 or 4) b32 registers (I32) come out */
+    void (*ldmatrix)(tile__emitter *, int off, int n, int trans, int *out);
+    /* mma.sync.aligned for `kind` (TILE__MMA_*): a is 4 b32 registers (I32),
+       b is 2, c is 4 accumulators (F32, or I32 for TILE__MMA_I8); d gets 4 */
+    void (*mma)(tile__emitter *, int kind, const int *a, const int *b, const int *c, int *d);
+    /* cp.async.{ca|cg}.shared.global: `bytes` (4, 8 or 16; 16 uses .cg) from
+       global `gptr` to shared `off`; where pred (I1, -1: none) is false the
+       source size is 0 and the bytes become zeros */
+    void (*cp_async)(tile__emitter *, int off, int gptr, int bytes, int pred);
+    void (*cp_commit)(tile__emitter *);                   /* cp.async.commit_group        */
+    void (*cp_wait)(tile__emitter *, int pending);        /* cp.async.wait_group pending  */
+};
+/* the tensor-core instructions the lowering uses (all .row.col, .aligned) */
+enum {
+    TILE__MMA_F16,     /* mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32   */
+    TILE__MMA_BF16,    /* mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 */
+    TILE__MMA_TF32,    /* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32  */
+    TILE__MMA_I8       /* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (wrapping) */
 };
 
 /* ---- alignment analysis ----------------------------------------------------------
@@ -180,6 +251,16 @@ typedef struct tile__lower {
     int tid, lane, warp;              /* registers                                   */
     size_t smem;                      /* shared memory bytes the kernel needs        */
     tile_status st;
+    /* >>mma */
+    int stages;                       /* num_stages of the launch (>= 1)             */
+    int mma;                          /* the emitter has the tensor-core hooks       */
+    size_t sbase;                     /* scratch shared memory starts here; below it
+                                         live a pipelined loop's buffers            */
+    int *uses;                        /* per value: how many operands name it        */
+    int *pipe;                        /* per value: 1 + its byte offset in a stage's
+                                         buffers when it is a pipelined load, else 0 */
+    int pipe_cur;                     /* register: byte offset of this iteration's stage */
+    int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
 } tile__lower;
 
 static int tile__li(tile__lower *lw, int v) {
@@ -189,6 +270,7 @@ static int tile__li(tile__lower *lw, int v) {
 }
 static int *tile__regs_new(tile__lower *lw, int v) {
     const tile__layout *L = &lw->lay[v];
+    free(lw->regs[v]);                /* an op lowered again (a pipelined loop's address code) */
     lw->regs[v] = (int *)calloc((size_t)L->E, sizeof(int));
     if (!lw->regs[v]) tile__die(__FILE__, __LINE__, "out of host memory");
     return lw->regs[v];
@@ -204,8 +286,10 @@ static int tile__tpos_reg(tile__lower *lw, const tile__layout *L, int d) {
     return em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
 }
 /* an integer register holding coordinate d of this thread's element e */
+static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, int d);
 static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
     tile__emitter *em = lw->em;
+    if (L->kind == TILE__LAYOUT_MMA) return tile__mma_coord_reg(lw, L, e, d);
     int per = 1, ee = e;
     for (int k = L->rank - 1; k > d; k--) { per = L->spt[k] * L->reps[k]; ee /= per; }
     per = L->spt[d] * L->reps[d];
@@ -220,6 +304,8 @@ static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d)
 static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     tile__emitter *em = lw->em;
     int pred = -1;
+    if (L->kind == TILE__LAYOUT_MMA)
+        return L->wm * L->wn * 32 >= lw->nthreads ? -1 : em->op2(em, TILE__OP_LT, TL_I32, TL_I1, lw->warp, tile__li(lw, L->wm * L->wn));
     for (int d = 0; d < L->rank; d++) {
         if (L->cover[d] <= L->shape[d]) continue;
         /* tpos * spt < shape: the first copy */
@@ -230,12 +316,31 @@ static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     if (L->rank == 0) pred = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     return pred;
 }
+/* small integer helpers on registers (b a literal) */
+static int tile__iop(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, tile__li(lw, b)); }
+static int tile__iadd(tile__lower *lw, int a, int b) { return lw->em->op2(lw->em, TILE__OP_ADD, TL_I32, TL_I32, a, b); }
+/* this thread's warp position (0 .. wm-1 for d 0, 0 .. wn-1 for d 1) in an MMA layout */
+static int tile__mma_wpos(tile__lower *lw, const tile__layout *L, int d) {
+    int w = tile__iop(lw, TILE__OP_AND, lw->warp, L->wm * L->wn - 1);
+    return d == 0 ? tile__iop(lw, TILE__OP_SHR, w, tile__log2i(L->wn)) : tile__iop(lw, TILE__OP_AND, w, L->wn - 1);
+}
+static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
+    int i = e & 3, rn = (e >> 2) % L->repn, rm = (e >> 2) / L->repn;
+    int base = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, d), L->shape[d] / (d ? L->wn : L->wm));
+    int in = d == 0 ? tile__iop(lw, TILE__OP_SHR, lw->lane, 2) : tile__iop(lw, TILE__OP_SHL, tile__iop(lw, TILE__OP_AND, lw->lane, 3), 1);
+    int off = d == 0 ? rm * 16 + 8 * (i >> 1) : rn * 8 + (i & 1);
+    return tile__iadd(lw, tile__iadd(lw, base, in), tile__li(lw, off));
+}
 static int tile__and_pred(tile__lower *lw, int a, int b) {
     if (a < 0) return b;
     if (b < 0) return a;
     return lw->em->op2(lw->em, TILE__OP_AND, TL_I1, TL_I1, a, b);
 }
-static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes > lw->smem) lw->smem = bytes; }
+static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes + lw->sbase > lw->smem) lw->smem = bytes + lw->sbase; }
+/* shared-memory scratch accesses, at offsets from sbase */
+static int tile__soff(tile__lower *lw, int off) { return lw->sbase ? tile__iadd(lw, off, tile__li(lw, (int)lw->sbase)) : off; }
+static void tile__sst(tile__lower *lw, tl_dtype t, int off, int v) { lw->em->smem_store(lw->em, t, tile__soff(lw, off), v); }
+static int tile__sld(tile__lower *lw, tl_dtype t, int off) { return lw->em->smem_load(lw->em, t, tile__soff(lw, off)); }
 
 /* Move values laid out by Ls into `out` laid out by Ld. Each destination
    element reads the element at row-major index map(coords) of the source —
@@ -244,8 +349,9 @@ static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes > lw->sme
    thread already holds what it needs at a thread-independent index; through
    shared memory otherwise. */
 typedef long long (*tile__map_fn)(const int *dst_coords, const void *ctx);
+static int tile__remat_into(tile__lower *lw, int v, const tile__layout *L, int *out);
 static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, int *const *src, tl_dtype t, const tile__layout *Ld,
-                           int *out, tile__map_fn map, const void *ctx) {
+                           int *out, tile__map_fn map, const void *ctx, int remat) {
     tile__emitter *em = lw->em;
     long long numel = 1;
     for (int d = 0; d < Ls->rank; d++) numel *= Ls->shape[d];
@@ -270,6 +376,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         free(pick);
         if (local) return;
     }
+    if (remat > 0 && tile__remat_into(lw, remat, Ld, out)) return;   /* recompute rather than move */
     int sz = t == TL_I1 || tile__dt[t].bytes < 4 ? 4 : tile__dt[t].bytes;
     tile__need_smem(lw, (size_t)(numel * nsrc * sz));
     em->barrier(em);
@@ -282,7 +389,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
                 int c = tile__coord_reg(lw, Ls, e, d);
                 lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, stride)));
             }
-            em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz)), src[k][e]);
+            tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz)), src[k][e]);
         }
     em->barrier(em);
     int zero[TILE__MAX_RANK] = {0};
@@ -297,7 +404,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
             int c = tile__coord_reg(lw, Ld, e, d);
             acc = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, acc, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, (int)coef)));
         }
-        out[e] = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, acc, tile__li(lw, sz)));
+        out[e] = tile__sld(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, acc, tile__li(lw, sz)));
     }
     em->barrier(em);
 }
@@ -348,6 +455,16 @@ static void tile__axis_op(tile__lower *lw, const tile__op *op) {
         if (y.one || x.one) { a = y.one ? x : y; break; }   /* x * 1: a stride specialized to 1 */
         a.div = tile__mini(x.div * y.div, 1 << 12);
         a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    case TILE__OP_MOD:
+        /* x % y, y the same across a run: x's runs split only where a
+           multiple of y falls, which is at multiples of gcd(x.div, y.div) */
+        if (tile__is_int(rt->dtype)) {
+            int L = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
+            a.contig = L;
+            a.div = L > 1 ? L : x.contig == 1 ? tile__gcd(x.div, y.div) : 1;
+            a.constv = tile__gcd(x.constv, y.constv);
+        }
         break;
     case TILE__OP_EQ: case TILE__OP_NE: case TILE__OP_LT: case TILE__OP_LE: case TILE__OP_GT: case TILE__OP_GE: {
         /* a contiguous run compared with a constant changes only at multiples of both divisibilities */
@@ -429,6 +546,120 @@ static void tile__mapctx_of(tile__mapctx *m, const tile__type *dst, const tile__
     m->srank = src->rank;
     memcpy(m->shape, dst->shape, sizeof m->shape);
     memcpy(m->sshape, src->shape, sizeof m->sshape);
+}
+
+/* ---- rematerialization and conversions ------------------------------------------------
+   An index or pointer tile built from aranges, constants and scalars by
+   elementwise ops, broadcasts and expand_dims is cheaper to recompute in
+   another layout than to move through shared memory: each destination
+   element evaluates the expression at its own coordinates. */
+static int tile__can_remat(const tile__lower *lw, int v, int depth) {
+    const tile__func *f = lw->f;
+    if (f->vals[v].t.rank == 0) return 1;
+    int d = f->vals[v].def;
+    if (d < 0 || depth > 24) return 0;
+    const tile__op *op = &f->ops[d];
+    switch (op->code) {
+    case TILE__OP_CONST: case TILE__OP_ARANGE: return 1;
+    case TILE__OP_BROADCAST: case TILE__OP_EXPAND_DIMS: return tile__can_remat(lw, f->pool[op->opnd], depth + 1);
+    default:
+        if (!(tile__op_flags[op->code] & TILE__F_EW) || op->nres != 1) return 0;
+        for (int k = 0; k < op->nopnd; k++)
+            if (!tile__can_remat(lw, f->pool[op->opnd + k], depth + 1)) return 0;
+        return 1;
+    }
+}
+/* registers for value v at E points whose coordinates are the registers cs[e * rank + d] */
+static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const tile__type *t = &f->vals[v].t;
+    int r = t->rank;
+    if (r == 0) {
+        for (int e = 0; e < E; e++) out[e] = lw->regs[v][0];
+        return;
+    }
+    const tile__op *op = &f->ops[f->vals[v].def];
+    const int *o = f->pool + op->opnd;
+    switch (op->code) {
+    case TILE__OP_CONST: {
+        tile__elem x;
+        if (tile__is_float(t->dtype)) x.f = op->f;
+        else x.i = op->i[0];
+        int reg = em->lit(em, t->dtype, x);
+        for (int e = 0; e < E; e++) out[e] = reg;
+        return;
+    }
+    case TILE__OP_ARANGE:
+        for (int e = 0; e < E; e++) out[e] = tile__iadd(lw, cs[e * r], tile__li(lw, (int)op->i[0]));
+        return;
+    case TILE__OP_BROADCAST: case TILE__OP_EXPAND_DIMS: {
+        const tile__type *st = &f->vals[o[0]].t;
+        int sr = st->rank;
+        if (sr == 0) {
+            tile__remat(lw, o[0], E, NULL, out);
+            return;
+        }
+        int *sc = (int *)malloc(sizeof(int) * (size_t)E * (size_t)sr);
+        if (!sc) tile__die(__FILE__, __LINE__, "out of host memory");
+        int zero = tile__li(lw, 0);
+        for (int e = 0; e < E; e++)
+            for (int d = 0; d < sr; d++) {
+                if (op->code == TILE__OP_BROADCAST) sc[e * sr + d] = st->shape[d] == 1 ? zero : cs[e * r + d + r - sr];
+                else sc[e * sr + d] = cs[e * r + (d < op->i[0] ? d : d + 1)];
+            }
+        tile__remat(lw, o[0], E, sc, out);
+        free(sc);
+        return;
+    }
+    default: {
+        int *in = (int *)malloc(sizeof(int) * (size_t)E * 3);
+        if (!in) tile__die(__FILE__, __LINE__, "out of host memory");
+        for (int k = 0; k < op->nopnd; k++) tile__remat(lw, o[k], E, cs, in + k * E);
+        tl_dtype ot = tile__vdt(lw, o[op->nopnd - 1]), rt = t->dtype;
+        for (int e = 0; e < E; e++) {
+            if (op->code == TILE__OP_PTR_ADD) {
+                int pa = tile__is_ptr(tile__vdt(lw, o[0])) ? 0 : 1;
+                out[e] = em->ptr_add(em, in[pa * E + e], in[(1 - pa) * E + e], tile__vdt(lw, o[1 - pa]), (int)tile__dt[t->elem].bytes);
+            } else if (op->nopnd == 1) out[e] = em->op1(em, op->code, ot, rt, in[e]);
+            else if (op->nopnd == 2) out[e] = em->op2(em, op->code, ot, rt, in[e], in[E + e]);
+            else out[e] = em->op3(em, op->code, ot, rt, in[e], in[E + e], in[2 * E + e]);
+        }
+        free(in);
+        return;
+    }
+    }
+}
+/* value v recomputed in layout L, when it can be: 1 */
+static int tile__remat_into(tile__lower *lw, int v, const tile__layout *L, int *out) {
+    if (!tile__can_remat(lw, v, 0)) return 0;
+    int r = L->rank;
+    int *cs = (int *)malloc(sizeof(int) * (size_t)L->E * (size_t)(r ? r : 1));
+    if (!cs) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int e = 0; e < L->E; e++)
+        for (int d = 0; d < r; d++) cs[e * r + d] = tile__coord_reg(lw, L, e, d);
+    tile__remat(lw, v, L->E, cs, out);
+    free(cs);
+    return 1;
+}
+/* value v's registers in layout L (v's own when it has L already) */
+static int *tile__converted(tile__lower *lw, int v, const tile__layout *L) {
+    const tile__func *f = lw->f;
+    if (tile__same_layout(&lw->lay[v], L)) return lw->regs[v];
+    int *out = (int *)calloc((size_t)L->E, sizeof(int));
+    lw->tmp = (int **)tile__grow(lw->tmp, &lw->captmp, lw->ntmp + 1, sizeof *lw->tmp);
+    if (!out) tile__die(__FILE__, __LINE__, "out of host memory");
+    lw->tmp[lw->ntmp++] = out;
+    int d = f->vals[v].def;
+    if (lw->lay[v].rank == 0 || (d >= 0 && f->ops[d].code == TILE__OP_CONST)) {
+        for (int e = 0; e < L->E; e++) out[e] = lw->regs[v][0];
+        return out;
+    }
+    tile__mapctx m;
+    tile__mapctx_of(&m, &f->vals[v].t, &f->vals[v].t);
+    int *srcs[1] = {lw->regs[v]};
+    tile__relayout(lw, 1, &lw->lay[v], srcs, f->vals[v].t.dtype, L, out, tile__map_same, &m, v);
+    return out;
 }
 
 /* ---- combining for reductions ---------------------------------------------------- */
@@ -530,9 +761,9 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
                           tile__coord_reg(lw, L, e, d));
         }
         int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, wpos, tile__li(lw, nr)), lin);
-        em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)), gv[g]);
+        tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)), gv[g]);
         if (arg)
-            em->smem_store(em, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4))), gi[g]);
+            tile__sst(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4))), gi[g]);
     }
     em->barrier(em);
     int *out = tile__regs_new(lw, res);
@@ -541,8 +772,8 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
         int v = -1, i = -1;
         for (int w = 0; w < nw; w++) {
             int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, tile__li(lw, w * nr));
-            int pv = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)));
-            int pi = arg ? em->smem_load(em, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4)))) : -1;
+            int pv = tile__sld(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)));
+            int pi = arg ? tile__sld(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4)))) : -1;
             if (w == 0) { v = pv; i = pi; }
             else tile__combine(lw, kind, t, &v, &i, pv, pi);
         }
@@ -568,7 +799,7 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
     for (int d = axis + 1; d < L->rank; d++) stride *= L->shape[d];
     em->barrier(em);
     for (int e = 0; e < L->E; e++)
-        em->smem_store(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), tile__li(lw, sz)), lw->regs[x][e]);
+        tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), tile__li(lw, sz)), lw->regs[x][e]);
     em->barrier(em);
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) {
@@ -584,7 +815,7 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
         int hi = rev ? tile__li(lw, L->shape[axis]) : em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, c, tile__li(lw, 1));
         em->for_begin(em, TL_I32, k, lo, hi, tile__li(lw, 1));
         int at = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, base, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, stride)));
-        int v = em->smem_load(em, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, at, tile__li(lw, sz)));
+        int v = tile__sld(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, at, tile__li(lw, sz)));
         em->assign(em, acc, em->op2(em, kind == TL_REDUCE_PROD ? TILE__OP_MUL : TILE__OP_ADD, t, t, acc, v));
         em->for_end(em);
         out[e] = acc;
@@ -595,7 +826,7 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
 /* tl_dot on CUDA cores: both operands through shared memory (as f32, or
    i32 for i8), then each thread runs the k loop for its accumulators with
    one fused multiply-add per step. Tensor cores come with MMA layouts. */
-static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
+static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
     int a = f->pool[op->opnd], b = f->pool[op->opnd + 1], c = f->pool[op->opnd + 2], res = op->res;
@@ -608,11 +839,11 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     em->barrier(em);
     for (int e = 0; e < La->E; e++) {
         int v = em->op1(em, TILE__OP_CAST, ta, ct, lw->regs[a][e]);
-        em->smem_store(em, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), tile__li(lw, 4)), v);
+        tile__sst(lw, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), tile__li(lw, 4)), v);
     }
     for (int e = 0; e < Lb->E; e++) {
         int v = em->op1(em, TILE__OP_CAST, tb, ct, lw->regs[b][e]);
-        em->smem_store(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4),
+        tile__sst(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4),
                                        em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, Lb, e, -1, 0), tile__li(lw, 4))), v);
     }
     em->barrier(em);
@@ -631,8 +862,8 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     em->for_begin(em, TL_I32, k, tile__li(lw, 0), tile__li(lw, K), tile__li(lw, 1));
     int ka = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, 4)), kb = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, N * 4));
     for (int e = 0; e < Lr->E; e++) {
-        int av = em->smem_load(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, mrow[e], ka));
-        int bv = em->smem_load(em, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, ncol[e], kb));
+        int av = tile__sld(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, mrow[e], ka));
+        int bv = tile__sld(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, ncol[e], kb));
         if (op->i[0] == TL_PRECISION_TF32) {
             av = em->round_tf32(em, av);
             bv = em->round_tf32(em, bv);
@@ -648,6 +879,182 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     for (int e = 0; e < Lr->E; e++) out[e] = accv[e];
     em->barrier(em);
     free(accv);
+}
+
+/* ---- tl_dot on tensor cores (>>mma) -------------------------------------------------
+   The result has the MMA layout. Each operand is a row-major tile in shared
+   memory, A [M,K] and B [K,N], staged there from registers or written there
+   by the pipeliner's cp.async copies. Rows are cut into 16-byte chunks; in
+   every 128-byte line of a tile, chunk j is stored at j ^ (key % 8), the key
+   being the row (rows of 128 bytes or more) or the line (shorter rows), so
+   the 8 row addresses of one ldmatrix phase (and the chunks 8 lanes copy)
+   fall in 8 distinct bank groups. Per k-step of 32 bytes of K a warp loads its A
+   fragments with ldmatrix.x4 (16 rows x 32 bytes: the register layout of
+   the A operand for f16, bf16, tf32 and i8 alike), its B fragments with
+   ldmatrix.x4.trans for 16-bit types (two n8 tiles at a time) or with
+   shared loads for tf32 and i8, then issues one mma per 16x8 tile. */
+
+/* the tensor-core instruction for a tl_dot, or -1: it runs on CUDA cores */
+static int tile__dot_mma_kind(const tile__func *f, const tile__op *op, int nthreads) {
+    const tile__type *at = &f->vals[f->pool[op->opnd]].t, *rt = &f->vals[op->res].t;
+    tile__layout L;
+    if (!tile__mma_layout_of(rt, nthreads, &L)) return -1;
+    switch (at->dtype) {
+    case TL_F16: case TL_F8E4M3: case TL_F8E5M2: return TILE__MMA_F16;
+    case TL_BF16: return TILE__MMA_BF16;
+    case TL_I8: return at->shape[1] % 32 ? -1 : TILE__MMA_I8;
+    case TL_F32: return op->i[0] == TL_PRECISION_IEEE ? -1 : TILE__MMA_TF32;
+    default: return -1;
+    }
+}
+/* the dtype of an operand in shared memory (fp8 goes in as f16: exact) */
+static tl_dtype tile__mma_sdt(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 ? TL_F16 : t; }
+
+/* a dot operand in shared memory: row-major, `rowbytes` a row, at byte offset `base` (a register) */
+typedef struct tile__smop { int base, rowbytes; } tile__smop;
+/* the byte offset of byte `cb` of row `row` (registers) in a swizzled tile */
+static int tile__swz(tile__lower *lw, const tile__smop *s, int row, int cb) {
+    int q = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, row, s->rowbytes / 16), tile__iop(lw, TILE__OP_SHR, cb, 4));
+    int line = tile__iop(lw, TILE__OP_SHR, q, 3);
+    /* the key: the line for rows shorter than a line, else the row (8 rows in a row never share a key) */
+    int key = tile__iop(lw, TILE__OP_AND, s->rowbytes >= 128 ? row : line, 7);
+    int j = lw->em->op2(lw->em, TILE__OP_XOR, TL_I32, TL_I32, tile__iop(lw, TILE__OP_AND, q, 7), key);
+    int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), tile__iop(lw, TILE__OP_SHL, j, 4));
+    return tile__iadd(lw, s->base, tile__iadd(lw, off, tile__iop(lw, TILE__OP_AND, cb, 15)));
+}
+/* write a blocked operand from registers into its shared tile */
+static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s) {
+    tile__emitter *em = lw->em;
+    const tile__layout *L = &lw->lay[v];
+    tl_dtype t = tile__vdt(lw, v), st = tile__mma_sdt(t);
+    int es = (int)tile__dt[st].bytes;
+    for (int e = 0; e < L->E; e++) {
+        int val = st == t ? lw->regs[v][e] : em->op1(em, TILE__OP_CAST, t, st, lw->regs[v][e]);
+        em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, 1), es)), val);
+    }
+}
+/* f32 bits -> tf32 bits (round to nearest even), and the remainder's for tf32x3 */
+static int tile__tf32_bits(tile__lower *lw, int bits, int *small) {
+    tile__emitter *em = lw->em;
+    int x = em->op1(em, TILE__OP_BITCAST, TL_I32, TL_F32, bits);
+    int big = em->round_tf32(em, x);
+    if (small)
+        *small = em->op1(em, TILE__OP_BITCAST, TL_F32, TL_I32,
+                          em->round_tf32(em, em->op2(em, TILE__OP_SUB, TL_F32, TL_F32, x, big)));
+    return em->op1(em, TILE__OP_BITCAST, TL_F32, TL_I32, big);
+}
+static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int a = f->pool[op->opnd], c = f->pool[op->opnd + 2], res = op->res;
+    const tile__layout *L = &lw->lay[res];
+    int M = L->shape[0], N = L->shape[1], K = f->vals[a].t.shape[1];
+    tl_dtype rt = tile__vdt(lw, res), ct = kind == TILE__MMA_I8 ? TL_I32 : TL_F32;
+    int es = (int)tile__dt[tile__mma_sdt(f->vals[a].t.dtype)].bytes, ksteps = K * es / 32, kel = 32 / es;
+    int x3 = kind == TILE__MMA_TF32 && op->i[0] == TL_PRECISION_TF32X3;
+    int rnd = kind == TILE__MMA_TF32;
+    int repm = L->repm, repn = L->repn;
+    int wr = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 0), M / L->wm);
+    int wc = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 1), N / L->wn);
+    int l15 = tile__iop(lw, TILE__OP_AND, lw->lane, 15), l16 = tile__iop(lw, TILE__OP_AND, lw->lane, 16);
+    int g = tile__iop(lw, TILE__OP_SHR, lw->lane, 2), t4 = tile__iop(lw, TILE__OP_AND, lw->lane, 3);
+    int *acc = (int *)malloc(sizeof(int) * (size_t)(L->E + repm * 8 + repn * 4));
+    if (!acc) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *afr = acc + L->E, *asm_ = afr + repm * 4, *bfr = asm_ + repm * 4, *bsm = bfr + repn * 2;
+    for (int e = 0; e < L->E; e++) {
+        tile__elem z;
+        z.u = 0;
+        acc[e] = !c ? em->lit(em, ct, z) : rt == ct ? lw->regs[c][e] : em->op1(em, TILE__OP_CAST, rt, ct, lw->regs[c][e]);
+    }
+    for (int kk = 0; kk < ksteps; kk++) {
+        /* A: rows wr + 16 rm + (lane & 15), bytes 32 kk + (lane & 16) */
+        for (int rm = 0; rm < repm; rm++) {
+            int row = tile__iadd(lw, wr, tile__iadd(lw, l15, tile__li(lw, rm * 16)));
+            em->ldmatrix(em, tile__swz(lw, sa, row, tile__iadd(lw, l16, tile__li(lw, kk * 32))), 4, 0, afr + rm * 4);
+            if (rnd)
+                for (int q = 0; q < 4; q++) afr[rm * 4 + q] = tile__tf32_bits(lw, afr[rm * 4 + q], x3 ? &asm_[rm * 4 + q] : NULL);
+        }
+        /* B */
+        for (int rn = 0; rn < repn; rn++) {
+            if (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) {
+                if (rn & 1) continue;
+                /* k rows 16 kk + (lane & 15), columns wc + 8 rn + ((lane & 16) ? 8 : 0) */
+                int row = tile__iadd(lw, l15, tile__li(lw, kk * 16));
+                int cb = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, wc, 2), tile__iadd(lw, l16, tile__li(lw, rn * 16)));
+                int out[4];
+                em->ldmatrix(em, tile__swz(lw, sb, row, cb), rn + 1 < repn ? 4 : 2, 1, out);
+                bfr[rn * 2] = out[0];
+                bfr[rn * 2 + 1] = out[1];
+                if (rn + 1 < repn) {
+                    bfr[rn * 2 + 2] = out[2];
+                    bfr[rn * 2 + 3] = out[3];
+                }
+                continue;
+            }
+            int n = tile__iadd(lw, wc, tile__iadd(lw, g, tile__li(lw, rn * 8)));
+            for (int h = 0; h < 2; h++) {
+                if (kind == TILE__MMA_TF32) {   /* b_h = B[8 kk + t + 4 h][n] */
+                    int k = tile__iadd(lw, t4, tile__li(lw, kk * kel + 4 * h));
+                    int bits = em->smem_load(em, TL_I32, tile__swz(lw, sb, k, tile__iop(lw, TILE__OP_MUL, n, 4)));
+                    bfr[rn * 2 + h] = tile__tf32_bits(lw, bits, x3 ? &bsm[rn * 2 + h] : NULL);
+                } else {                          /* i8: b_h = B[32 kk + 16 h + 4 t + 0..3][n], packed */
+                    int word = -1;
+                    for (int j = 0; j < 4; j++) {
+                        int k = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, t4, 2), tile__li(lw, kk * kel + 16 * h + j));
+                        int byte = em->op1(em, TILE__OP_CAST, TL_U8, TL_I32, em->smem_load(em, TL_U8, tile__swz(lw, sb, k, n)));
+                        if (j) byte = tile__iop(lw, TILE__OP_SHL, byte, 8 * j);
+                        word = j ? em->op2(em, TILE__OP_OR, TL_I32, TL_I32, word, byte) : byte;
+                    }
+                    bfr[rn * 2 + h] = word;
+                }
+            }
+        }
+        for (int rm = 0; rm < repm; rm++)
+            for (int rn = 0; rn < repn; rn++) {
+                int *d = acc + (rm * repn + rn) * 4;
+                if (x3) {
+                    em->mma(em, kind, asm_ + rm * 4, bfr + rn * 2, d, d);
+                    em->mma(em, kind, afr + rm * 4, bsm + rn * 2, d, d);
+                }
+                em->mma(em, kind, afr + rm * 4, bfr + rn * 2, d, d);
+            }
+    }
+    int *out = tile__regs_new(lw, res);
+    for (int e = 0; e < L->E; e++) out[e] = rt == ct ? acc[e] : em->op1(em, TILE__OP_CAST, ct, rt, acc[e]);
+    free(acc);
+}
+static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    int kind = lw->mma ? tile__dot_mma_kind(f, op, lw->nthreads) : -1;
+    if (kind < 0) {
+        tile__lower_dot_fma(lw, op);
+        return;
+    }
+    tile__smop s[2];
+    size_t off = 0;
+    int staged = 0;
+    for (int k = 0; k < 2; k++) {
+        int v = f->pool[op->opnd + k];
+        const tile__type *t = &f->vals[v].t;
+        int es = (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
+        s[k].rowbytes = t->shape[1] * es;
+        if (lw->pipe && lw->pipe[v]) {
+            s[k].base = tile__iadd(lw, lw->pipe_cur, tile__li(lw, lw->pipe[v] - 1));
+            continue;
+        }
+        s[k].base = tile__li(lw, (int)(lw->sbase + off));
+        off += ((size_t)tile__numel(t) * (size_t)es + 127) / 128 * 128;
+        staged |= 1 << k;
+    }
+    if (staged) {
+        tile__need_smem(lw, off);
+        lw->em->barrier(lw->em);
+        for (int k = 0; k < 2; k++)
+            if (staged >> k & 1) tile__mma_stage(lw, f->pool[op->opnd + k], &s[k]);
+        lw->em->barrier(lw->em);
+    }
+    tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
+    if (staged) lw->em->barrier(lw->em);
 }
 
 /* ---- memory ops --------------------------------------------------------------------- */
@@ -712,10 +1119,10 @@ static void tile__lower_atomic(tile__lower *lw, const tile__op *op) {
         tile__need_smem(lw, (size_t)sz);
         em->barrier(em);
         em->if_begin(em, own);
-        em->smem_store(em, t, tile__li(lw, 0), out[0]);
+        tile__sst(lw, t, tile__li(lw, 0), out[0]);
         em->if_end(em);
         em->barrier(em);
-        out[0] = em->smem_load(em, t, tile__li(lw, 0));
+        out[0] = tile__sld(lw, t, tile__li(lw, 0));
         em->barrier(em);
     }
 }
@@ -736,8 +1143,10 @@ static void tile__assign_all(tile__lower *lw, int n, const int *dst_values, cons
     for (int k = 0; k < n; k++) total += lw->lay[dst_values[k]].E;
     int *tmp = (int *)malloc(sizeof(int) * (size_t)(total + 1)), at = 0;
     if (!tmp) tile__die(__FILE__, __LINE__, "out of host memory");
-    for (int k = 0; k < n; k++)
-        for (int e = 0; e < lw->lay[dst_values[k]].E; e++) tmp[at++] = em->var(em, tile__vdt(lw, src_values[k]), lw->regs[src_values[k]][e]);
+    for (int k = 0; k < n; k++) {
+        const int *src = tile__converted(lw, src_values[k], &lw->lay[dst_values[k]]);
+        for (int e = 0; e < lw->lay[dst_values[k]].E; e++) tmp[at++] = em->var(em, tile__vdt(lw, src_values[k]), src[e]);
+    }
     at = 0;
     for (int k = 0; k < n; k++)
         for (int e = 0; e < lw->lay[dst_values[k]].E; e++) em->assign(em, lw->regs[dst_values[k]][e], tmp[at++]);
@@ -749,6 +1158,315 @@ static const tile__op *tile__terminator(const tile__func *f, int reg) {
         if (!f->ops[r->ops[k]].dead) return &f->ops[r->ops[k]];
     return NULL;
 }
+/* ---- software pipelining of a TL_FOR that feeds tl_dot (>>mma) ---------------------------
+   Triton's pipeliner, at the lowering: the loads in the loop body whose one
+   use is an operand of a tensor-core tl_dot become cp.async copies into a
+   ring of num_stages shared-memory stages; the code their addresses and
+   masks come from (the "address slice": pure ops of the body, and the
+   carried values it advances, such as a_ptrs) runs num_stages - 1
+   iterations ahead. The prologue issues iterations 0 .. S-2; iteration i
+   waits for its stage (cp.async.wait_group S-2, then a barrier, which also
+   frees the stage read in iteration i-1), issues iteration i+S-1 into that
+   freed stage, then runs the rest of the body with tl_dot reading stage
+   i % S. The address slice is lowered in a layout of 16 bytes per thread
+   run (16-byte copies), independent of the rest of the body.
+   It applies when the slice has no side effects and nothing else reads
+   it, the loads' `other` is 0 (a copy of size 0 fills zeros), the copies
+   are at least 4 bytes, and the advanced values are not used after the
+   loop; otherwise the loop runs as written, with tl_dot staging its
+   operands itself. */
+typedef struct tile__pplan {
+    char *inP;                        /* per op: in the address slice          */
+    char *pv;                         /* per value: made by the slice          */
+    int nloads, loads[8];             /* the pipelined loads' results          */
+    int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice */
+} tile__pplan;
+static void tile__pplan_free(tile__pplan *p) {
+    free(p->inP);
+    free(p->pv);
+    p->inP = p->pv = NULL;
+}
+static int tile__zero_const(const tile__func *f, int v) {
+    while (v > 0 && f->vals[v].def >= 0 && f->ops[f->vals[v].def].code == TILE__OP_BROADCAST) v = f->pool[f->ops[f->vals[v].def].opnd];
+    if (v <= 0 || f->vals[v].def < 0 || f->ops[f->vals[v].def].code != TILE__OP_CONST) return 0;
+    const tile__op *c = &f->ops[f->vals[v].def];
+    return tile__is_float(f->vals[v].t.dtype) ? c->f == 0 && !signbit(c->f) : c->i[0] == 0;
+}
+/* 1 when an op of region reg (or of regions inside it) reads a value marked in pv */
+static int tile__region_reads(const tile__func *f, int reg, const char *pv) {
+    const tile__region *r = &f->regs[reg];
+    for (int k = 0; k < r->nops; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        if (op->dead) continue;
+        for (int j = 0; j < op->nopnd; j++)
+            if (f->pool[op->opnd + j] > 0 && pv[f->pool[op->opnd + j]]) return 1;
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], pv)) return 1;
+    }
+    return 0;
+}
+static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan *p) {
+    const tile__func *f = lw->f;
+    const tile__region *R = &f->regs[fop->region[0]];
+    const int *args = f->pool + R->args;
+    const tile__op *y = tile__terminator(f, fop->region[0]);
+    int n = fop->nres, body = fop->region[0];
+    memset(p, 0, sizeof *p);
+    if (lw->stages < 2 || !lw->mma || !y || n > TILE__MAX_CARRY) return 0;
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, lw->nthreads) < 0) continue;
+        for (int j = 0; j < 2 && p->nloads < 8; j++) {
+            int v = f->pool[op->opnd + j], d = f->vals[v].def;
+            if (d < 0 || f->ops[d].code != TILE__OP_LOAD || f->vals[v].region != body || lw->uses[v] != 1) continue;
+            const tile__op *ld = &f->ops[d];
+            int other = f->pool[ld->opnd + 2];
+            if (other > 0 && !tile__zero_const(f, other)) continue;
+            if (tile__mma_sdt(f->vals[v].t.dtype) != f->vals[v].t.dtype || ld->i[2]) continue;   /* fp8, volatile */
+            p->loads[p->nloads++] = v;
+        }
+    }
+    if (!p->nloads) return 0;
+    p->inP = (char *)calloc((size_t)f->nops, 1);
+    p->pv = (char *)calloc((size_t)f->nvals, 1);
+    int *stack = (int *)malloc(sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
+    if (!p->inP || !p->pv || !stack) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        stack[sp++] = f->pool[ld->opnd];
+        stack[sp++] = f->pool[ld->opnd + 1];
+    }
+    while (sp > 0 && ok) {
+        int v = stack[--sp];
+        if (v <= 0 || v == args[0]) continue;
+        for (int l = 0; l < p->nloads; l++)
+            if (v == p->loads[l]) ok = 0;
+        int carried = 0;
+        for (int k = 0; k < n; k++)
+            if (v == args[1 + k]) {
+                carried = 1;
+                if (!p->ap[k]) {
+                    p->ap[k] = 1;
+                    stack[sp++] = f->pool[y->opnd + k];
+                }
+            }
+        int d = f->vals[v].def;
+        if (carried || d < 0 || f->vals[v].region != body || p->inP[d]) continue;
+        const tile__op *op = &f->ops[d];
+        if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0 || op->code == TILE__OP_DOT) { ok = 0; break; }
+        p->inP[d] = 1;
+        if (sp + op->nopnd > f->npool + 16) { ok = 0; break; }
+        for (int j = 0; j < op->nopnd; j++) stack[sp++] = f->pool[op->opnd + j];
+    }
+    free(stack);
+    for (int k = 0; k < R->nops && ok; k++)
+        if (p->inP[R->ops[k]])
+            for (int j = 0; j < f->ops[R->ops[k]].nres; j++) p->pv[f->ops[R->ops[k]].res + j] = 1;
+    for (int k = 0; k < n; k++)
+        if (p->ap[k]) {
+            p->pv[args[1 + k]] = 1;
+            if (lw->uses[fop->res + k]) ok = 0;     /* read after the loop: it would be S-1 steps ahead */
+        }
+    /* nothing but the slice (and the yields of what it advances) reads the slice */
+    for (int k = 0; k < R->nops && ok; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || p->inP[R->ops[k]] || op->code == TILE__OP_YIELD) continue;
+        int pl = 0;
+        for (int l = 0; l < p->nloads; l++) pl |= op->nres && op->res == p->loads[l];
+        if (pl) continue;
+        for (int j = 0; j < op->nopnd; j++)
+            if (f->pool[op->opnd + j] > 0 && p->pv[f->pool[op->opnd + j]]) ok = 0;
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], p->pv)) ok = 0;
+    }
+    for (int k = 0; k < n && ok; k++) {
+        int v = f->pool[y->opnd + k];
+        if (v > 0 && p->pv[v] && !p->ap[k]) ok = 0;
+    }
+    if (!ok) tile__pplan_free(p);
+    return ok;
+}
+/* the layout of the address slice: 16 bytes of the loaded dtype per thread run */
+static void tile__layout_vec(const tile__type *t, int nthreads, int vec, tile__layout *L);
+static void tile__lower_op(tile__lower *lw, const tile__op *op);
+/* lower the address slice for the iteration whose induction value is in
+   args[0]'s register, and issue its copies into the stage at `stage` */
+static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__pplan *p, const int *loff, int stage, int valid) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const tile__region *R = &f->regs[fop->region[0]];
+    const int *args = f->pool + R->args;
+    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++)
+        if (p->inP[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        int ptr = f->pool[ld->opnd], m = f->pool[ld->opnd + 1];
+        const tile__layout *Lp = &lw->lay[ptr];
+        const int *mr = m ? tile__converted(lw, m, Lp) : NULL;
+        tl_dtype t = tile__vdt(lw, p->loads[l]);
+        int es = (int)tile__dt[t].bytes;
+        tile__smop s;
+        s.base = tile__iadd(lw, stage, tile__li(lw, loff[l]));
+        s.rowbytes = f->vals[p->loads[l]].t.shape[1] * es;
+        for (int e = 0; e < Lp->E;) {
+            int w = tile__vec_width(t, tile__run_at(Lp, e), lw->ax[ptr], m ? &lw->ax[m] : NULL);
+            int at = tile__swz(lw, &s, tile__coord_reg(lw, Lp, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Lp, e, 1), es));
+            em->cp_async(em, at, lw->regs[ptr][e], w * es, tile__and_pred(lw, valid, mr ? mr[e] : -1));
+            e += w;
+        }
+    }
+    em->cp_commit(em);
+    /* advance the carried values the slice owns */
+    const tile__op *y = tile__terminator(f, fop->region[0]);
+    int dst[TILE__MAX_CARRY + 1], src[TILE__MAX_CARRY + 1], cnt = 0;
+    for (int k = 0; k < fop->nres; k++)
+        if (p->ap[k]) {
+            dst[cnt] = args[1 + k];
+            src[cnt++] = f->pool[y->opnd + k];
+        }
+    tile__assign_all(lw, cnt, dst, src);
+}
+/* 1 when the loop was lowered pipelined */
+static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    tile__pplan p;
+    if (!tile__pipeline_plan(lw, op, &p)) return 0;
+    const int *o = f->pool + op->opnd;
+    const tile__region *R = &f->regs[op->region[0]];
+    const int *args = f->pool + R->args;
+    int n = op->nres, S = lw->stages;
+    /* the slice's layouts: 16-byte runs of the loaded dtype */
+    int minb = 16;
+    for (int l = 0; l < p.nloads; l++) minb = tile__mini(minb, (int)tile__dt[tile__vdt(lw, p.loads[l])].bytes);
+    tile__layout *saved = (tile__layout *)malloc(sizeof *saved * (size_t)f->nvals);
+    if (!saved) tile__die(__FILE__, __LINE__, "out of host memory");
+    memcpy(saved, lw->lay, sizeof *saved * (size_t)f->nvals);
+    for (int v = 1; v < f->nvals; v++)
+        if (p.pv[v] && lw->lay[v].kind == TILE__LAYOUT_BLOCKED) tile__layout_vec(&f->vals[v].t, lw->nthreads, 16 / minb, &lw->lay[v]);
+    for (int k = 0; k < n; k++)
+        if (p.ap[k]) lw->lay[op->res + k] = lw->lay[args[1 + k]];
+    /* every copy must move 4 bytes or more */
+    int ok = 1, loff[8], slot = 0;
+    for (int l = 0; l < p.nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p.loads[l]].def];
+        int ptr = f->pool[ld->opnd], m = f->pool[ld->opnd + 1];
+        tl_dtype t = tile__vdt(lw, p.loads[l]);
+        const tile__layout *Lp = &lw->lay[ptr];
+        if (Lp->kind != TILE__LAYOUT_BLOCKED || Lp->rank != 2) ok = 0;
+        else if (tile__vec_width(t, tile__run_at(Lp, 0), lw->ax[ptr], m ? &lw->ax[m] : NULL) * (int)tile__dt[t].bytes < 4) ok = 0;
+        loff[l] = slot;
+        slot += (tile__numel(&f->vals[p.loads[l]].t) * (int)tile__dt[t].bytes + 127) / 128 * 128;
+    }
+    if (!ok) {
+        memcpy(lw->lay, saved, sizeof *saved * (size_t)f->nvals);
+        free(saved);
+        tile__pplan_free(&p);
+        return 0;
+    }
+    free(saved);
+    size_t pbase = lw->sbase;
+    lw->sbase = pbase + (size_t)S * (size_t)slot;
+    tile__need_smem(lw, 0);
+    /* carried values, the induction variable, and the bounds (as tile__lower_for) */
+    for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    tile__elem z;
+    z.u = 0;
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0];
+    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, step, em->lit(em, it, z)),
+                      em->op2(em, TILE__OP_LT, it, TL_I1, lo, lw->regs[o[1]][0]));
+    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
+    int hi = em->op3(em, TILE__OP_WHERE, it, it, bad, lo, lw->regs[o[1]][0]);
+    /* prologue: iterations 0 .. S-2 */
+    em->barrier(em);
+    for (int s = 0; s < S - 1 && lw->st == TILE_OK; s++) {
+        tile__elem se;
+        se.i = s;
+        int ivs = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
+        lw->regs[args[0]][0] = ivs;
+        tile__pipe_issue(lw, op, &p, loff, tile__li(lw, (int)pbase + s * slot), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
+    }
+    int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, S - 1));
+    em->for_begin(em, it, iv, lo, hi, step);
+    em->cp_wait(em, S - 2);
+    em->barrier(em);
+    {
+        tile__elem se;
+        se.i = S - 1;
+        int ivf = em->op2(em, TILE__OP_ADD, it, it, iv, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
+        lw->regs[args[0]][0] = ivf;
+        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, nxt, slot));
+        tile__pipe_issue(lw, op, &p, loff, stage, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
+        lw->regs[args[0]][0] = iv;
+    }
+    /* the rest of the body, with tl_dot reading this iteration's stage */
+    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, cur, slot));
+    for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 1 + loff[l];
+    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
+        const tile__op *bop = &f->ops[R->ops[k]];
+        int pl = 0;
+        for (int l = 0; l < p.nloads; l++) pl |= bop->nres && bop->res == p.loads[l];
+        if (!bop->dead && !p.inP[R->ops[k]] && !pl) tile__lower_op(lw, bop);
+    }
+    for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 0;
+    const tile__op *y = tile__terminator(f, op->region[0]);
+    int dst[TILE__MAX_CARRY + 1], src[TILE__MAX_CARRY + 1], cnt = 0;
+    for (int k = 0; k < n; k++)
+        if (!p.ap[k]) {
+            dst[cnt] = args[1 + k];
+            src[cnt++] = f->pool[y->opnd + k];
+        }
+    tile__assign_all(lw, cnt, dst, src);
+    for (int q = 0; q < 2; q++) {
+        int var = q ? nxt : cur;
+        int inc = tile__iadd(lw, var, tile__li(lw, 1));
+        em->assign(em, var, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S)), tile__li(lw, 0), inc));
+    }
+    em->for_end(em);
+    em->cp_wait(em, 0);
+    em->barrier(em);
+    lw->sbase = pbase;
+    for (int k = 0; k < n; k++) {
+        int E = lw->lay[args[1 + k]].E;
+        free(lw->regs[op->res + k]);
+        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
+        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
+        memcpy(lw->regs[op->res + k], lw->regs[args[1 + k]], sizeof(int) * (size_t)E);
+        lw->ax[op->res + k] = tile__ax_unknown();
+    }
+    tile__pplan_free(&p);
+    return 1;
+}
+/* The alignment facts of a loop's carried values: those of the initial
+   values, met with those of the yielded ones until nothing changes. */
+static void tile__loop_axis(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    const tile__region *R = &f->regs[op->region[0]];
+    const int *args = f->pool + R->args, *o = f->pool + op->opnd;
+    const tile__op *y = tile__terminator(f, op->region[0]);
+    int n = op->nres, it;
+    for (int k = 0; k < n; k++) lw->ax[args[1 + k]] = lw->ax[o[3 + k]];
+    for (it = 0; it < 8 && y; it++) {
+        for (int k = 0; k < R->nops; k++)
+            if (!f->ops[R->ops[k]].dead) tile__axis_op(lw, &f->ops[R->ops[k]]);
+        int changed = 0;
+        for (int k = 0; k < n; k++) {
+            tile__axis a = lw->ax[args[1 + k]], b = lw->ax[f->pool[y->opnd + k]], m;
+            m.contig = tile__gcd(a.contig, b.contig);
+            m.div = tile__gcd(a.div, b.div);
+            m.constv = tile__gcd(a.constv, b.constv);
+            m.one = a.one && b.one;
+            if (memcmp(&m, &a, sizeof m)) changed = 1;
+            lw->ax[args[1 + k]] = m;
+        }
+        if (!changed) break;
+    }
+    if (it == 8 || !y)
+        for (int k = 0; k < n; k++) lw->ax[args[1 + k]] = tile__ax_unknown();
+}
+
 static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     tile__emitter *em = lw->em;
@@ -756,15 +1474,14 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     const tile__region *body = &f->regs[op->region[0]];
     const int *args = f->pool + body->args;
     int n = op->nres;
-    for (int k = 0; k < n; k++) {
-        tile__vars_for(lw, args[1 + k], lw->regs[o[3 + k]]);
-        lw->ax[args[1 + k]] = tile__ax_unknown();
-    }
-    tl_dtype it = tile__vdt(lw, o[0]);
-    int iv = tile__vars_for(lw, args[0], NULL)[0];
     tile__axis ia = tile__ax_unknown();
     ia.div = tile__gcd(lw->ax[o[0]].div, lw->ax[o[2]].div);
     lw->ax[args[0]] = ia;
+    tile__loop_axis(lw, op);
+    if (tile__lower_for_pipelined(lw, op)) return;
+    for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
     /* a step <= 0 with lo < hi would never end: report it (as the
        interpreter does) and skip the loop */
     tile__elem z;
@@ -810,7 +1527,7 @@ static void tile__lower_while(tile__lower *lw, const tile__op *op) {
     const int *bargs = f->pool + before->args, *aargs = f->pool + after->args;
     int n = op->nres;
     for (int k = 0; k < n; k++) {
-        tile__vars_for(lw, bargs[k], lw->regs[f->pool[op->opnd + k]]);
+        tile__vars_for(lw, bargs[k], tile__converted(lw, f->pool[op->opnd + k], &lw->lay[bargs[k]]));
         tile__vars_for(lw, aargs[k], NULL);
         lw->ax[bargs[k]] = lw->ax[aargs[k]] = tile__ax_unknown();
     }
@@ -832,7 +1549,7 @@ static void tile__lower_while(tile__lower *lw, const tile__op *op) {
 }
 
 /* ---- one op ------------------------------------------------------------------------------ */
-static void tile__lower_op(tile__lower *lw, const tile__op *op) {
+static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
     const int *o = f->pool + op->opnd;
@@ -895,7 +1612,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
             for (int d = 0; d < dt->rank; d++) m.order[d] = (int)op->i[d];
         }
         int *srcs[1] = {lw->regs[o[0]]};
-        tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, fn, &m);
+        tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, fn, &m, r);
         return;
     }
     case TILE__OP_CAT: case TILE__OP_JOIN: {
@@ -913,7 +1630,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
             }
             return;
         }
-        tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m);
+        tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m, 0);
         return;
     }
     case TILE__OP_SPLIT: {
@@ -928,7 +1645,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
                 int c = -1;
                 (void)c;
             }
-            tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r + k], out, tile__map_split, &m);
+            tile__relayout(lw, 1, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r + k], out, tile__map_split, &m, 0);
         }
         return;
     }
@@ -963,6 +1680,62 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         return;
     }
 }
+/* One op, its operands first brought into the layouts it reads them in:
+   elementwise ops and loads read theirs in the result's layout, stores and
+   atomics in the pointer's, tl_dot its accumulator in the result's; every
+   other op reads an MMA-layout operand in the blocked layout. Control flow
+   converts its carried values itself. */
+static void tile__lower_op(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd;
+    int code = op->code, n = 0;
+    if (code == TILE__OP_YIELD || code == TILE__OP_CONDITION || code == TILE__OP_FOR || code == TILE__OP_IF || code == TILE__OP_WHILE ||
+        code == TILE__OP_PRINT || code == TILE__OP_ASSERT || op->nopnd == 0) {
+        tile__lower_op_body(lw, op);
+        return;
+    }
+    int *sv = (int *)malloc(sizeof(int) * (size_t)op->nopnd);
+    int **sr = (int **)malloc(sizeof(int *) * (size_t)op->nopnd);
+    tile__layout *sl = (tile__layout *)malloc(sizeof(tile__layout) * (size_t)op->nopnd);
+    if (!sv || !sr || !sl) tile__die(__FILE__, __LINE__, "out of host memory");
+    int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
+    int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
+    for (int k = 0; k < op->nopnd; k++) {
+        int v = o[k];
+        if (v <= 0 || (lw->pipe && lw->pipe[v])) continue;
+        tile__layout want;
+        if (ew || (code == TILE__OP_DOT && k == 2)) want = lw->lay[op->res];
+        else if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_BLOCKED) want = lw->lay[o[0]];
+        else if (lw->lay[v].kind == TILE__LAYOUT_MMA || byptr) tile__layout_of(&f->vals[v].t, lw->nthreads, &want);
+        else continue;
+        if (tile__same_layout(&lw->lay[v], &want)) continue;
+        int *conv = tile__converted(lw, v, &want);
+        sv[n] = v;
+        sr[n] = lw->regs[v];
+        sl[n++] = lw->lay[v];
+        lw->regs[v] = conv;
+        lw->lay[v] = want;
+    }
+    if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_MMA) {   /* the pointer itself, last */
+        tile__layout want;
+        tile__layout_of(&f->vals[o[0]].t, lw->nthreads, &want);
+        int *conv = tile__converted(lw, o[0], &want);
+        sv[n] = o[0];
+        sr[n] = lw->regs[o[0]];
+        sl[n++] = lw->lay[o[0]];
+        lw->regs[o[0]] = conv;
+        lw->lay[o[0]] = want;
+    }
+    tile__lower_op_body(lw, op);
+    while (n > 0) {
+        n--;
+        lw->regs[sv[n]] = sr[n];
+        lw->lay[sv[n]] = sl[n];
+    }
+    free(sv);
+    free(sr);
+    free(sl);
+}
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
     for (int k = 0; k < r->nops && lw->st == TILE_OK; k++) {
@@ -974,21 +1747,69 @@ static void tile__lower_region(tile__lower *lw, int reg) {
 /* Lower a verified function for num_warps warps. spec16: parameters known
    divisible by 16; spec1: integer parameters known to be 1 (they become the
    constant). Returns the shared memory the kernel needs in *smem. */
-static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned spec16, unsigned spec1, tile__emitter *em, size_t *smem) {
+/* ---- layout assignment (>>mma) -----------------------------------------------------
+   Every value starts with the blocked layout of its shape. A tl_dot on
+   tensor cores gives its result the MMA layout, which flows forward through
+   elementwise ops and through loop-carried values (a TL_FOR's accumulator
+   keeps it across iterations) and out of TL_IFs, so the only conversion is
+   where an MMA value meets an op that reads the blocked layout (a store, a
+   reduction): once, after the loop. */
+static int tile__mk_mma(const tile__func *f, int nthreads, tile__layout *lay, int v) {
+    tile__layout L;
+    if (v <= 0 || lay[v].kind == TILE__LAYOUT_MMA || !tile__mma_layout_of(&f->vals[v].t, nthreads, &L)) return 0;
+    lay[v] = L;
+    return 1;
+}
+static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, tile__layout *lay) {
+    for (int v = 1; v < f->nvals; v++) tile__layout_of(&f->vals[v].t, nthreads, &lay[v]);
+    for (int changed = mma; changed;) {
+        changed = 0;
+        for (int k = 0; k < f->nops; k++) {
+            const tile__op *op = &f->ops[k];
+            const int *o = f->pool + op->opnd;
+            if (op->dead) continue;
+            if (op->code == TILE__OP_DOT && tile__dot_mma_kind(f, op, nthreads) >= 0) changed |= tile__mk_mma(f, nthreads, lay, op->res);
+            else if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) {
+                for (int j = 0; j < op->nopnd; j++)
+                    if (o[j] > 0 && lay[o[j]].kind == TILE__LAYOUT_MMA) changed |= tile__mk_mma(f, nthreads, lay, op->res);
+            } else if (op->code == TILE__OP_FOR || op->code == TILE__OP_IF) {
+                const tile__op *y0 = tile__terminator(f, op->region[0]);
+                const tile__op *y1 = op->code == TILE__OP_IF ? tile__terminator(f, op->region[1]) : NULL;
+                const int *args = f->pool + f->regs[op->region[0]].args;
+                for (int j = 0; j < op->nres; j++) {
+                    int m = (y0 && lay[f->pool[y0->opnd + j]].kind == TILE__LAYOUT_MMA) || (y1 && lay[f->pool[y1->opnd + j]].kind == TILE__LAYOUT_MMA) ||
+                            (op->code == TILE__OP_FOR && lay[o[3 + j]].kind == TILE__LAYOUT_MMA);
+                    if (!m) continue;
+                    changed |= tile__mk_mma(f, nthreads, lay, op->res + j);
+                    if (op->code == TILE__OP_FOR) changed |= tile__mk_mma(f, nthreads, lay, args[1 + j]);
+                }
+            }
+        }
+    }
+}
+
+static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_stages, unsigned spec16, unsigned spec1, tile__emitter *em,
+                                    size_t *smem) {
     tile__lower lw;
     memset(&lw, 0, sizeof lw);
     lw.f = f;
     lw.em = em;
     lw.nthreads = 32 * num_warps;
     lw.spec16 = spec16;
+    lw.stages = num_stages > 0 ? num_stages : 3;
+    lw.mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
     lw.lay = (tile__layout *)calloc((size_t)f->nvals, sizeof *lw.lay);
     lw.regs = (int **)calloc((size_t)f->nvals, sizeof *lw.regs);
     lw.ax = (tile__axis *)calloc((size_t)f->nvals, sizeof *lw.ax);
-    if (!lw.lay || !lw.regs || !lw.ax) tile__die(__FILE__, __LINE__, "out of host memory");
-    for (int v = 1; v < f->nvals; v++) {
-        tile__layout_of(&f->vals[v].t, lw.nthreads, &lw.lay[v]);
-        lw.ax[v] = tile__ax_unknown();
-    }
+    lw.uses = (int *)calloc((size_t)f->nvals, sizeof *lw.uses);
+    lw.pipe = (int *)calloc((size_t)f->nvals, sizeof *lw.pipe);
+    if (!lw.lay || !lw.regs || !lw.ax || !lw.uses || !lw.pipe) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__assign_layouts(f, lw.nthreads, lw.mma, lw.lay);
+    for (int v = 1; v < f->nvals; v++) lw.ax[v] = tile__ax_unknown();
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead)
+            for (int j = 0; j < f->ops[k].nopnd; j++)
+                if (f->pool[f->ops[k].opnd + j] > 0) lw.uses[f->pool[f->ops[k].opnd + j]]++;
     lw.tid = em->special(em, 0);
     lw.lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw.tid, tile__li(&lw, 31));
     lw.warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw.tid, tile__li(&lw, 5));
@@ -1006,9 +1827,13 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned
     }
     tile__lower_region(&lw, 0);
     for (int v = 0; v < f->nvals; v++) free(lw.regs[v]);
+    for (int k = 0; k < lw.ntmp; k++) free(lw.tmp[k]);
+    free(lw.tmp);
     free(lw.regs);
     free(lw.lay);
     free(lw.ax);
+    free(lw.uses);
+    free(lw.pipe);
     *smem = lw.smem;
     return lw.st;
 }
@@ -1016,7 +1841,8 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, unsigned
 /* ---- TILE_DUMP=ttgir: the IR's values with their layouts ---------------------------------------
    One line per op result in program order: the op, its type, the blocked
    layout the lowering gives it, and the user's line. */
-static void tile__layout_dump_region(const tile__func *f, int reg, int nthreads, int depth, char **buf, size_t *len, size_t *cap) {
+static void tile__layout_dump_region(const tile__func *f, const tile__layout *lays, int reg, int nthreads, int depth, char **buf, size_t *len,
+                                     size_t *cap) {
     const tile__region *r = &f->regs[reg];
     for (int k = 0; k < r->nops; k++) {
         const tile__op *op = &f->ops[r->ops[k]];
@@ -1024,10 +1850,11 @@ static void tile__layout_dump_region(const tile__func *f, int reg, int nthreads,
         for (int j = 0; j < (op->nres ? op->nres : 1); j++) {
             char line[512], ty[96] = "", lay[256] = "";
             if (op->nres) {
-                tile__layout L;
+                tile__layout L = lays[op->res + j];
                 tile__type_str(&f->vals[op->res + j].t, ty, sizeof ty);
-                tile__layout_of(&f->vals[op->res + j].t, nthreads, &L);
                 if (L.rank == 0) snprintf(lay, sizeof lay, "uniform scalar");
+                else if (L.kind == TILE__LAYOUT_MMA)
+                    snprintf(lay, sizeof lay, "mma m16n8 warps=[%d,%d] reps=[%d,%d] E=%d", L.wm, L.wn, L.repm, L.repn, L.E);
                 else {
                     size_t at = 0;
                     const char *names[3] = {"spt", "tpw", "wpc"};
@@ -1054,7 +1881,7 @@ static void tile__layout_dump_region(const tile__func *f, int reg, int nthreads,
             *len += (size_t)n;
         }
         for (int q = 0; q < 2; q++)
-            if (op->region[q] >= 0) tile__layout_dump_region(f, op->region[q], nthreads, depth + 1, buf, len, cap);
+            if (op->region[q] >= 0) tile__layout_dump_region(f, lays, op->region[q], nthreads, depth + 1, buf, len, cap);
     }
 }
 static char *tile__layout_dump(const tile__func *f, int num_warps) {
@@ -1063,6 +1890,10 @@ static char *tile__layout_dump(const tile__func *f, int num_warps) {
     if (!buf) tile__die(__FILE__, __LINE__, "out of host memory");
     len = (size_t)snprintf(buf, cap, "// %s: blocked layouts for %d warps (size per thread, threads per warp, warps per program; E: elements per thread)\n",
                            f->name, num_warps);
-    tile__layout_dump_region(f, 0, 32 * num_warps, 0, &buf, &len, &cap);
+    tile__layout *lays = (tile__layout *)calloc((size_t)f->nvals, sizeof *lays);
+    if (!lays) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__assign_layouts(f, 32 * num_warps, 1, lays);
+    tile__layout_dump_region(f, lays, 0, 32 * num_warps, 0, &buf, &len, &cap);
+    free(lays);
     return buf;
 }

@@ -250,7 +250,7 @@ fail:
    One entry per distinct set of meta-parameters (sorted by name). */
 /* A kernel compiled for the device: one per num_warps and specialization. */
 typedef struct tile__variant {
-    int num_warps;
+    int num_warps, num_stages;
     uint64_t spec;                 /* bit p: parameter p divisible by 16; bit 32 + p: it is 1 */
     CUmodule mod;
     CUfunction fn;
@@ -435,19 +435,20 @@ static tile_status tile__target(char *arch, size_t n) {
 }
 /* >>backends: one variant through the registered back end. */
 static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
-    return tile__lower_func((const tile__func *)job->func, job->num_warps, (unsigned)job->spec, (unsigned)(job->spec >> 32), (tile__emitter *)em,
+    return tile__lower_func((const tile__func *)job->func, job->num_warps, job->num_stages, (unsigned)job->spec, (unsigned)(job->spec >> 32), (tile__emitter *)em,
                             &job->smem);
 }
 static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
     return tile__error(st, kernel, NULL, 0, "%s", message);
 }
-static tile_status tile__ext_compile(const tile__func *f, int num_warps, uint64_t spec, const char *arch, char **ptx, size_t *smem, int *has_assert) {
+static tile_status tile__ext_compile(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem, int *has_assert) {
     const tile__knobs *kn = tile__knobs_get();
     tile_backend_job job;
     memset(&job, 0, sizeof job);
     job.func = f;
     job.name = f->name;
     job.num_warps = num_warps;
+    job.num_stages = num_stages;
     job.spec = spec;
     job.arch = arch;
     job.lower = tile__ext_lower;
@@ -468,7 +469,7 @@ static tile_status tile__ext_compile(const tile__func *f, int num_warps, uint64_
     return st;
 }
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
-static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_t spec, const char *arch, char **ptx, size_t *smem,
+static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem,
                                      int *has_assert) {
     const tile__knobs *kn = tile__knobs_get();
     char *src = NULL, *log = NULL;
@@ -479,10 +480,10 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_
         free(lay);
     }
     if (tile__ext_mode()) {
-        tile_status est = tile__ext_compile(f, num_warps, spec, arch, ptx, smem, has_assert);
+        tile_status est = tile__ext_compile(f, num_warps, num_stages, spec, arch, ptx, smem, has_assert);
         if (est != TILE_ERR_NODEVICE) return est;        /* NODEVICE: unsupported there, NVRTC compiles it */
     }
-    tile_status st = tile__cuda_source(f, num_warps, (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
+    tile_status st = tile__cuda_source(f, num_warps, num_stages, (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
@@ -505,16 +506,16 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, uint64_
 /* >>autotune: the disk cache of compiled variants, in tile_autotune.h: a
    variant compiled by an earlier process is loaded from it; a new one is
    loaded (from the driver's cubin) and stored in it. */
-static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, CUmodule *mod,
+static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
                             CUfunction *fn, size_t *smem, int *has_assert);
-static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, uint64_t spec, const char *arch, const char *ptx,
+static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, const char *ptx,
                                           size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn);
 /* Find or compile and load the variant for this launch. */
 static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
-    int nw = o->num_warps ? o->num_warps : 4;
+    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
     pthread_mutex_lock(&tile__cache_lock);
     for (tile__variant *v = e->variants; v; v = v->next)
-        if (v->num_warps == nw && v->spec == spec) {
+        if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) {
             pthread_mutex_unlock(&tile__cache_lock);
             *out = v;
             return TILE_OK;
@@ -524,14 +525,15 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     tile__variant *v = (tile__variant *)calloc(1, sizeof *v);
     if (!v) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
     v->num_warps = nw;
+    v->num_stages = ns;
     v->spec = spec;
     tile_status st = tile__target(arch, sizeof arch);
     double t0 = tile__host_ms(), t1;   /* >>backends: TILE_DUMP=times */
-    int from_disk = st == TILE_OK && tile__kdisk_load(&e->f, k->name, nw, spec, arch, &v->mod, &v->fn, &v->smem, &v->has_assert);
-    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, spec, arch, &ptx, &v->smem, &v->has_assert);
+    int from_disk = st == TILE_OK && tile__kdisk_load(&e->f, k->name, nw, ns, spec, arch, &v->mod, &v->fn, &v->smem, &v->has_assert);
+    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, spec, arch, &ptx, &v->smem, &v->has_assert);
     t1 = tile__host_ms();
     if (st == TILE_OK && !from_disk)
-        st = tile__kdisk_load_store(&e->f, k->name, nw, spec, arch, ptx, v->smem, v->has_assert, &v->mod, &v->fn, log, sizeof log);
+        st = tile__kdisk_load_store(&e->f, k->name, nw, ns, spec, arch, ptx, v->smem, v->has_assert, &v->mod, &v->fn, log, sizeof log);
     if (tile__knobs_get()->dump_times)
         fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, arch, tile_backend_name(), t1 - t0,
                 tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
@@ -592,11 +594,11 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
         char arch[32], *ptx = NULL;
         size_t smem;
         tile__target(arch, sizeof arch);
-        if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, tile__spec16(k, args), arch, &ptx, &smem, NULL);
+        if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, tile__spec16(k, args), arch, &ptx, &smem, NULL);
         else {
             char *src = NULL;
             uint64_t spec = tile__spec16(k, args);
-            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, NULL);
+            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, NULL);
             if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
             free(src);
         }
@@ -623,7 +625,7 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
         if (k->params[p].dtype == TL_PTR) spec |= (uint64_t)1 << p;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
-    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, spec, target, ptx, &smem, NULL);
+    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, spec, target, ptx, &smem, NULL);
     tile__func_free(&f);
     return st;
 }
