@@ -428,10 +428,11 @@ int main(void) {
         for (int ci = 0; ci < NCF; ci++) {
             const config *cf = &CF[ci];
             if (V[vi].in == TL_I8 && cf->bk < 32) continue; /* i8 MMAs are k = 32 deep */
-            int r = vi + ci;
-            const int *sz = SMALL[r % NSMALL];
+            int r = vi + ci, si = r % NSMALL;
+            const int *sz = SMALL[si];
             const int pads[3] = {0, 3, ALIGN16};
-            test_mm(&V[vi], sz[0], sz[1], sz[2], cf, r & 1, (r >> 1) & 1, ci == 5, pads[r % 3], (r / 4) & 1);
+            int pad = si == NSMALL - 1 ? ALIGN16 : pads[r % 3]; /* the multiples of 16 keep aligned rows */
+            test_mm(&V[vi], sz[0], sz[1], sz[2], cf, r & 1, (r >> 1) & 1, ci == 5, pad, (r / 4) & 1);
         }
     /* the tutorial's configuration, row-major and contiguous, for every dtype */
     for (int vi = 0; vi < NV; vi++) test_mm(&V[vi], 67, 45, 33, &CF[4], 0, 0, 0, 0, 1);
