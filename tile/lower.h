@@ -350,11 +350,10 @@ static int tile__sld(tile__lower *lw, tl_dtype t, int off) { return lw->em->smem
    shared memory otherwise. */
 typedef long long (*tile__map_fn)(const int *dst_coords, const void *ctx);
 static int tile__remat_into(tile__lower *lw, int v, const tile__layout *L, int *out);
+static long long tile__map_same(const int *c, const void *ctx);
 static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, int *const *src, tl_dtype t, const tile__layout *Ld,
                            int *out, tile__map_fn map, const void *ctx, int remat) {
     tile__emitter *em = lw->em;
-    long long numel = 1;
-    for (int d = 0; d < Ls->rank; d++) numel *= Ls->shape[d];
     if (nsrc == 1) {
         int local = 1;
         int *pick = (int *)malloc(sizeof(int) * (size_t)Ld->E);
@@ -378,16 +377,24 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
     }
     if (remat > 0 && tile__remat_into(lw, remat, Ld, out)) return;   /* recompute rather than move */
     int sz = t == TL_I1 || tile__dt[t].bytes < 4 ? 4 : tile__dt[t].bytes;
-    tile__need_smem(lw, (size_t)(numel * nsrc * sz));
+    /* A plain conversion of a 2-D (or more) tile pads each row by 4 slots:
+       the rows an MMA layout's lanes write at once then start 4 banks
+       apart instead of all in one bank (2-way conflicts instead of 8-way). */
+    int pad = nsrc == 1 && map == tile__map_same && Ls->rank >= 2 && Ls->shape[Ls->rank - 1] >= 32 ? 4 : 0;
+    int st[TILE__MAX_RANK];
+    long long total = 1;
+    for (int d = Ls->rank - 1; d >= 0; d--) {
+        st[d] = (int)total;
+        total *= Ls->shape[d] + (d == Ls->rank - 1 ? pad : 0);
+    }
+    tile__need_smem(lw, (size_t)(total * nsrc * sz));
     em->barrier(em);
     for (int k = 0; k < nsrc; k++)
         for (int e = 0; e < Ls->E; e++) {
-            int lin = tile__li(lw, (int)(k * numel));
+            int lin = tile__li(lw, (int)(k * total));
             for (int d = 0; d < Ls->rank; d++) {
-                int stride = 1;
-                for (int j = d + 1; j < Ls->rank; j++) stride *= Ls->shape[j];
                 int c = tile__coord_reg(lw, Ls, e, d);
-                lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, stride)));
+                lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, st[d])));
             }
             tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz)), src[k][e]);
         }
@@ -399,7 +406,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         for (int d = 0; d < Ld->rank; d++) {
             int unit[TILE__MAX_RANK] = {0};
             unit[d] = 1;
-            long long coef = map(unit, ctx) - base;
+            long long coef = pad ? st[d] : map(unit, ctx) - base;
             if (coef == 0) continue;
             int c = tile__coord_reg(lw, Ld, e, d);
             acc = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, acc, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, c, tile__li(lw, (int)coef)));
