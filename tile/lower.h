@@ -380,7 +380,8 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
     /* A plain conversion of a 2-D (or more) tile pads each row by 4 slots:
        the rows an MMA layout's lanes write at once then start 4 banks
        apart instead of all in one bank (2-way conflicts instead of 8-way). */
-    int pad = nsrc == 1 && map == tile__map_same && Ls->rank >= 2 && Ls->shape[Ls->rank - 1] >= 32 ? 4 : 0;
+    int same = Ls->rank == Ld->rank && memcmp(Ls->shape, Ld->shape, sizeof Ls->shape) == 0;   /* not a reshape */
+    int pad = nsrc == 1 && map == tile__map_same && same && Ls->rank >= 2 && Ls->shape[Ls->rank - 1] >= 32 ? 4 : 0;
     int st[TILE__MAX_RANK];
     long long total = 1;
     for (int d = Ls->rank - 1; d >= 0; d--) {
@@ -1895,7 +1896,7 @@ static char *tile__layout_dump(const tile__func *f, int num_warps) {
     size_t len = 0, cap = 4096;
     char *buf = (char *)malloc(cap);
     if (!buf) tile__die(__FILE__, __LINE__, "out of host memory");
-    len = (size_t)snprintf(buf, cap, "// %s: blocked layouts for %d warps (size per thread, threads per warp, warps per program; E: elements per thread)\n",
+    len = (size_t)snprintf(buf, cap, "// %s: layouts for %d warps (blocked: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; E: elements per thread)\n",
                            f->name, num_warps);
     tile__layout *lays = (tile__layout *)calloc((size_t)f->nvals, sizeof *lays);
     if (!lays) tile__die(__FILE__, __LINE__, "out of host memory");
