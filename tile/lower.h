@@ -1334,6 +1334,20 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__p
         }
     tile__assign_all(lw, cnt, dst, src);
 }
+/* A TL_FOR's upper bound as run: a step <= 0 with lo < hi would never
+   end, so it is reported (as the interpreter does) and the loop skipped. */
+static int tile__for_hi(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const int *o = lw->f->pool + op->opnd;
+    tl_dtype it = tile__vdt(lw, o[0]);
+    tile__elem z;
+    z.u = 0;
+    int lo = lw->regs[o[0]][0], hi = lw->regs[o[1]][0];
+    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
+                      em->op2(em, TILE__OP_LT, it, TL_I1, lo, hi));
+    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
+    return em->op3(em, TILE__OP_WHERE, it, it, bad, lo, hi);
+}
 /* 1 when the loop was lowered pipelined */
 static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
@@ -1380,13 +1394,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
-    tile__elem z;
-    z.u = 0;
-    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0];
-    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, step, em->lit(em, it, z)),
-                      em->op2(em, TILE__OP_LT, it, TL_I1, lo, lw->regs[o[1]][0]));
-    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
-    int hi = em->op3(em, TILE__OP_WHERE, it, it, bad, lo, lw->regs[o[1]][0]);
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
     /* prologue: iterations 0 .. S-2 */
     em->barrier(em);
     for (int s = 0; s < S - 1 && lw->st == TILE_OK; s++) {
@@ -1490,15 +1498,7 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
-    /* a step <= 0 with lo < hi would never end: report it (as the
-       interpreter does) and skip the loop */
-    tile__elem z;
-    z.u = 0;
-    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
-                      em->op2(em, TILE__OP_LT, it, TL_I1, lw->regs[o[0]][0], lw->regs[o[1]][0]));
-    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
-    int hi = em->op3(em, TILE__OP_WHERE, it, it, bad, lw->regs[o[0]][0], lw->regs[o[1]][0]);
-    em->for_begin(em, it, iv, lw->regs[o[0]][0], hi, lw->regs[o[2]][0]);
+    em->for_begin(em, it, iv, lw->regs[o[0]][0], tile__for_hi(lw, op), lw->regs[o[2]][0]);
     tile__lower_region(lw, op->region[0]);
     const tile__op *y = tile__terminator(f, op->region[0]);
     tile__assign_all(lw, n, args + 1, f->pool + y->opnd);
