@@ -185,18 +185,22 @@ static inline tile_status bench_rotate(void *p) {
     bench_rotation *r = (bench_rotation *)p;
     return r->fn(r->ctx, r->next++ % r->nsets);
 }
-static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
+/* with `warmup` and `reps` runs */
+static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int warmup, int reps, bench_stats *out) {
     bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
     tile_bench_result res;
     memset(out, 0, sizeof *out);
-    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = bench_warmup() > 0 ? bench_warmup() : 1,
-                                                                      .reps = bench_reps(), .no_flush = 1), &res);
+    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = warmup, .reps = reps, .no_flush = 1), &res);
     if (st != TILE_OK) return st;
     out->ms = res.median_ms;
     out->p20 = res.p20_ms;
     out->p80 = res.p80_ms;
     out->reps = res.reps;
     return TILE_OK;
+}
+/* with BENCH_WARMUP and BENCH_REPS runs */
+static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
+    return bench_time_n(fn, ctx, nsets, bench_warmup() > 0 ? bench_warmup() : 1, bench_reps(), out);
 }
 
 /* GB/s (1e9 bytes per second) of `bytes` moved in `ms` */

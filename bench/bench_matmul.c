@@ -241,7 +241,7 @@ static tile_status mm_run_cublas(void *ctx, int set) {
    runs (about 500 ms timed, 100 ms of warm-up, at least 10 and 2). */
 static tile_status mm_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
     bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
-    tile_bench_result est, res;
+    tile_bench_result est;
     memset(out, 0, sizeof *out);
     tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = 1, .reps = 3, .no_flush = 1), &est);
     if (st != TILE_OK) return st;
@@ -249,13 +249,7 @@ static tile_status mm_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) 
     int reps = bench_reps(), warm = bench_warmup() > 0 ? bench_warmup() : 1;
     if (!getenv("BENCH_REPS") && 500 / one < reps) reps = 500 / one < 10 ? 10 : (int)(500 / one);
     if (!getenv("BENCH_WARMUP") && 100 / one < warm) warm = 100 / one < 2 ? 2 : (int)(100 / one);
-    st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = warm, .reps = reps, .no_flush = 1), &res);
-    if (st != TILE_OK) return st;
-    out->ms = res.median_ms;
-    out->p20 = res.p20_ms;
-    out->p80 = res.p80_ms;
-    out->reps = res.reps;
-    return TILE_OK;
+    return bench_time_n(fn, ctx, nsets, warm, reps, out);
 }
 
 static double tflops(const mm_problem *p, double ms) { return ms > 0 ? 2.0 * p->M * p->N * (double)p->K / (ms * 1e9) : 0; }

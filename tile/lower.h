@@ -1183,6 +1183,18 @@ static const tile__op *tile__terminator(const tile__func *f, int reg) {
    are at least 4 bytes, and the advanced values are not used after the
    loop; otherwise the loop runs as written, with tl_dot staging its
    operands itself. */
+/* A loop's results: the registers its carried variables hold after it
+   (vars[k] is the block argument that carries result k). */
+static void tile__loop_results(tile__lower *lw, const tile__op *op, const int *vars) {
+    for (int k = 0; k < op->nres; k++) {
+        int E = lw->lay[vars[k]].E;
+        free(lw->regs[op->res + k]);
+        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
+        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
+        memcpy(lw->regs[op->res + k], lw->regs[vars[k]], sizeof(int) * (size_t)E);
+        lw->ax[op->res + k] = tile__ax_unknown();
+    }
+}
 typedef struct tile__pplan {
     char *inP;                        /* per op: in the address slice          */
     char *pv;                         /* per value: made by the slice          */
@@ -1193,6 +1205,25 @@ static void tile__pplan_free(tile__pplan *p) {
     free(p->inP);
     free(p->pv);
     p->inP = p->pv = NULL;
+}
+/* 1 when op makes one of the plan's pipelined loads */
+static int tile__pplan_makes_load(const tile__pplan *p, const tile__op *op) {
+    for (int l = 0; l < p->nloads; l++)
+        if (op->nres && op->res == p->loads[l]) return 1;
+    return 0;
+}
+/* assign the yields of the carried values the slice owns (owned 1) or the others (owned 0) */
+static void tile__assign_carried(tile__lower *lw, const tile__op *fop, const tile__pplan *p, int owned) {
+    const tile__func *f = lw->f;
+    const int *args = f->pool + f->regs[fop->region[0]].args;
+    const tile__op *y = tile__terminator(f, fop->region[0]);
+    int dst[TILE__MAX_CARRY + 1], src[TILE__MAX_CARRY + 1], cnt = 0;
+    for (int k = 0; k < fop->nres; k++)
+        if (p->ap[k] == owned) {
+            dst[cnt] = args[1 + k];
+            src[cnt++] = f->pool[y->opnd + k];
+        }
+    tile__assign_all(lw, cnt, dst, src);
 }
 static int tile__zero_const(const tile__func *f, int v) {
     while (v > 0 && f->vals[v].def >= 0 && f->ops[f->vals[v].def].code == TILE__OP_BROADCAST) v = f->pool[f->ops[f->vals[v].def].opnd];
@@ -1279,9 +1310,7 @@ static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan
     for (int k = 0; k < R->nops && ok; k++) {
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || p->inP[R->ops[k]] || op->code == TILE__OP_YIELD) continue;
-        int pl = 0;
-        for (int l = 0; l < p->nloads; l++) pl |= op->nres && op->res == p->loads[l];
-        if (pl) continue;
+        if (tile__pplan_makes_load(p, op)) continue;
         for (int j = 0; j < op->nopnd; j++)
             if (f->pool[op->opnd + j] > 0 && p->pv[f->pool[op->opnd + j]]) ok = 0;
         for (int q = 0; q < 2; q++)
@@ -1303,7 +1332,6 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__p
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
     const tile__region *R = &f->regs[fop->region[0]];
-    const int *args = f->pool + R->args;
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++)
         if (p->inP[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
     for (int l = 0; l < p->nloads; l++) {
@@ -1324,15 +1352,7 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__p
         }
     }
     em->cp_commit(em);
-    /* advance the carried values the slice owns */
-    const tile__op *y = tile__terminator(f, fop->region[0]);
-    int dst[TILE__MAX_CARRY + 1], src[TILE__MAX_CARRY + 1], cnt = 0;
-    for (int k = 0; k < fop->nres; k++)
-        if (p->ap[k]) {
-            dst[cnt] = args[1 + k];
-            src[cnt++] = f->pool[y->opnd + k];
-        }
-    tile__assign_all(lw, cnt, dst, src);
+    tile__assign_carried(lw, fop, p, 1);   /* advance the carried values the slice owns */
 }
 /* A TL_FOR's upper bound as run: a step <= 0 with lo < hi would never
    end, so it is reported (as the interpreter does) and the loop skipped. */
@@ -1422,19 +1442,10 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 1 + loff[l];
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
-        int pl = 0;
-        for (int l = 0; l < p.nloads; l++) pl |= bop->nres && bop->res == p.loads[l];
-        if (!bop->dead && !p.inP[R->ops[k]] && !pl) tile__lower_op(lw, bop);
+        if (!bop->dead && !p.inP[R->ops[k]] && !tile__pplan_makes_load(&p, bop)) tile__lower_op(lw, bop);
     }
     for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 0;
-    const tile__op *y = tile__terminator(f, op->region[0]);
-    int dst[TILE__MAX_CARRY + 1], src[TILE__MAX_CARRY + 1], cnt = 0;
-    for (int k = 0; k < n; k++)
-        if (!p.ap[k]) {
-            dst[cnt] = args[1 + k];
-            src[cnt++] = f->pool[y->opnd + k];
-        }
-    tile__assign_all(lw, cnt, dst, src);
+    tile__assign_carried(lw, op, &p, 0);
     for (int q = 0; q < 2; q++) {
         int var = q ? nxt : cur;
         int inc = tile__iadd(lw, var, tile__li(lw, 1));
@@ -1444,14 +1455,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     em->cp_wait(em, 0);
     em->barrier(em);
     lw->sbase = pbase;
-    for (int k = 0; k < n; k++) {
-        int E = lw->lay[args[1 + k]].E;
-        free(lw->regs[op->res + k]);
-        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
-        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
-        memcpy(lw->regs[op->res + k], lw->regs[args[1 + k]], sizeof(int) * (size_t)E);
-        lw->ax[op->res + k] = tile__ax_unknown();
-    }
+    tile__loop_results(lw, op, args + 1);
     tile__pplan_free(&p);
     return 1;
 }
@@ -1503,12 +1507,7 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     const tile__op *y = tile__terminator(f, op->region[0]);
     tile__assign_all(lw, n, args + 1, f->pool + y->opnd);
     em->for_end(em);
-    for (int k = 0; k < n; k++) {
-        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)lw->lay[args[1 + k]].E);
-        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
-        memcpy(lw->regs[op->res + k], lw->regs[args[1 + k]], sizeof(int) * (size_t)lw->lay[args[1 + k]].E);
-        lw->ax[op->res + k] = tile__ax_unknown();
-    }
+    tile__loop_results(lw, op, args + 1);
 }
 static void tile__lower_if(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
@@ -1547,13 +1546,7 @@ static void tile__lower_while(tile__lower *lw, const tile__op *op) {
     tile__lower_region(lw, op->region[1]);
     tile__assign_all(lw, n, bargs, f->pool + tile__terminator(f, op->region[1])->opnd);
     em->loop_end(em);
-    for (int k = 0; k < n; k++) {
-        int E = lw->lay[aargs[k]].E;
-        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
-        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
-        memcpy(lw->regs[op->res + k], lw->regs[aargs[k]], sizeof(int) * (size_t)E);
-        lw->ax[op->res + k] = tile__ax_unknown();
-    }
+    tile__loop_results(lw, op, aargs);
 }
 
 /* ---- one op ------------------------------------------------------------------------------ */
@@ -1693,6 +1686,17 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
    atomics in the pointer's, tl_dot its accumulator in the result's; every
    other op reads an MMA-layout operand in the blocked layout. Control flow
    converts its carried values itself. */
+typedef struct tile__swapped { int v, *regs; tile__layout lay; } tile__swapped;
+/* give value v layout `want` for the op being lowered, remembering what it had */
+static void tile__swap_in(tile__lower *lw, int v, const tile__layout *want, tile__swapped *saved, int *n) {
+    if (tile__same_layout(&lw->lay[v], want)) return;
+    int *conv = tile__converted(lw, v, want);
+    saved[*n].v = v;
+    saved[*n].regs = lw->regs[v];
+    saved[(*n)++].lay = lw->lay[v];
+    lw->regs[v] = conv;
+    lw->lay[v] = *want;
+}
 static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     const int *o = f->pool + op->opnd;
@@ -1702,10 +1706,8 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         tile__lower_op_body(lw, op);
         return;
     }
-    int *sv = (int *)malloc(sizeof(int) * (size_t)op->nopnd);
-    int **sr = (int **)malloc(sizeof(int *) * (size_t)op->nopnd);
-    tile__layout *sl = (tile__layout *)malloc(sizeof(tile__layout) * (size_t)op->nopnd);
-    if (!sv || !sr || !sl) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__swapped *saved = (tile__swapped *)malloc(sizeof *saved * (size_t)(op->nopnd + 1));
+    if (!saved) tile__die(__FILE__, __LINE__, "out of host memory");
     int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
     int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
     for (int k = 0; k < op->nopnd; k++) {
@@ -1716,33 +1718,20 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         else if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_BLOCKED) want = lw->lay[o[0]];
         else if (lw->lay[v].kind == TILE__LAYOUT_MMA || byptr) tile__layout_of(&f->vals[v].t, lw->nthreads, &want);
         else continue;
-        if (tile__same_layout(&lw->lay[v], &want)) continue;
-        int *conv = tile__converted(lw, v, &want);
-        sv[n] = v;
-        sr[n] = lw->regs[v];
-        sl[n++] = lw->lay[v];
-        lw->regs[v] = conv;
-        lw->lay[v] = want;
+        tile__swap_in(lw, v, &want, saved, &n);
     }
     if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_MMA) {   /* the pointer itself, last */
         tile__layout want;
         tile__layout_of(&f->vals[o[0]].t, lw->nthreads, &want);
-        int *conv = tile__converted(lw, o[0], &want);
-        sv[n] = o[0];
-        sr[n] = lw->regs[o[0]];
-        sl[n++] = lw->lay[o[0]];
-        lw->regs[o[0]] = conv;
-        lw->lay[o[0]] = want;
+        tile__swap_in(lw, o[0], &want, saved, &n);
     }
     tile__lower_op_body(lw, op);
     while (n > 0) {
         n--;
-        lw->regs[sv[n]] = sr[n];
-        lw->lay[sv[n]] = sl[n];
+        lw->regs[saved[n].v] = saved[n].regs;
+        lw->lay[saved[n].v] = saved[n].lay;
     }
-    free(sv);
-    free(sr);
-    free(sl);
+    free(saved);
 }
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
