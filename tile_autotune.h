@@ -445,7 +445,7 @@ static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec,
     char *ir = tile__print_func(f), *src = NULL;
     size_t smem = 0;
     int has_assert = 0;
-    if (tile__cuda_source(f, nw, ns, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
+    if (tile__cuda_source(f, nw, ns, tile__hopper(arch), (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
         tile_clear_error();
         free(ir);
         free(src);

@@ -1311,6 +1311,77 @@ static void tile__ll_cp_wait(tile__emitter *e, int pending) {
     snprintf(text, sizeof text, "cp.async.wait_group %d;", pending < 0 ? 0 : pending);
     tile__ll_asm_n(c, text, "~{memory}", c->vd, 0, NULL, NULL, 0);
 }
+/* >>wgmma: descriptors are built in the IR from the shared-window address;
+   the accumulators go through each instruction as tied operands */
+static LLVMValueRef tile__ll_desc(tile__ll_em *c, int off, uint64_t hi) {
+    LLVMValueRef a = L.LLVMBuildAnd(c->B, L.LLVMBuildLShr(c->B, tile__ll_smem_addr32(c, off), tile__ll_i32c(c, 4), ""), tile__ll_i32c(c, 0x3FFF), "");
+    return L.LLVMBuildOr(c->B, L.LLVMBuildZExt(c->B, a, c->i64, ""), L.LLVMConstInt(c->i64, (unsigned long long)hi, 0), "");
+}
+/* inline asm `text` with the n F32 registers in io tied through it ($0..$n-1
+   out, tied ins after the nx extra inputs xs); io gets the results */
+static void tile__ll_asm_acc(tile__ll_em *c, const char *text, const char *xcons, unsigned nx, LLVMTypeRef *xtys, LLVMValueRef *xs, int n,
+                             const int *in, int *io) {
+    if (n < 0) n = 0;
+    size_t clen = (size_t)n * 12 + strlen(xcons) + 32;
+    char *cons = (char *)malloc(clen);
+    LLVMTypeRef *tys = (LLVMTypeRef *)malloc(sizeof(LLVMTypeRef) * ((size_t)n + nx + 1));
+    LLVMValueRef *args = (LLVMValueRef *)malloc(sizeof(LLVMValueRef) * ((size_t)n + nx + 1));
+    if (!cons || !tys || !args) {
+        free(cons), free(tys), free(args);
+        tile__ll_missing(c, "host memory for an inline asm");
+        return;
+    }
+    size_t at = 0;
+    for (int k = 0; k < n; k++) at += (size_t)snprintf(cons + at, clen - at, "=f,");
+    at += (size_t)snprintf(cons + at, clen - at, "%s", xcons);
+    for (int k = 0; k < n; k++) at += (size_t)snprintf(cons + at, clen - at, "%s%d", at && cons[at - 1] != ',' ? "," : "", k);
+    snprintf(cons + at, clen - at, "%s~{memory}", at && cons[at - 1] != ',' ? "," : "");
+    for (unsigned k = 0; k < nx; k++) tys[k] = xtys[k], args[k] = xs[k];
+    for (int k = 0; k < n; k++) tys[nx + (unsigned)k] = c->f32, args[nx + (unsigned)k] = tile__ll_as(c, in[k], c->f32);
+    LLVMTypeRef *rs = (LLVMTypeRef *)malloc(sizeof(LLVMTypeRef) * (size_t)(n > 0 ? n : 1));
+    if (!rs) {
+        free(cons), free(tys), free(args);
+        tile__ll_missing(c, "host memory for an inline asm");
+        return;
+    }
+    for (int k = 0; k < n; k++) rs[k] = c->f32;
+    LLVMTypeRef ret = n == 0 ? c->vd : n == 1 ? c->f32 : L.LLVMStructTypeInContext(c->C, rs, (unsigned)n, 0);
+    LLVMValueRef r = tile__ll_asm_n(c, text, cons, ret, nx + (unsigned)n, tys, args, 1);
+    for (int k = 0; k < n; k++) io[k] = tile__ll_new(c, TL_F32, n == 1 ? r : L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
+    free(rs);
+    free(cons);
+    free(tys);
+    free(args);
+}
+static void tile__ll_wgmma(tile__emitter *e, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *cc, int *d) {
+    tile__ll_em *c = tile__ll_self(e);
+    int m = n / 2;
+    const char *ty = kind == TILE__MMA_BF16 ? "bf16" : "f16";
+    size_t tlen = (size_t)m * 8 + 256;
+    char *text = (char *)malloc(tlen);
+    if (!text) {
+        tile__ll_missing(c, "host memory for an inline asm");
+        return;
+    }
+    size_t at = (size_t)snprintf(text, tlen, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + 2, n, ty, ty);
+    for (int k = 0; k < m; k++) at += (size_t)snprintf(text + at, tlen - at, "%s$%d", k ? ", " : "", k);
+    snprintf(text + at, tlen - at, "}, $%d, $%d, p, 1, 1, 0, 1; }", m, m + 1);
+    LLVMTypeRef xt[3] = {c->i64, c->i64, c->i32};
+    LLVMValueRef xs[3] = {tile__ll_desc(c, offa, hia), tile__ll_desc(c, offb, hib), tile__ll_i32c(c, 1)};
+    tile__ll_asm_acc(c, text, "l,l,r", 3, xt, xs, m, cc, d);
+    free(text);
+}
+static void tile__ll_wg_sync(tile__emitter *e, int what, int pending, int n, int *io) {
+    tile__ll_em *c = tile__ll_self(e);
+    char text[64];
+    switch (what) {
+    case TILE__WG_FENCE: snprintf(text, sizeof text, "wgmma.fence.sync.aligned;"); break;
+    case TILE__WG_COMMIT: snprintf(text, sizeof text, "wgmma.commit_group.sync.aligned;"); break;
+    case TILE__WG_WAIT: snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending < 0 ? 0 : pending); break;
+    default: snprintf(text, sizeof text, "fence.proxy.async.shared::cta;"); break;
+    }
+    tile__ll_asm_acc(c, text, "", 0, NULL, NULL, n, io, io);
+}
 
 /* ---- one kernel: IR, link, verify, optimize, PTX -------------------------------------- */
 static double tile__ll_now(void) {
@@ -1482,9 +1553,10 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
             L.LLVMAddNamedMetadataOperand(c.M, "nvvm.annotations", L.LLVMMetadataAsValue(c.C, L.LLVMMDNodeInContext2(c.C, md, 3)));
         }
     }
-    /* the dynamic shared memory: an external, 16-byte aligned array in addrspace(3) */
+    /* the dynamic shared memory: an external array in addrspace(3), aligned
+       to 1024 bytes (where wgmma's 128-byte swizzle atoms start) */
     c.smem = L.LLVMAddGlobalInAddressSpace(c.M, L.LLVMArrayType(c.i8, 0), "tile_smem", 3);
-    L.LLVMSetAlignment(c.smem, 16);
+    L.LLVMSetAlignment(c.smem, 1024);
     c.entry = L.LLVMAppendBasicBlockInContext(c.C, c.fn, "entry");
     LLVMBasicBlockRef start = L.LLVMAppendBasicBlockInContext(c.C, c.fn, "start");
     c.A = L.LLVMCreateBuilderInContext(c.C);
@@ -1502,6 +1574,7 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     c.em.print = tile__ll_print; c.em.check = tile__ll_check;
     c.em.ldmatrix = tile__ll_ldmatrix; c.em.mma = tile__ll_mma; c.em.cp_async = tile__ll_cp_async;
     c.em.cp_commit = tile__ll_cp_commit; c.em.cp_wait = tile__ll_cp_wait;
+    c.em.wgmma = tile__ll_wgmma; c.em.wg_sync = tile__ll_wg_sync;
     tile_status st = job->lower(job, &c.em);
     L.LLVMBuildRetVoid(c.B);
     L.LLVMBuildBr(c.A, start);

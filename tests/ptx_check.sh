@@ -94,8 +94,18 @@ spill_bytes() { # $1: stores or loads; from $work/ptxas.log
 # A tensor-core matmul kernel: $1 its PTX (just assembled), $2 its name, $3
 # `cp.async` where the launch's strides allow 16-byte copies.
 check_mma() {
-    grep -q 'mma\.sync\.aligned\.m16n8k' "$1" || fail "$2: no mma.sync in the PTX for $arch ($backend)"
-    grep -q 'ldmatrix\.sync\.aligned\.' "$1" || fail "$2: no ldmatrix in the PTX for $arch ($backend)"
+    if grep -q 'wgmma\.mma_async' "$1"; then
+        # Hopper's warpgroup MMA (sm_90a only); ptxas serializing it (warnings
+        # C7510-C7515, e.g. accumulators touched while it runs) is a failure
+        [ "$arch" = sm_90a ] || fail "$2: wgmma in the PTX for $arch ($backend)"
+        if grep -qi 'wgmma' "$work/ptxas.log"; then
+            fail "$2: ptxas warns about wgmma on $arch ($backend):"
+            grep -i 'wgmma' "$work/ptxas.log" | head -5 | sed 's/^/    /'
+        fi
+    else
+        grep -q 'mma\.sync\.aligned\.m16n8k' "$1" || fail "$2: no mma.sync or wgmma in the PTX for $arch ($backend)"
+        grep -q 'ldmatrix\.sync\.aligned\.' "$1" || fail "$2: no ldmatrix in the PTX for $arch ($backend)"
+    fi
     if [ "${3:-}" = cp.async ]; then
         grep -q 'cp\.async\.c[ag]\.shared\.global' "$1" ||
             fail "$2: no cp.async (global to shared copy) in the PTX for $arch ($backend)"
@@ -219,6 +229,7 @@ for exe in $programs; do
     fi
     n=0
     nmma=0
+    nwg=0
     ncp=0
     before=$failures
     for ptx in "$dir"/*.ptx; do
@@ -243,8 +254,17 @@ for exe in $programs; do
             ;;
         matmul_aligned/matmul_kernel | matmul_autotune_gpu/matmul_autotuned | matmul_autotune_gpu/matmul_autotuned_bf16)
             check_mma "$ptx" "$name/$kernel" cp.async
+            # on sm_90a the configs with BLOCK_K 64 (every one of them has 4 or
+            # 8 warps, BLOCK_N <= 256 and BLOCK_M a multiple of 16 per warp)
+            # run tl_dot as wgmma
+            case $arch/$kernel in
+            sm_90a/*x64_w*)
+                grep -q 'wgmma\.mma_async\.sync\.aligned\.m64n' "$ptx" || fail "$name/$kernel: no wgmma in the PTX for sm_90a ($backend)"
+                ;;
+            esac
             ;;
         esac
+        grep -q 'wgmma\.mma_async' "$ptx" && nwg=$((nwg + 1))
         grep -q 'mma\.sync\.aligned' "$ptx" && nmma=$((nmma + 1))
         grep -q 'cp\.async\.c[ag]\.shared\.global' "$ptx" && ncp=$((ncp + 1))
     done
@@ -252,7 +272,7 @@ for exe in $programs; do
     status="ok  "
     [ "$failures" -eq "$before" ] || status="bad "
     if [ $every = 1 ]; then
-        echo "$status $name: $n kernels (every config) assembled for $arch ($backend): $nmma with mma.sync, $ncp with cp.async"
+        echo "$status $name: $n kernels (every config) assembled for $arch ($backend): $nmma with mma.sync, $nwg with wgmma, $ncp with cp.async"
     else
         echo "$status $name: $n kernels assembled for $arch ($backend)"
     fi

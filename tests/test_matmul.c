@@ -413,6 +413,8 @@ int main(void) {
     static const config CF[] = {
         {16, 16, 32, 1, 1, 1}, {32, 32, 32, 4, 2, 2},  {64, 32, 32, 2, 4, 3},  {32, 64, 64, 8, 4, 4},
         {64, 64, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}, {64, 128, 32, 8, 8, 4}, {32, 16, 16, 2, 1, 2},
+        /* BLOCK_K 64 with whole warpgroups: wgmma on sm_90a (m64n128, m64n256) */
+        {128, 128, 64, 8, 4, 3}, {64, 256, 64, 4, 4, 2},
     };
     enum { NCF = sizeof CF / sizeof CF[0] };
     /* small and odd: ragged edges in M and N, a K tail, K shorter than
@@ -440,7 +442,8 @@ int main(void) {
     if (large) {
         /* large: many programs, long K loops, the pipeline's steady state;
            the last size is all multiples of 16 (not of the blocks) */
-        static const config big16[] = {{128, 128, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}, {64, 128, 64, 8, 4, 3}};
+        static const config big16[] = {{128, 128, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}, {64, 128, 64, 8, 4, 3},
+                                       {128, 256, 64, 8, 8, 3}, {128, 128, 64, 8, 4, 4}}; /* the last two: wgmma on sm_90a */
         static const config big32[] = {{64, 64, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}}; /* f32 tiles take twice the room */
         static const int BIG[][3] = {{1000, 1000, 1000}, {4097, 511, 129}, {1040, 1008, 1040}};
         const int bigv[] = {0, 1, 2, 3, 4, 5, 6, 7}; /* f16, bf16 (both outputs), f32 tf32 / tf32x3 / ieee, i8 */
@@ -448,7 +451,7 @@ int main(void) {
             for (int si = 0; si < 3; si++) {
                 const variant *v = &V[bigv[bi]];
                 int r = bi + si;
-                const config *cf = v->in == TL_F32 ? &big32[r % 2] : &big16[r % 3];
+                const config *cf = v->in == TL_F32 ? &big32[r % 2] : &big16[r % 5];
                 /* row-major and contiguous, then one operand transposed and
                    the leading dimensions rounded up to multiples of 16 */
                 test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, 0, 0, 0, 0, 1);
@@ -458,9 +461,9 @@ int main(void) {
 
     /* one tl_dot of whole tiles, with and without an accumulator, at 1 to 8
        warps: f16 always, and one other dtype by turns */
-    static const int SH[][3] = {{16, 16, 16}, {32, 64, 32}, {64, 32, 128}, {128, 128, 32}};
+    static const int SH[][3] = {{16, 16, 16}, {32, 64, 32}, {64, 32, 128}, {128, 128, 32}, {128, 64, 64}}; /* the last: wgmma at 4 and 8 warps */
     const int others[] = {2, 4, 7, 5, 6};
-    for (int si = 0; si < 4; si++)
+    for (int si = 0; si < (int)(sizeof SH / sizeof SH[0]); si++)
         for (int wi = 0; wi < 4; wi++)
             for (int acc = 0; acc < 2; acc++) {
                 int warps = 1 << wi, r = si + 4 * wi + acc;

@@ -43,8 +43,13 @@ typedef struct tile__layout {
        block a warp repeats the 16x8 instruction tile repm x repn times; in
        each, lane l holds rows l/4 and l/4+8, columns 2*(l%4) and +1.
        Element e = ((rm * repn + rn) * 4 + i): row +8 when i & 2, column +1
-       when i & 1. Warps past wm*wn replicate the first ones. */
-    int kind, wm, wn, repm, repn;
+       when i & 1. Warps past wm*wn replicate the first ones.
+       ilv (the wgmma accumulator layout, wn 1): the repm tiles of a warp
+       are interleaved with the other warps' instead of adjacent, so warp w
+       holds rows 16 w + 16 wm rm + ...; the 4 warps of a warpgroup then
+       hold the 64 rows of one wgmma m64nN tile, and repetition rm's
+       registers are that instruction's accumulators in its order. */
+    int kind, wm, wn, repm, repn, ilv;
 } tile__layout;
 enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA };
 
@@ -94,9 +99,13 @@ static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) 
 /* The mma.sync accumulator layout of a [M,N] tile for nthreads threads;
    0 when the shape does not tile into 16x8 instruction tiles. Warps go
    where the per-warp block stays squarest (as Triton's warpsPerTile). */
-static int tile__mma_layout_of(const tile__type *t, int nthreads, tile__layout *L) {
+static int tile__mma_layout_of(const tile__type *t, int nthreads, int ilv, tile__layout *L) {
     if (t->rank != 2 || t->shape[0] % 16 || t->shape[1] % 8) return 0;
     int M = t->shape[0], N = t->shape[1], nw = nthreads / 32, wm = 1, wn = 1;
+    if (ilv) {
+        if (nw % 4 || M % (16 * nw)) return 0;
+        wm = nw;
+    }
     while (wm * wn < nw) {
         int cm = M % (32 * wm) == 0, cn = N % (16 * wn) == 0;
         if (!cm && !cn) break;
@@ -114,16 +123,25 @@ static int tile__mma_layout_of(const tile__type *t, int nthreads, tile__layout *
     L->repm = M / (16 * wm);
     L->repn = N / (8 * wn);
     L->E = L->repm * L->repn * 4;
+    L->ilv = ilv;
     return 1;
+}
+/* the first row of warp position wp's repetition rm */
+static int tile__mma_row0(const tile__layout *L, int wp, int rm) {
+    return L->ilv ? (rm * L->wm + wp) * 16 : wp * (L->shape[0] / L->wm) + rm * 16;
 }
 static void tile__mma_coords(const tile__layout *L, int tid, int e, int *c) {
     int lane = tid & 31, w = (tid >> 5) % (L->wm * L->wn), i = e & 3, rn = (e >> 2) % L->repn, rm = (e >> 2) / L->repn;
-    c[0] = w / L->wn * (L->shape[0] / L->wm) + rm * 16 + (lane >> 2) + 8 * (i >> 1);
+    c[0] = tile__mma_row0(L, w / L->wn, rm) + (lane >> 2) + 8 * (i >> 1);
     c[1] = w % L->wn * (L->shape[1] / L->wn) + rn * 8 + 2 * (lane & 3) + (i & 1);
 }
 static int tile__mma_holds(const tile__layout *L, int tid, const int *c) {
     int lane = tid & 31, w = (tid >> 5) % (L->wm * L->wn);
-    int r = c[0] - w / L->wn * (L->shape[0] / L->wm), q = c[1] - w % L->wn * (L->shape[1] / L->wn);
+    int r = c[0] - tile__mma_row0(L, w / L->wn, 0), q = c[1] - w % L->wn * (L->shape[1] / L->wn);
+    if (L->ilv) {                  /* r = 16 wm rm + (0..15) */
+        if (r < 0 || r % (16 * L->wm) >= 16) return -1;
+        r = r / (16 * L->wm) * 16 + r % 16;
+    }
     if (r < 0 || r >= 16 * L->repm || q < 0 || q >= 8 * L->repn) return -1;
     if ((r & 7) != lane >> 2 || (q & 7) >> 1 != (lane & 3)) return -1;
     return ((r / 16 * L->repn + q / 8) * 4) + ((r & 8) ? 2 : 0) + (q & 1);
@@ -213,7 +231,20 @@ struct tile__emitter {
     void (*cp_async)(tile__emitter *, int off, int gptr, int bytes, int pred);
     void (*cp_commit)(tile__emitter *);                   /* cp.async.commit_group        */
     void (*cp_wait)(tile__emitter *, int pending);        /* cp.async.wait_group pending  */
+    /* >>wgmma (sm_90a): wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16}
+       (kind TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b
+       1) in shared memory. Each descriptor is its hi bits (strides, swizzle)
+       or'ed with the 16-byte address bits of shared byte `off`:
+       hi | (shared-window address of off) >> 4 & 0x3FFF. c is n/2
+       accumulators (F32, scale-d 1); d gets n/2. */
+    void (*wgmma)(tile__emitter *, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d);
+    /* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group
+       `pending`, or fence.proxy.async.shared::cta. The n registers in io
+       (F32) are tied through the instruction (io gets new ones), so no
+       use of an accumulator moves across a fence or a wait. */
+    void (*wg_sync)(tile__emitter *, int what, int pending, int n, int *io);
 };
+enum { TILE__WG_FENCE, TILE__WG_COMMIT, TILE__WG_WAIT, TILE__WG_PROXY };
 /* the tensor-core instructions the lowering uses (all .row.col, .aligned) */
 enum {
     TILE__MMA_F16,     /* mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32   */
@@ -254,6 +285,7 @@ typedef struct tile__lower {
     /* >>mma */
     int stages;                       /* num_stages of the launch (>= 1)             */
     int mma;                          /* the emitter has the tensor-core hooks       */
+    int wgmma;                        /* and wgmma's, and the target is sm_90a       */
     size_t sbase;                     /* scratch shared memory starts here; below it
                                          live a pipelined loop's buffers            */
     int *uses;                        /* per value: how many operands name it        */
@@ -326,9 +358,9 @@ static int tile__mma_wpos(tile__lower *lw, const tile__layout *L, int d) {
 }
 static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
     int i = e & 3, rn = (e >> 2) % L->repn, rm = (e >> 2) / L->repn;
-    int base = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, d), L->shape[d] / (d ? L->wn : L->wm));
+    int base = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, d), d ? L->shape[1] / L->wn : L->ilv ? 16 : L->shape[0] / L->wm);
     int in = d == 0 ? tile__iop(lw, TILE__OP_SHR, lw->lane, 2) : tile__iop(lw, TILE__OP_SHL, tile__iop(lw, TILE__OP_AND, lw->lane, 3), 1);
-    int off = d == 0 ? rm * 16 + 8 * (i >> 1) : rn * 8 + (i & 1);
+    int off = d == 0 ? tile__mma_row0(L, 0, rm) + 8 * (i >> 1) : rn * 8 + (i & 1);
     return tile__iadd(lw, tile__iadd(lw, base, in), tile__li(lw, off));
 }
 static int tile__and_pred(tile__lower *lw, int a, int b) {
@@ -906,7 +938,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
 static int tile__dot_mma_kind(const tile__func *f, const tile__op *op, int nthreads) {
     const tile__type *at = &f->vals[f->pool[op->opnd]].t, *rt = &f->vals[op->res].t;
     tile__layout L;
-    if (!tile__mma_layout_of(rt, nthreads, &L)) return -1;
+    if (!tile__mma_layout_of(rt, nthreads, 0, &L)) return -1;
     switch (at->dtype) {
     case TL_F16: case TL_F8E4M3: case TL_F8E5M2: return TILE__MMA_F16;
     case TL_BF16: return TILE__MMA_BF16;
@@ -915,13 +947,36 @@ static int tile__dot_mma_kind(const tile__func *f, const tile__op *op, int nthre
     default: return -1;
     }
 }
+/* >>wgmma: 1 when a tl_dot runs as Hopper's wgmma.mma_async (target
+   sm_90a): f16 and bf16 operands (fp8 as f16), whole warpgroups along M
+   (each takes m64 tiles), N a multiple of 64 up to 256 and K of 64, so
+   both operands sit in shared memory in the canonical 128-byte swizzled
+   layouts that wgmma reads through descriptors. */
+static int tile__dot_wgmma(const tile__func *f, const tile__op *op, int nthreads, int hopper) {
+    if (!hopper) return 0;
+    int kind = tile__dot_mma_kind(f, op, nthreads);
+    const tile__type *at = &f->vals[f->pool[op->opnd]].t, *rt = &f->vals[op->res].t;
+    tile__layout L;
+    return (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && rt->shape[1] % 64 == 0 && rt->shape[1] <= 256 && at->shape[1] % 64 == 0 &&
+           tile__mma_layout_of(rt, nthreads, 1, &L);
+}
 /* the dtype of an operand in shared memory (fp8 goes in as f16: exact) */
 static tl_dtype tile__mma_sdt(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 ? TL_F16 : t; }
 
-/* a dot operand in shared memory: row-major, `rowbytes` a row, at byte offset `base` (a register) */
-typedef struct tile__smop { int base, rowbytes; } tile__smop;
-/* the byte offset of byte `cb` of row `row` (registers) in a swizzled tile */
+/* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset `base` (a register) */
+typedef struct tile__smop { int base, rowbytes, rows; } tile__smop;
+/* The byte offset of byte `cb` of row `row` (registers) in a swizzled tile.
+   Rows of a multiple of 128 bytes are cut into 128-byte column blocks, each
+   `rows` lines of 128 bytes, one after the other: wgmma's canonical 128B
+   swizzled layout when the tile starts on 1024 bytes. */
 static int tile__swz(tile__lower *lw, const tile__smop *s, int row, int cb) {
+    if (s->rowbytes % 128 == 0) {
+        int line = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, cb, 7), s->rows), row);
+        int j = lw->em->op2(lw->em, TILE__OP_XOR, TL_I32, TL_I32, tile__iop(lw, TILE__OP_AND, tile__iop(lw, TILE__OP_SHR, cb, 4), 7),
+                            tile__iop(lw, TILE__OP_AND, row, 7));
+        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), tile__iop(lw, TILE__OP_SHL, j, 4));
+        return tile__iadd(lw, s->base, tile__iadd(lw, off, tile__iop(lw, TILE__OP_AND, cb, 15)));
+    }
     int q = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, row, s->rowbytes / 16), tile__iop(lw, TILE__OP_SHR, cb, 4));
     int line = tile__iop(lw, TILE__OP_SHR, q, 3);
     /* the key: the line for rows shorter than a line, else the row (8 rows in a row never share a key) */
@@ -962,7 +1017,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     int x3 = kind == TILE__MMA_TF32 && op->i[0] == TL_PRECISION_TF32X3;
     int rnd = kind == TILE__MMA_TF32;
     int repm = L->repm, repn = L->repn;
-    int wr = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 0), M / L->wm);
+    int wr = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 0), L->ilv ? 16 : M / L->wm);
     int wc = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 1), N / L->wn);
     int l15 = tile__iop(lw, TILE__OP_AND, lw->lane, 15), l16 = tile__iop(lw, TILE__OP_AND, lw->lane, 16);
     int g = tile__iop(lw, TILE__OP_SHR, lw->lane, 2), t4 = tile__iop(lw, TILE__OP_AND, lw->lane, 3);
@@ -977,7 +1032,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     for (int kk = 0; kk < ksteps; kk++) {
         /* A: rows wr + 16 rm + (lane & 15), bytes 32 kk + (lane & 16) */
         for (int rm = 0; rm < repm; rm++) {
-            int row = tile__iadd(lw, wr, tile__iadd(lw, l15, tile__li(lw, rm * 16)));
+            int row = tile__iadd(lw, wr, tile__iadd(lw, l15, tile__li(lw, tile__mma_row0(L, 0, rm))));
             em->ldmatrix(em, tile__swz(lw, sa, row, tile__iadd(lw, l16, tile__li(lw, kk * 32))), 4, 0, afr + rm * 4);
             if (rnd)
                 for (int q = 0; q < 4; q++) afr[rm * 4 + q] = tile__tf32_bits(lw, afr[rm * 4 + q], x3 ? &asm_[rm * 4 + q] : NULL);
@@ -1031,6 +1086,49 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     for (int e = 0; e < L->E; e++) out[e] = rt == ct ? acc[e] : em->op1(em, TILE__OP_CAST, ct, rt, acc[e]);
     free(acc);
 }
+/* >>wgmma: the warpgroup's m64nNk16 instructions, K/16 x repm of them, with
+   operands read from shared memory by descriptor, then one commit and a
+   wait for all of them (the stages can then be overwritten). Warpgroup g
+   of repetition rm has rows 16 wm rm + 64 g: A's descriptor starts there
+   and at the k step's 32 bytes (inside a 128-byte swizzle atom the
+   hardware applies the XOR to the address), B's at k row 16 kk. */
+static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int c = f->pool[op->opnd + 2], res = op->res;
+    const tile__layout *L = &lw->lay[res];
+    int N = L->shape[1], K = f->vals[f->pool[op->opnd]].t.shape[1];
+    tl_dtype rt = tile__vdt(lw, res);
+    int *acc = (int *)malloc(sizeof(int) * (size_t)L->E);
+    if (!acc) tile__die(__FILE__, __LINE__, "out of host memory");
+    for (int e = 0; e < L->E; e++) {
+        tile__elem z;
+        z.u = 0;
+        acc[e] = !c ? em->lit(em, TL_F32, z) : rt == TL_F32 ? lw->regs[c][e] : em->op1(em, TILE__OP_CAST, rt, TL_F32, lw->regs[c][e]);
+    }
+    /* descriptors' hi bits: 128B swizzle; SBO 1024 (8 rows of 128 bytes) for
+       both; LBO unused for K-major A (1), the 64-column blocks' distance for
+       N-major B */
+    uint64_t sw = (uint64_t)1 << 62, sbo = (uint64_t)(1024 >> 4) << 32;
+    uint64_t hia = sw | sbo | (uint64_t)1 << 16, hib = sw | sbo | (uint64_t)(sb->rows * 128 >> 4) << 16;
+    int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);
+    int abase = tile__iadd(lw, sa->base, arow), stride = L->repn * 4;
+    em->wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
+    for (int kk = 0; kk < K / 16; kk++) {
+        int kb = kk * 32;
+        int offb = tile__iadd(lw, sb->base, tile__li(lw, kk * 16 * 128));
+        for (int rm = 0; rm < L->repm; rm++) {
+            int offa = tile__iadd(lw, abase, tile__li(lw, (kb / 128 * sa->rows + rm * 16 * L->wm) * 128 + kb % 128));
+            em->wgmma(em, kind, N, offa, hia, offb, hib, acc + rm * stride, acc + rm * stride);
+        }
+    }
+    em->wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
+    em->wg_sync(em, TILE__WG_WAIT, 0, L->E, acc);
+    int *out = tile__regs_new(lw, res);
+    for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
+    free(acc);
+}
+static size_t tile__align1k(size_t x) { return (x + 1023) & ~(size_t)1023; }
 static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     int kind = lw->mma ? tile__dot_mma_kind(f, op, lw->nthreads) : -1;
@@ -1038,20 +1136,23 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
         tile__lower_dot_fma(lw, op);
         return;
     }
+    int wg = lw->wgmma && tile__dot_wgmma(f, op, lw->nthreads, 1) && lw->lay[op->res].ilv;
     tile__smop s[2];
-    size_t off = 0;
+    size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
     int staged = 0;
     for (int k = 0; k < 2; k++) {
         int v = f->pool[op->opnd + k];
         const tile__type *t = &f->vals[v].t;
         int es = (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
         s[k].rowbytes = t->shape[1] * es;
+        s[k].rows = t->shape[0];
         if (lw->pipe && lw->pipe[v]) {
             s[k].base = tile__iadd(lw, lw->pipe_cur, tile__li(lw, lw->pipe[v] - 1));
             continue;
         }
         s[k].base = tile__li(lw, (int)(lw->sbase + off));
         off += ((size_t)tile__numel(t) * (size_t)es + 127) / 128 * 128;
+        if (wg) off = tile__align1k(off);
         staged |= 1 << k;
     }
     if (staged) {
@@ -1059,9 +1160,11 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
         lw->em->barrier(lw->em);
         for (int k = 0; k < 2; k++)
             if (staged >> k & 1) tile__mma_stage(lw, f->pool[op->opnd + k], &s[k]);
+        if (wg) lw->em->wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
         lw->em->barrier(lw->em);
     }
-    tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
+    if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1]);
+    else tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
     if (staged) lw->em->barrier(lw->em);
 }
 
@@ -1344,6 +1447,7 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__p
         tile__smop s;
         s.base = tile__iadd(lw, stage, tile__li(lw, loff[l]));
         s.rowbytes = f->vals[p->loads[l]].t.shape[1] * es;
+        s.rows = f->vals[p->loads[l]].t.shape[0];
         for (int e = 0; e < Lp->E;) {
             int w = tile__vec_width(t, tile__run_at(Lp, e), lw->ax[ptr], m ? &lw->ax[m] : NULL);
             int at = tile__swz(lw, &s, tile__coord_reg(lw, Lp, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Lp, e, 1), es));
@@ -1399,6 +1503,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
         else if (tile__vec_width(t, tile__run_at(Lp, 0), lw->ax[ptr], m ? &lw->ax[m] : NULL) * (int)tile__dt[t].bytes < 4) ok = 0;
         loff[l] = slot;
         slot += (tile__numel(&f->vals[p.loads[l]].t) * (int)tile__dt[t].bytes + 127) / 128 * 128;
+        if (lw->wgmma) slot = (int)tile__align1k((size_t)slot);    /* wgmma's swizzle atoms start on 1024 bytes */
     }
     if (!ok) {
         memcpy(lw->lay, saved, sizeof *saved * (size_t)f->nvals);
@@ -1407,7 +1512,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
         return 0;
     }
     free(saved);
-    size_t pbase = lw->sbase;
+    size_t pbase = lw->wgmma ? tile__align1k(lw->sbase) : lw->sbase;
     lw->sbase = pbase + (size_t)S * (size_t)slot;
     tile__need_smem(lw, 0);
     /* carried values, the induction variable, and the bounds (as tile__lower_for) */
@@ -1427,6 +1532,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, S - 1));
     em->for_begin(em, it, iv, lo, hi, step);
     em->cp_wait(em, S - 2);
+    if (lw->wgmma) em->wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
     em->barrier(em);
     {
         tile__elem se;
@@ -1751,13 +1857,14 @@ static void tile__lower_region(tile__lower *lw, int reg) {
    keeps it across iterations) and out of TL_IFs, so the only conversion is
    where an MMA value meets an op that reads the blocked layout (a store, a
    reduction): once, after the loop. */
-static int tile__mk_mma(const tile__func *f, int nthreads, tile__layout *lay, int v) {
-    tile__layout L;
-    if (v <= 0 || lay[v].kind == TILE__LAYOUT_MMA || !tile__mma_layout_of(&f->vals[v].t, nthreads, &L)) return 0;
-    lay[v] = L;
+/* give v the MMA layout `from` (a value of the same shape), unless it has one */
+static int tile__mk_mma(tile__layout *lay, int v, const tile__layout *from) {
+    if (v <= 0 || lay[v].kind == TILE__LAYOUT_MMA) return 0;
+    lay[v] = *from;
     return 1;
 }
-static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, tile__layout *lay) {
+/* hopper: the target has wgmma, whose dots take the interleaved layout */
+static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int hopper, tile__layout *lay) {
     for (int v = 1; v < f->nvals; v++) tile__layout_of(&f->vals[v].t, nthreads, &lay[v]);
     for (int changed = mma; changed;) {
         changed = 0;
@@ -1765,28 +1872,35 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, til
             const tile__op *op = &f->ops[k];
             const int *o = f->pool + op->opnd;
             if (op->dead) continue;
-            if (op->code == TILE__OP_DOT && tile__dot_mma_kind(f, op, nthreads) >= 0) changed |= tile__mk_mma(f, nthreads, lay, op->res);
-            else if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) {
+            if (op->code == TILE__OP_DOT && tile__dot_mma_kind(f, op, nthreads) >= 0) {
+                tile__layout L;
+                if (tile__mma_layout_of(&f->vals[op->res].t, nthreads, tile__dot_wgmma(f, op, nthreads, hopper), &L))
+                    changed |= tile__mk_mma(lay, op->res, &L);
+            } else if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) {
                 for (int j = 0; j < op->nopnd; j++)
-                    if (o[j] > 0 && lay[o[j]].kind == TILE__LAYOUT_MMA) changed |= tile__mk_mma(f, nthreads, lay, op->res);
+                    if (o[j] > 0 && lay[o[j]].kind == TILE__LAYOUT_MMA) changed |= tile__mk_mma(lay, op->res, &lay[o[j]]);
             } else if (op->code == TILE__OP_FOR || op->code == TILE__OP_IF) {
                 const tile__op *y0 = tile__terminator(f, op->region[0]);
                 const tile__op *y1 = op->code == TILE__OP_IF ? tile__terminator(f, op->region[1]) : NULL;
                 const int *args = f->pool + f->regs[op->region[0]].args;
                 for (int j = 0; j < op->nres; j++) {
-                    int m = (y0 && lay[f->pool[y0->opnd + j]].kind == TILE__LAYOUT_MMA) || (y1 && lay[f->pool[y1->opnd + j]].kind == TILE__LAYOUT_MMA) ||
-                            (op->code == TILE__OP_FOR && lay[o[3 + j]].kind == TILE__LAYOUT_MMA);
-                    if (!m) continue;
-                    changed |= tile__mk_mma(f, nthreads, lay, op->res + j);
-                    if (op->code == TILE__OP_FOR) changed |= tile__mk_mma(f, nthreads, lay, args[1 + j]);
+                    /* the layout comes from the first MMA one of: what the body yields, the other branch's, the initial value */
+                    int src[3] = {y0 ? f->pool[y0->opnd + j] : 0, y1 ? f->pool[y1->opnd + j] : 0, op->code == TILE__OP_FOR ? o[3 + j] : 0};
+                    const tile__layout *from = NULL;
+                    for (int q = 0; q < 3 && !from; q++)
+                        if (src[q] > 0 && lay[src[q]].kind == TILE__LAYOUT_MMA) from = &lay[src[q]];
+                    if (!from) continue;
+                    tile__layout L = *from;
+                    changed |= tile__mk_mma(lay, op->res + j, &L);
+                    if (op->code == TILE__OP_FOR) changed |= tile__mk_mma(lay, args[1 + j], &L);
                 }
             }
         }
     }
 }
 
-static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_stages, unsigned spec16, unsigned spec1, tile__emitter *em,
-                                    size_t *smem) {
+static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_stages, int hopper, unsigned spec16, unsigned spec1,
+                                    tile__emitter *em, size_t *smem) {
     tile__lower lw;
     memset(&lw, 0, sizeof lw);
     lw.f = f;
@@ -1795,13 +1909,14 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_
     lw.spec16 = spec16;
     lw.stages = num_stages > 0 ? num_stages : 3;
     lw.mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
+    lw.wgmma = lw.mma && hopper && em->wgmma && em->wg_sync;
     lw.lay = (tile__layout *)calloc((size_t)f->nvals, sizeof *lw.lay);
     lw.regs = (int **)calloc((size_t)f->nvals, sizeof *lw.regs);
     lw.ax = (tile__axis *)calloc((size_t)f->nvals, sizeof *lw.ax);
     lw.uses = (int *)calloc((size_t)f->nvals, sizeof *lw.uses);
     lw.pipe = (int *)calloc((size_t)f->nvals, sizeof *lw.pipe);
     if (!lw.lay || !lw.regs || !lw.ax || !lw.uses || !lw.pipe) tile__die(__FILE__, __LINE__, "out of host memory");
-    tile__assign_layouts(f, lw.nthreads, lw.mma, lw.lay);
+    tile__assign_layouts(f, lw.nthreads, lw.mma, lw.wgmma, lw.lay);
     for (int v = 1; v < f->nvals; v++) lw.ax[v] = tile__ax_unknown();
     for (int k = 0; k < f->nops; k++)
         if (!f->ops[k].dead)
@@ -1851,7 +1966,7 @@ static void tile__layout_dump_region(const tile__func *f, const tile__layout *la
                 tile__type_str(&f->vals[op->res + j].t, ty, sizeof ty);
                 if (L.rank == 0) snprintf(lay, sizeof lay, "uniform scalar");
                 else if (L.kind == TILE__LAYOUT_MMA)
-                    snprintf(lay, sizeof lay, "mma m16n8 warps=[%d,%d] reps=[%d,%d] E=%d", L.wm, L.wn, L.repm, L.repn, L.E);
+                    snprintf(lay, sizeof lay, "%s warps=[%d,%d] reps=[%d,%d] E=%d", L.ilv ? "wgmma m64" : "mma m16n8", L.wm, L.wn, L.repm, L.repn, L.E);
                 else {
                     size_t at = 0;
                     const char *names[3] = {"spt", "tpw", "wpc"};
@@ -1881,7 +1996,7 @@ static void tile__layout_dump_region(const tile__func *f, const tile__layout *la
             if (op->region[q] >= 0) tile__layout_dump_region(f, lays, op->region[q], nthreads, depth + 1, buf, len, cap);
     }
 }
-static char *tile__layout_dump(const tile__func *f, int num_warps) {
+static char *tile__layout_dump(const tile__func *f, int num_warps, int hopper) {
     size_t len = 0, cap = 4096;
     char *buf = (char *)malloc(cap);
     if (!buf) tile__die(__FILE__, __LINE__, "out of host memory");
@@ -1889,7 +2004,7 @@ static char *tile__layout_dump(const tile__func *f, int num_warps) {
                            f->name, num_warps);
     tile__layout *lays = (tile__layout *)calloc((size_t)f->nvals, sizeof *lays);
     if (!lays) tile__die(__FILE__, __LINE__, "out of host memory");
-    tile__assign_layouts(f, 32 * num_warps, 1, lays);
+    tile__assign_layouts(f, 32 * num_warps, 1, hopper, lays);
     tile__layout_dump_region(f, lays, 0, 32 * num_warps, 0, &buf, &len, &cap);
     free(lays);
     return buf;

@@ -20,6 +20,7 @@ typedef struct tile__knobs {
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
+    int no_wgmma;             /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80 */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
@@ -50,11 +51,16 @@ static void tile__read_knobs(void) {
     tile__kn.managed = tile__env_flag("TILE_MANAGED");
     v = getenv("TILE_ARCH");
     snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
+    v = getenv("TILE_WGMMA");
+    tile__kn.no_wgmma = v && strcmp(v, "0") == 0;
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
     return &tile__kn;
 }
+/* >>wgmma: 1 when kernels for `arch` may use wgmma (sm_90a only: it is
+   neither in sm_90 nor in later architectures) */
+static int tile__hopper(const char *arch) { return arch && strcmp(arch, "sm_90a") == 0 && !tile__knobs_get()->no_wgmma; }
 /* GPU mode or interpreter, decided once per process: the interpreter when
    asked for, or when there is no driver, no device or no NVRTC (with one
    line saying why); the GPU through NVRTC otherwise. */
@@ -430,13 +436,13 @@ static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
 static tile_status tile__target(char *arch, size_t n) {
     if (tile__gpu_mode()) return tile__cu_arch(arch, n);
     const char *a = tile__knobs_get()->arch;
-    snprintf(arch, n, "%s", a[0] ? a : "sm_90a");
+    snprintf(arch, n, "%.15s", a[0] ? a : "sm_90a");
     return TILE_OK;
 }
 /* >>backends: one variant through the registered back end. */
 static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
-    return tile__lower_func((const tile__func *)job->func, job->num_warps, job->num_stages, (unsigned)job->spec, (unsigned)(job->spec >> 32), (tile__emitter *)em,
-                            &job->smem);
+    return tile__lower_func((const tile__func *)job->func, job->num_warps, job->num_stages, tile__hopper(job->arch), (unsigned)job->spec,
+                            (unsigned)(job->spec >> 32), (tile__emitter *)em, &job->smem);
 }
 static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
     return tile__error(st, kernel, NULL, 0, "%s", message);
@@ -475,7 +481,7 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
     char *src = NULL, *log = NULL;
     *ptx = NULL;
     if (kn->dump_ttgir) {
-        char *lay = tile__layout_dump(f, num_warps);
+        char *lay = tile__layout_dump(f, num_warps, tile__hopper(arch));
         tile__dump(f->name, "ttgir", lay);
         free(lay);
     }
@@ -483,7 +489,7 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
         tile_status est = tile__ext_compile(f, num_warps, num_stages, spec, arch, ptx, smem, has_assert);
         if (est != TILE_ERR_NODEVICE) return est;        /* NODEVICE: unsupported there, NVRTC compiles it */
     }
-    tile_status st = tile__cuda_source(f, num_warps, num_stages, (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
+    tile_status st = tile__cuda_source(f, num_warps, num_stages, tile__hopper(arch), (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
@@ -598,7 +604,8 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
         else {
             char *src = NULL;
             uint64_t spec = tile__spec16(k, args);
-            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, NULL);
+            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, tile__hopper(arch), (unsigned)spec,
+                                   (unsigned)(spec >> 32), &src, &smem, NULL);
             if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
             free(src);
         }
