@@ -416,7 +416,7 @@ static int tile__disk_write(int kind, const char *name, const char *key, const v
 }
 
 /* The device results are for: the interpreter, or the GPU's name, target,
-   driver and the back end. */
+   driver and the back end, and how tl_dot may use wgmma (TILE_WGMMA). */
 static void tile__device_id(tile__sbuf *b) {
     if (!tile__gpu_mode()) {
         tile__sb(b, "device interp\n");
@@ -424,7 +424,8 @@ static void tile__device_id(tile__sbuf *b) {
     }
     char arch[32] = "";
     tile__cu_arch(arch, sizeof arch);
-    tile__sb(b, "device %s %s driver %d backend %s\n", tile__cu_st.props.name, arch, tile__cu_st.props.driver_version, tile_backend_name());
+    tile__sb(b, "device %s %s driver %d backend %s wgmma %d\n", tile__cu_st.props.name, arch, tile__cu_st.props.driver_version, tile_backend_name(),
+             tile__hopper(arch));
 }
 
 /* ---- the compiled-kernel cache (called by runtime.h's tile__get_variant) ---------------

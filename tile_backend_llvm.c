@@ -1574,7 +1574,7 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     c.em.print = tile__ll_print; c.em.check = tile__ll_check;
     c.em.ldmatrix = tile__ll_ldmatrix; c.em.mma = tile__ll_mma; c.em.cp_async = tile__ll_cp_async;
     c.em.cp_commit = tile__ll_cp_commit; c.em.cp_wait = tile__ll_cp_wait;
-    c.em.wgmma = tile__ll_wgmma; c.em.wg_sync = tile__ll_wg_sync;
+    c.em.wgmma = tile__ll_wgmma; c.em.wg_sync = tile__ll_wg_sync; c.em.wgmma_async_ok = 1;
     tile_status st = job->lower(job, &c.em);
     L.LLVMBuildRetVoid(c.B);
     L.LLVMBuildBr(c.A, start);

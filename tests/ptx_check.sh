@@ -24,9 +24,11 @@
 # matmul_autotune_gpu, examples/matmul_autotune.c's kernels at each of its
 # GPU configs (matmul_configs_gpu, which the interpreter does not tune).
 # Every one of those matmul PTX must use the tensor cores (mma.sync and
-# ldmatrix) and must not spill (ptxas -v: 0 bytes spill stores and 0 bytes
-# spill loads); the 256 x 256 x 256 ones must also copy global to shared
-# memory with cp.async. (The examples' own 200 x 136 x 90 launches have row
+# ldmatrix, or on sm_90a wgmma, which ptxas must not serialize) and must not
+# spill (ptxas -v: 0 bytes spill stores and 0 bytes spill loads); the
+# 256 x 256 x 256 ones must also copy global to shared memory with cp.async,
+# and on sm_90a those with BLOCK_K 64 must use wgmma (through LLVM, with 4
+# stages or more, with a wgmma group left in flight: wait_group 1). (The examples' own 200 x 136 x 90 launches have row
 # strides of 90 and 136 elements, not known to be multiples of 16, so no
 # 16-byte copies can be proven aligned there, as in Triton.)
 set -u
@@ -260,6 +262,14 @@ for exe in $programs; do
             case $arch/$kernel in
             sm_90a/*x64_w*)
                 grep -q 'wgmma\.mma_async\.sync\.aligned\.m64n' "$ptx" || fail "$name/$kernel: no wgmma in the PTX for sm_90a ($backend)"
+                ;;
+            esac
+            # and through LLVM, with 4 stages or more, each iteration's wgmmas
+            # stay in flight while the next one waits for its data
+            case $backend/$arch/$kernel in
+            llvm/sm_90a/*x64_w*_s[4-9])
+                grep -q 'wgmma\.wait_group\.sync\.aligned 1;' "$ptx" ||
+                    fail "$name/$kernel: every wgmma group waited for at once in the PTX for sm_90a ($backend)"
                 ;;
             esac
             ;;

@@ -20,7 +20,8 @@ typedef struct tile__knobs {
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
-    int no_wgmma;             /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80 */
+    int wgmma;                /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80;
+                                 =wait: wgmma, each tl_dot waiting for its own (TILE__HOPPER_*) */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
@@ -52,15 +53,15 @@ static void tile__read_knobs(void) {
     v = getenv("TILE_ARCH");
     snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
     v = getenv("TILE_WGMMA");
-    tile__kn.no_wgmma = v && strcmp(v, "0") == 0;
+    tile__kn.wgmma = v && strcmp(v, "0") == 0 ? TILE__HOPPER_OFF : v && strcmp(v, "wait") == 0 ? TILE__HOPPER_WAIT : TILE__HOPPER_ASYNC;
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
     return &tile__kn;
 }
-/* >>wgmma: 1 when kernels for `arch` may use wgmma (sm_90a only: it is
-   neither in sm_90 nor in later architectures) */
-static int tile__hopper(const char *arch) { return arch && strcmp(arch, "sm_90a") == 0 && !tile__knobs_get()->no_wgmma; }
+/* >>wgmma: how kernels for `arch` may use wgmma (TILE__HOPPER_*): only on
+   sm_90a (it is neither in sm_90 nor in later architectures) */
+static int tile__hopper(const char *arch) { return arch && strcmp(arch, "sm_90a") == 0 ? tile__knobs_get()->wgmma : TILE__HOPPER_OFF; }
 /* GPU mode or interpreter, decided once per process: the interpreter when
    asked for, or when there is no driver, no device or no NVRTC (with one
    line saying why); the GPU through NVRTC otherwise. */
