@@ -390,8 +390,57 @@ out:
     free(hc);
 }
 
+/* The lowering's accumulator layouts, on the host (no GPU needed): for
+   mma.sync's layout and wgmma's interleaved one, at shapes and warp counts
+   the matmul configs use, every element of the tile is held by exactly one
+   thread of the first wm x wn warps, inside the tile, at the element index
+   that tile__mma_holds gives back; the warps past them replicate those
+   (tile__mma_holds finds the same e). For wgmma, warp w of each warpgroup
+   holds rows 16 (w % 4) .. + 15 of each m64 block, as the instruction
+   writes them. */
+static void test_mma_layouts(void) {
+    static const int S[][3] = {{16, 8, 1}, {32, 64, 2},   {64, 64, 4},  {128, 128, 4}, {128, 128, 8},
+                               {64, 256, 4}, {128, 256, 8}, {256, 128, 8}, {128, 64, 8},  {64, 32, 16}};
+    for (int si = 0; si < (int)(sizeof S / sizeof S[0]); si++)
+        for (int ilv = 0; ilv < 2; ilv++) {
+            tile__type t;
+            memset(&t, 0, sizeof t);
+            t.dtype = TL_F32;
+            t.rank = 2;
+            t.shape[0] = S[si][0];
+            t.shape[1] = S[si][1];
+            int nt = 32 * S[si][2], M = t.shape[0], N = t.shape[1];
+            tile__layout L;
+            if (!tile__mma_layout_of(&t, nt, ilv, &L)) {
+                /* wgmma's needs whole warpgroups and 16 rows per warp */
+                TT_CHECK(ilv && (S[si][2] % 4 || M % (16 * S[si][2])), "no %s layout for %dx%d at %d warps", ilv ? "wgmma" : "mma", M, N,
+                         S[si][2]);
+                continue;
+            }
+            int *seen = (int *)calloc((size_t)M * (size_t)N, sizeof(int)), bad = 0, wrong_rows = 0;
+            if (!seen) exit(2);
+            for (int tid = 0; tid < nt; tid++)
+                for (int e = 0; e < L.E; e++) {
+                    int c[2];
+                    tile__mma_coords(&L, tid, e, c);
+                    if (c[0] < 0 || c[0] >= M || c[1] < 0 || c[1] >= N || tile__mma_holds(&L, tid, c) != e) {
+                        bad++;
+                        continue;
+                    }
+                    if (tid / 32 < L.wm * L.wn) seen[c[0] * N + c[1]]++;
+                    if (ilv && (c[0] % 64) / 16 != (tid / 32) % 4) wrong_rows++;
+                }
+            int miss = 0;
+            for (int k = 0; k < M * N; k++) miss += seen[k] != 1;
+            free(seen);
+            TT_CHECK(!bad && !miss && !wrong_rows, "%s layout %dx%d, %d warps (warps %dx%d, reps %dx%d): %d coordinates off the map, %d elements not held once, %d rows off the warpgroup's",
+                     ilv ? "wgmma" : "mma", M, N, S[si][2], L.wm, L.wn, L.repm, L.repn, bad, miss, wrong_rows);
+        }
+}
+
 int main(void) {
     tt_seed();
+    test_mma_layouts();
     int gpu = strcmp(tile_backend_name(), "interp") != 0;
     /* TEST_MATMUL_LARGE=1: the large cases (sampled) in the interpreter too */
     const char *large_env = getenv("TEST_MATMUL_LARGE");
