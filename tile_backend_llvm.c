@@ -1374,12 +1374,7 @@ static void tile__ll_wgmma(tile__emitter *e, int kind, int n, int offa, uint64_t
 static void tile__ll_wg_sync(tile__emitter *e, int what, int pending, int n, int *io) {
     tile__ll_em *c = tile__ll_self(e);
     char text[64];
-    switch (what) {
-    case TILE__WG_FENCE: snprintf(text, sizeof text, "wgmma.fence.sync.aligned;"); break;
-    case TILE__WG_COMMIT: snprintf(text, sizeof text, "wgmma.commit_group.sync.aligned;"); break;
-    case TILE__WG_WAIT: snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending < 0 ? 0 : pending); break;
-    default: snprintf(text, sizeof text, "fence.proxy.async.shared::cta;"); break;
-    }
+    tile__wg_sync_ptx(what, pending, text, sizeof text);
     tile__ll_asm_acc(c, text, "", 0, NULL, NULL, n, io, io);
 }
 

@@ -428,12 +428,7 @@ static void tile__cc_wgmma(tile__emitter *e, int kind, int n, int offa, uint64_t
 static void tile__cc_wg_sync(tile__emitter *e, int what, int pending, int n, int *io) {
     tile__cuda_em *c = tile__cc_self(e);
     char text[64];
-    switch (what) {
-    case TILE__WG_FENCE: snprintf(text, sizeof text, "wgmma.fence.sync.aligned;"); break;
-    case TILE__WG_COMMIT: snprintf(text, sizeof text, "wgmma.commit_group.sync.aligned;"); break;
-    case TILE__WG_WAIT: snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending); break;
-    default: snprintf(text, sizeof text, "fence.proxy.async.shared::cta;"); break;
-    }
+    tile__wg_sync_ptx(what, pending, text, sizeof text);
     if (n) tile__cc_acc_copy(c, n, io, io);
     tile__cc_indent(c);
     tile__cc_out(c, "asm volatile(\"%s\"%s", text, n ? " : " : "");

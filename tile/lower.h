@@ -250,6 +250,15 @@ struct tile__emitter {
     int wgmma_async_ok;
 };
 enum { TILE__WG_FENCE, TILE__WG_COMMIT, TILE__WG_WAIT, TILE__WG_PROXY };
+/* the PTX of a TILE__WG_* instruction, for both emitters */
+static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
+    switch (what) {
+    case TILE__WG_FENCE: snprintf(buf, n, "wgmma.fence.sync.aligned;"); break;
+    case TILE__WG_COMMIT: snprintf(buf, n, "wgmma.commit_group.sync.aligned;"); break;
+    case TILE__WG_WAIT: snprintf(buf, n, "wgmma.wait_group.sync.aligned %d;", pending < 0 ? 0 : pending); break;
+    default: snprintf(buf, n, "fence.proxy.async.shared::cta;"); break;
+    }
+}
 /* hopper modes of tile__lower_func: no wgmma; wgmma, each tl_dot waiting
    for its own; wgmma kept in flight across iterations where the emitter
    allows it (tile__async_dot) */
