@@ -1150,6 +1150,11 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     free(acc);
 }
 static size_t tile__align1k(size_t x) { return (x + 1023) & ~(size_t)1023; }
+/* 1 when this tl_dot is lowered as wgmma: the target has it, the shape
+   allows it, and its result got wgmma's layout */
+static int tile__lowers_wgmma(const tile__lower *lw, const tile__op *op) {
+    return lw->wgmma && tile__dot_wgmma(lw->f, op, lw->nthreads, 1) && lw->lay[op->res].ilv;
+}
 static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     int kind = lw->mma ? tile__dot_mma_kind(f, op, lw->nthreads) : -1;
@@ -1157,7 +1162,7 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
         tile__lower_dot_fma(lw, op);
         return;
     }
-    int wg = lw->wgmma && tile__dot_wgmma(f, op, lw->nthreads, 1) && lw->lay[op->res].ilv;
+    int wg = tile__lowers_wgmma(lw, op);
     tile__smop s[2];
     size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
     int staged = 0;
@@ -1517,7 +1522,7 @@ static int tile__async_dot(tile__lower *lw, const tile__op *fop, const tile__ppl
         if (dot) return -1;                  /* one dot only */
         dot = op;
     }
-    if (!dot || !tile__dot_wgmma(f, dot, lw->nthreads, 1) || !lw->lay[dot->res].ilv) return -1;
+    if (!dot || !tile__lowers_wgmma(lw, dot)) return -1;
     int a = f->pool[dot->opnd], b = f->pool[dot->opnd + 1], c = f->pool[dot->opnd + 2], la = 0, lb = 0;
     for (int l = 0; l < p->nloads; l++) la |= p->loads[l] == a, lb |= p->loads[l] == b;
     if (!la || !lb || c <= 0 || tile__vdt(lw, c) != TL_F32 || tile__vdt(lw, dot->res) != TL_F32) return -1;
