@@ -644,6 +644,52 @@ static tile_status run_nested_launch(void) {
     return nested_launch(TILE_OPTS(.grid = {1}), gx, gout);
 }
 
+/* ---- bad input that once crashed or was accepted (a fuzzer's and a skeptic's finds) ---- */
+ERR_KERNEL(dtype_mask_int, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t v = tl_load(tl_add(x, offs), .mask = tl_and(offs, 1)); L_dtype_mask_int = __LINE__;
+    tl_store(tl_add(out, offs), v);
+}
+ERR_KERNEL(dtype_xor_sum_f64, (tl_ptr_i32, x), (tl_ptr_f64, out)) {
+    tl_t s = tl_xor_sum(tl_load(tl_add(x, tl_arange(0, 16))), 0, .dtype = TL_F64); L_dtype_xor_sum_f64 = __LINE__;
+    tl_store(out, s);
+}
+/* 2^120 elements: the element count must not overflow while it is checked */
+ERR_KERNEL(block_zeros_huge, (tl_ptr_f32, out)) {
+    tl_t z = tl_zeros(TL_F32, 1 << 30, 1 << 30, 1 << 30, 1 << 30); L_block_zeros_huge = __LINE__;
+    tl_store(out, tl_sum(z, TL_ALL));
+}
+/* 2^31 elements: end - start does not fit in an int */
+ERR_KERNEL(block_arange_huge, (tl_ptr_i32, out)) {
+    tl_t r = tl_arange(INT_MIN, 0); L_block_arange_huge = __LINE__;
+    tl_store(tl_add(out, r), r);
+}
+/* 3000 nested TL_FORs: once a stack overflow in the verifier's recursion */
+static int L_nest_deep;
+static void nest_for(tl_t *acc, int depth) {
+    if (depth == 0) {
+        *acc = tl_add(*acc, 1.0);
+        return;
+    }
+    tl_t a = *acc;
+    TL_FOR (i, 0, 2, 1, a) { L_nest_deep = __LINE__; nest_for(&a, depth - 1); }
+    *acc = a;
+}
+TILE_KERNEL(nest_deep, (tl_ptr_f32, out)) {
+    tl_t acc = tl_zeros(TL_F32, 16);
+    nest_for(&acc, 3000);
+    tl_store(tl_add(out, tl_arange(0, 16)), acc);
+}
+/* a carried value that changes type: the loop's yield once read the operand
+   pool through a pointer that the error path's casts had moved */
+ERR_KERNEL(carry_for_widen, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t acc = tl_zeros(TL_F16, 16), offs = tl_arange(0, 16);
+    TL_FOR (i, 0, n, 1, acc) { L_carry_for_widen = __LINE__;
+        acc = tl_add(acc, tl_broadcast_to(tl_load(tl_add(x, offs)), 4, 16));
+    }
+    tl_store(tl_add(out, offs), tl_sum(acc, 0));
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 enum { BUILD, RUN, HOST, GUARDED };
 typedef struct tcase {
@@ -694,6 +740,12 @@ static const tcase cases[] = {
     B(dtype_ptr_plus_ptr, DTYPE, "two pointers"),
     B(dtype_load_nonptr, DTYPE, "must be a pointer"),
     B(dtype_mask_float, DTYPE, "mask must be i1"),
+    B(dtype_mask_int, DTYPE, "mask must be i1"),
+    B(dtype_xor_sum_f64, DTYPE, ".dtype must be an integer"),
+    B(block_zeros_huge, BLOCK, "limit"),
+    B(block_arange_huge, BLOCK, "limit"),
+    B(nest_deep, CONTROL, "nest at most 64 deep"),
+    B(carry_for_widen, CARRY, "'acc'"),
     B(dot_k_mismatch, SHAPE, "[K,N]"),
     B(dot_small, SHAPE, "at least 16"),
     B(dot_mixed_dtypes, DTYPE, "f16 and f32"),
@@ -911,6 +963,8 @@ int main(void) {
        cases would touch memory that is not there, so they are skipped (and
        said to be). */
     int gpu = strcmp(tile_backend_name(), "interp") != 0, skipped = 0;
+    /* TEST_ERRORS_ONLY=name runs one case (to see what each does on its own) */
+    const char *only = getenv("TEST_ERRORS_ONLY");
     /* twice: an error is not cached, and the same mistake gives the same report */
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < NCASES; k++) {
@@ -918,11 +972,12 @@ int main(void) {
                 skipped += pass == 0;
                 continue;
             }
+            if (only && strcmp(only, cases[k].name) != 0) continue;
             if (cases[k].when != GUARDED) run_case(&cases[k]);
         }
     if (skipped) printf("skipped %d out-of-bounds cases on the GPU (%s): the interpreter checks those\n", skipped, tile_backend_name());
     for (int k = 0; k < NCASES; k++)
-        if (cases[k].when == GUARDED && !run_case(&cases[k])) {
+        if (cases[k].when == GUARDED && (!only || strcmp(only, cases[k].name) == 0) && !run_case(&cases[k])) {
             printf("%d must-fail cases; stopped at %s: the library is stuck\n", NCASES, cases[k].name);
             int rc = tt_finish("test_errors");
             fflush(stdout);

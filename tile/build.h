@@ -21,6 +21,9 @@
 
 enum { TILE__FR_FOR, TILE__FR_IF, TILE__FR_ELSE, TILE__FR_WHILE };
 #define TILE__MAX_CARRY 32
+/* Constructs nest at most this deep: every pass over regions (verifier,
+   printer, CSE, interpreter, lowering) recurses once per level. */
+#define TILE__MAX_NEST 64
 struct tl__frame {
     int kind;
     int op;                         /* the FOR/IF/WHILE op                  */
@@ -33,6 +36,7 @@ struct tl__frame {
     int trash;                      /* WHILE: region for the last cond      */
     int end_nops;                   /* IF: f->nops when the then-part closed */
     int down_lo;                    /* FOR counting down: its lo            */
+    int depth;                      /* 1 for the outermost construct        */
     const char *file;
     int line;
     struct tl__frame *up;
@@ -121,6 +125,7 @@ static int tile__use(const char *file, int line, const char *op, tl_t v) {
 static int tile__emit(tile__opcode code, const int *opnds, int n, const tile__type *rt, int nres, const char *file, int line) {
     tile__func *f = tile__b->f;
     int op = tile__new_op(f, tile__b->cur, code, opnds, n, rt, nres, file, line);
+    if (f->nomem) tile__berr(TILE_ERR_NOMEM, file, line, "out of host memory while building the kernel");
     return op;
 }
 static int tile__emit1(tile__opcode code, const int *opnds, int n, tile__type rt, const char *file, int line) {
@@ -144,11 +149,12 @@ static int tile__check_shape(const char *file, int line, const char *op, const t
             return 0;
         }
         n *= t->shape[d];
+        if (n > TILE__MAX_NUMEL) break;   /* before the product can overflow */
     }
     if (n > TILE__MAX_NUMEL) {
         char s[96];
-        tile__berr(TILE_ERR_BLOCK, file, line, "%s: shape %s has %lld elements, more than the limit of %d", op,
-                   tile__shape_str(t, s, sizeof s), n, TILE__MAX_NUMEL);
+        tile__berr(TILE_ERR_BLOCK, file, line, "%s: shape %s has more than the limit of %d elements", op,
+                   tile__shape_str(t, s, sizeof s), TILE__MAX_NUMEL);
         return 0;
     }
     return 1;
@@ -609,7 +615,7 @@ tl_shape tl__shape(int n, ...) {
 }
 static int tile__shape_in(const char *file, int line, const char *op, tl_shape s, tile__type *t) {
     if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op); return 0; }
-    if (s.rank > TL_MAX_RANK) {
+    if (s.rank < 0 || s.rank > TL_MAX_RANK) {
         tile__berr(TILE_ERR_SHAPE, file, line, "%s: %d dims, at most %d are supported", op, s.rank, TL_MAX_RANK);
         return 0;
     }
@@ -638,11 +644,14 @@ tl_t tl_num_programs_at(const char *file, int line, int axis) {
 }
 tl_t tl_arange_at(const char *file, int line, int start, int end) {
     if (!tile__b) return tile__berr(TILE_ERR_CONTEXT, file, line, "tl_arange called outside a kernel body being built");
-    if (end <= start || !tile__is_pow2((long long)end - start))
+    long long n = (long long)end - start;
+    if (n <= 0 || !tile__is_pow2(n))
         return tile__berr(TILE_ERR_BLOCK, file, line, "tl_arange(%d, %d): the length end - start must be a positive power of two", start, end);
+    if (n > TILE__MAX_NUMEL)
+        return tile__berr(TILE_ERR_BLOCK, file, line, "tl_arange(%d, %d): %lld elements, more than the limit of %d", start, end, n, TILE__MAX_NUMEL);
     tile__type t = tile__scalar_type(TL_I32);
     t.rank = 1;
-    t.shape[0] = end - start;
+    t.shape[0] = (int)n;
     if (!tile__check_shape(file, line, "tl_arange", &t)) return tile__poison;
     int r = tile__emit1(TILE__OP_ARANGE, NULL, 0, t, file, line);
     tile__defop(r)->i[0] = start;
@@ -752,9 +761,9 @@ tl_t tl_permute_at(const char *file, int line, tl_t xv, tl_shape order) {
         order.dim[d] = o;
     }
     tile__type rt = *xt;
-    for (int d = 0; d < xt->rank; d++) rt.shape[d] = xt->shape[order.dim[d]];
-    int r = tile__emit1(TILE__OP_PERMUTE, &x, 1, rt, file, line);
-    for (int d = 0; d < xt->rank; d++) tile__defop(r)->i[d] = order.dim[d];
+    for (int d = 0; d < rt.rank; d++) rt.shape[d] = xt->shape[order.dim[d]];
+    int r = tile__emit1(TILE__OP_PERMUTE, &x, 1, rt, file, line);   /* xt is stale from here */
+    for (int d = 0; d < rt.rank; d++) tile__defop(r)->i[d] = order.dim[d];
     return tile__mk(r);
 }
 tl_t tl_trans_at(const char *file, int line, tl_t xv) {
@@ -820,6 +829,7 @@ tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b) {
     tl_t j = tl_join_at(file, line, a, b);
     if (j.id <= 0) return tile__poison;
     tile__type t = *tile__ty(j.id);
+    if (t.rank < 2) return j;   /* two scalars: [a, b], as Triton */
     tl_shape s;
     s.rank = t.rank - 1;
     memcpy(s.dim, t.shape, sizeof s.dim);
@@ -855,7 +865,7 @@ static int tile__mask(const char *file, int line, const char *op, tl_t mv, tile_
     if (mv.id == 0) return 0;
     int m = tile__use(file, line, op, mv);
     if (!m) return -1;
-    if (!tile__is_int(tile__dty(m))) {
+    if (tile__dty(m) != TL_I1) {   /* Triton: "Mask must have boolean scalar type" */
         char s[96];
         tile__berr(TILE_ERR_DTYPE, file, line, "%s: the mask must be i1 (a comparison), not %s", op, tile__tys(m, s));
         return -1;
@@ -999,6 +1009,8 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     tl_dtype dt = xt.dtype;
     if (kind == TL_REDUCE_XOR_SUM && !tile__is_int(dt))
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: integers only (got %s)", tile_dtype_name(dt));
+    if (kind == TL_REDUCE_XOR_SUM && o.dtype && !tile__is_int(o.dtype))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: .dtype must be an integer dtype (got %s)", tile_dtype_name(o.dtype));
     if ((kind == TL_REDUCE_MAX || kind == TL_REDUCE_MIN) && tile__dt[dt].bits < 32) {
         /* Triton's max/min widen narrow inputs: floats to f32, ints to i32 */
         dt = tile__is_float(dt) ? TL_F32 : TL_I32;
@@ -1192,7 +1204,7 @@ static void tile__carry_names(struct tl__frame *fr, const char *names) {
 }
 static int tile__control_ok(const char *file, int line, const char *what) {
     if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s used outside a kernel body being built", what); return 0; }
-    free(tile__b->pending_else);
+    TILE_FREE(tile__b->pending_else);
     tile__b->pending_else = NULL;
     return 1;
 }
@@ -1204,8 +1216,17 @@ static struct tl__frame *tile__frame_open(int kind, const char *what, const char
         tile__berr(TILE_ERR_ARITY, file, line, "%s: at most %d carried values", what, TILE__MAX_CARRY);
         return NULL;
     }
-    struct tl__frame *fr = (struct tl__frame *)calloc(1, sizeof *fr);
-    if (!fr) tile__die(__FILE__, __LINE__, "out of host memory");
+    int depth = tile__b->top ? tile__b->top->depth + 1 : 1;
+    if (depth > TILE__MAX_NEST) {
+        tile__berr(TILE_ERR_CONTROL, file, line, "%s: runtime loops and branches nest at most %d deep", what, TILE__MAX_NEST);
+        return NULL;
+    }
+    struct tl__frame *fr = (struct tl__frame *)tile__calloc(1, sizeof *fr);
+    if (!fr) {
+        tile__berr(TILE_ERR_NOMEM, file, line, "%s: out of host memory while building the kernel", what);
+        return NULL;
+    }
+    fr->depth = depth;
     fr->kind = kind;
     fr->file = file;
     fr->line = line;
@@ -1223,7 +1244,7 @@ static struct tl__frame *tile__frame_open(int kind, const char *what, const char
 static void tile__frame_close(struct tl__frame *fr) {
     tile__b->top = fr->up;
     tile__b->cur = fr->outer;
-    free(fr);
+    TILE_FREE(fr);
 }
 /* the current values of the carried variables; 0 and an error if one is bad */
 static int tile__carried(struct tl__frame *fr, int *ids, const char *what) {
@@ -1361,15 +1382,16 @@ tl__frame *tl__for_end(const char *file, int line, tl__frame *fr) {
         return NULL;
     }
     tile__func *f = tile__b->f;
-    tile__op *op = &f->ops[fr->op];
     tile__type want[TILE__MAX_CARRY];
     int ids[TILE__MAX_CARRY];
-    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
-    int res = op->res;
-    if (tile__yield_check(fr, fr->file, fr->line, "TL_FOR", ids, want))
-        tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
-    else
-        tile__emit(TILE__OP_YIELD, tile__args(f, &f->regs[op->region[0]]) + 1, fr->n, NULL, 0, file, line);
+    int res = f->ops[fr->op].res;
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[res + k].t;
+    if (!tile__yield_check(fr, fr->file, fr->line, "TL_FOR", ids, want)) {
+        /* yield the block arguments unchanged; copied: the pool moves on an append */
+        const int *args = tile__args(f, &f->regs[f->ops[fr->op].region[0]]) + 1;
+        for (int k = 0; k < fr->n; k++) ids[k] = args[k];
+    }
+    tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
     for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(res + k);
     tile__frame_close(fr);
     return NULL;
@@ -1412,10 +1434,9 @@ tl__frame *tl__if_begin(const char *file, int line, tl_t cond, const char *names
 /* close the current branch of an IF: yield the carried values */
 static void tile__if_yield(struct tl__frame *fr, const char *file, int line, const char *what) {
     tile__func *f = tile__b->f;
-    tile__op *op = &f->ops[fr->op];
     tile__type want[TILE__MAX_CARRY];
     int ids[TILE__MAX_CARRY];
-    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[f->ops[fr->op].res + k].t;
     if (!tile__yield_check(fr, fr->file, fr->line, what, ids, want))
         for (int k = 0; k < fr->n; k++) ids[k] = fr->saved[k].id;
     tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
@@ -1439,7 +1460,7 @@ tl__frame *tl__if_end(const char *file, int line, tl__frame *fr) {
     /* keep the frame for a TL_ELSE that may follow */
     tile__b->top = fr->up;
     tile__b->cur = fr->outer;
-    free(tile__b->pending_else);
+    TILE_FREE(tile__b->pending_else);
     tile__b->pending_else = fr;
     fr->end_nops = f->nops;
     return NULL;
@@ -1449,7 +1470,7 @@ tl__frame *tl__else_begin(const char *file, int line) {
     struct tl__frame *fr = tile__b->pending_else;
     tile__b->pending_else = NULL;
     if (!fr || fr->end_nops != tile__b->f->nops || fr->outer != tile__b->cur) {
-        free(fr);
+        TILE_FREE(fr);
         tile__berr(TILE_ERR_CONTROL, file, line, "TL_ELSE does not follow a TL_IF body");
         return NULL;
     }
@@ -1538,9 +1559,8 @@ int tl__while_cond(const char *file, int line, tl__frame *fr, tl_t cond) {
     }
     int ids[1 + TILE__MAX_CARRY];
     tile__type want[TILE__MAX_CARRY];
-    tile__op *op = &f->ops[fr->op];
-    for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
-    int before = op->region[0], after = op->region[1];
+    for (int k = 0; k < fr->n; k++) want[k] = f->vals[f->ops[fr->op].res + k].t;
+    int before = f->ops[fr->op].region[0], after = f->ops[fr->op].region[1];
     if (c && tile__yield_check(fr, file, line, "TL_WHILE", ids + 1, want)) {
         ids[0] = tile__truth(c, file, line);
     } else {
@@ -1557,12 +1577,11 @@ tl__frame *tl__while_end(const char *file, int line, tl__frame *fr) {
     if (!tile__frame_is_top(fr, file, line, "TL_WHILE")) return NULL;
     tile__func *f = tile__b->f;
     if (fr->op >= 0) {
-        tile__op *op = &f->ops[fr->op];
         tile__type want[TILE__MAX_CARRY];
         int ids[TILE__MAX_CARRY];
-        for (int k = 0; k < fr->n; k++) want[k] = f->vals[op->res + k].t;
+        for (int k = 0; k < fr->n; k++) want[k] = f->vals[f->ops[fr->op].res + k].t;
         if (!tile__yield_check(fr, fr->file, fr->line, "TL_WHILE", ids, want))
-            memcpy(ids, tile__args(f, &f->regs[op->region[1]]), sizeof(int) * (size_t)fr->n);
+            memcpy(ids, tile__args(f, &f->regs[f->ops[fr->op].region[1]]), sizeof(int) * (size_t)fr->n);
         tile__emit(TILE__OP_YIELD, ids, fr->n, NULL, 0, file, line);
     }
     int res = fr->op >= 0 ? f->ops[fr->op].res : 0;
@@ -1579,7 +1598,9 @@ tl__frame *tl__while_end(const char *file, int line, tl__frame *fr) {
 static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, tile__func *out) {
     tile__builder b;
     memset(&b, 0, sizeof b);
-    tile__func_init(out, k->name);
+    if (!tile__func_init(out, k->name))
+        return tile__error(TILE_ERR_NOMEM, k->name, opts && opts->file ? opts->file : k->file, opts && opts->file ? opts->line : k->line,
+                           "out of host memory while building the kernel");
     out->file = k->file;
     out->line = k->line;
     static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1618,9 +1639,10 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
         tile__berr(TILE_ERR_CONTROL, fr->file, fr->line, "the body of this TL_%s was left by break, return or goto; runtime loops and branches must run to their end",
                    fr->kind == TILE__FR_FOR ? "FOR" : fr->kind == TILE__FR_WHILE ? "WHILE" : fr->kind == TILE__FR_ELSE ? "ELSE" : "IF");
         b.top = fr->up;
-        free(fr);
+        TILE_FREE(fr);
     }
-    free(b.pending_else);
+    TILE_FREE(b.pending_else);
+    if (out->nomem) tile__berr(TILE_ERR_NOMEM, k->file, k->line, "out of host memory while building the kernel");
     tile__b = saved;
     if (b.st != TILE_OK) tile__func_free(out);
     return b.st;

@@ -58,7 +58,7 @@ static void tile__interp_place(tile__interp *I, int reg, size_t *at, tile__elem 
 
 static tile__elem *tile__interp_scratch(tile__interp *I, size_t n) {
     if (n <= I->nscratch) return I->scratch;
-    tile__elem *p = (tile__elem *)realloc(I->scratch, n * sizeof *p);
+    tile__elem *p = (tile__elem *)TILE_REALLOC(I->scratch, n * sizeof *p);
     if (!p) return NULL;
     I->scratch = p;
     I->nscratch = n;
@@ -665,12 +665,12 @@ static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, c
     memset(&I, 0, sizeof I);
     I.f = f;
     memcpy(I.grid, grid, sizeof I.grid);
-    I.buf = (tile__elem **)calloc((size_t)f->nvals, sizeof *I.buf);
+    I.buf = (tile__elem **)tile__calloc((size_t)f->nvals, sizeof *I.buf);
     if (!I.buf) return tile__interp_nomem(&I, f->file, f->line, (size_t)f->nvals * sizeof *I.buf);
     tile__interp_place(&I, 0, &total, NULL);
-    I.arena = (tile__elem *)calloc(total ? total : 1, sizeof *I.arena);
+    I.arena = (tile__elem *)tile__calloc(total ? total : 1, sizeof *I.arena);
     if (!I.arena) {
-        free(I.buf);
+        TILE_FREE(I.buf);
         return tile__interp_nomem(&I, f->file, f->line, total * sizeof *I.arena);
     }
     total = 0;
@@ -695,8 +695,8 @@ static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, c
                 I.pid[2] = z;
                 st = tile__interp_region(&I, 0, &term);
             }
-    free(I.scratch);
-    free(I.arena);
-    free(I.buf);
+    TILE_FREE(I.scratch);
+    TILE_FREE(I.arena);
+    TILE_FREE(I.buf);
     return st;
 }

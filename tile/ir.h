@@ -36,6 +36,23 @@ static void tile__die(const char *file, int line, const char *what) {
     abort();
 }
 
+/* Host allocation, overridable in the stb way: define all three before the
+   implementation is included (e.g. to count or to fail allocations). Every
+   allocation of the IR, the builder, the passes and the interpreter goes
+   through them, and each of their callers survives a NULL. */
+#ifndef TILE_MALLOC
+#define TILE_MALLOC(size) malloc(size)
+#define TILE_REALLOC(ptr, size) realloc(ptr, size)
+#define TILE_FREE(ptr) free(ptr)
+#endif
+static void *tile__calloc(size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    void *p = TILE_MALLOC(bytes > 0 ? bytes : 1);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
 /* ---- the op table -----------------------------------------------------------
    X(NAME, "name", operands (-1: variadic), results (-1: variadic), flags)
    Semantics of each op are one line beside it. Shapes: EW ops take operands
@@ -228,17 +245,61 @@ typedef struct tile__func {
     int *pool;         int npool, cappool;   /* operand and arg lists          */
     char **strs;       int nstrs, capstrs;   /* owned strings                  */
     int nparams;                             /* body args 0..nparams-1         */
+    int nomem;                               /* an allocation failed: see below */
 } tile__func;
 
+/* Growing tables of the lowering and the runtime (internal sizes only). */
 static void *tile__grow(void *p, int *cap, int need, size_t elem) {
     if (need <= *cap) return p;
     int n = *cap ? *cap : 16;
     while (n < need) n *= 2;
-    void *q = realloc(p, (size_t)n * elem);
-    if (!q) tile__die(__FILE__, __LINE__, "out of host memory while building IR");
+    void *q = TILE_REALLOC(p, (size_t)n * elem);
+    if (!q) tile__die(__FILE__, __LINE__, "out of host memory");
     *cap = n;
     return q;
 }
+
+/* The function's tables, and out of memory while building.
+   The builder keeps pointers to nothing across an append (every table may
+   move), and refers to values, ops and regions by index. Each table keeps
+   TILE__SPARE free slots past its count. When an allocation fails the
+   function is marked `nomem` for good: every later append fails too, and
+   writes its element into the spare slots without counting it. So the
+   kernel body, which goes on running (it is the user's C code), stays in
+   bounds, every id it gets is an uncounted one that the builder's checks
+   turn into poison, and the build reports TILE_ERR_NOMEM once at the end.
+   TILE_STRESS_GROW (tests) moves a table on every growth, so a stale
+   pointer into one is caught by AddressSanitizer at once. */
+#define TILE__SPARE 72      /* > the most results, operands or args one append writes */
+static int tile__reserve(tile__func *f, void **p, int *cap, long long need, size_t elem) {
+    if (f->nomem) return 0;
+    need += TILE__SPARE;
+    if (need <= *cap) return 1;
+    long long n = *cap ? *cap : 16;
+#ifdef TILE_STRESS_GROW
+    n = need;
+#endif
+    while (n < need) n *= 2;
+    if (n > INT_MAX / 2 || (size_t)n > SIZE_MAX / elem) {
+        f->nomem = 1;
+        return 0;
+    }
+#ifdef TILE_STRESS_GROW
+    void *q = TILE_MALLOC((size_t)n * elem);
+    if (q && *p) memcpy(q, *p, (size_t)*cap * elem);
+    if (q) TILE_FREE(*p);
+#else
+    void *q = TILE_REALLOC(*p, (size_t)n * elem);
+#endif
+    if (!q) {
+        f->nomem = 1;
+        return 0;
+    }
+    *p = q;
+    *cap = (int)n;
+    return 1;
+}
+#define TILE__RESERVE(f, arr, cap, need) tile__reserve((f), (void **)&(arr), &(cap), (need), sizeof *(arr))
 
 static int tile__numel(const tile__type *t) {
     int n = 1;
@@ -293,37 +354,48 @@ static char *tile__shape_str(const tile__type *t, char *buf, size_t n) {
     return buf;
 }
 
-static void tile__func_init(tile__func *f, const char *name) {
+/* A fresh function: value 0 ("none") and region 0 (the body), and every
+   table with its spare slots. Returns 0 when out of memory (f is then empty). */
+static int tile__func_init(tile__func *f, const char *name) {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
-    f->vals = (tile__value *)tile__grow(f->vals, &f->capvals, 1, sizeof *f->vals);
+    if (!TILE__RESERVE(f, f->vals, f->capvals, 1) || !TILE__RESERVE(f, f->regs, f->capregs, 1) ||
+        !TILE__RESERVE(f, f->ops, f->capops, 1) || !TILE__RESERVE(f, f->pool, f->cappool, 1)) {
+        TILE_FREE(f->vals); TILE_FREE(f->regs); TILE_FREE(f->ops); TILE_FREE(f->pool);
+        memset(f, 0, sizeof *f);
+        return 0;
+    }
     memset(&f->vals[0], 0, sizeof f->vals[0]);
     f->nvals = 1;
-    f->regs = (tile__region *)tile__grow(f->regs, &f->capregs, 1, sizeof *f->regs);
     memset(&f->regs[0], 0, sizeof f->regs[0]);
     f->regs[0].owner = -1;
     f->regs[0].parent = -1;
     f->nregs = 1;
+    return 1;
 }
 static void tile__func_free(tile__func *f) {
     if (!f) return;
-    for (int r = 0; r < f->nregs; r++) free(f->regs[r].ops);
-    for (int s = 0; s < f->nstrs; s++) free(f->strs[s]);
-    free(f->vals); free(f->ops); free(f->regs); free(f->pool); free(f->strs);
+    for (int r = 0; r < f->nregs; r++) TILE_FREE(f->regs[r].ops);
+    for (int s = 0; s < f->nstrs; s++) TILE_FREE(f->strs[s]);
+    TILE_FREE(f->vals); TILE_FREE(f->ops); TILE_FREE(f->regs); TILE_FREE(f->pool); TILE_FREE(f->strs);
     memset(f, 0, sizeof *f);
 }
+/* A copy owned by the function ("" when out of memory). */
 static const char *tile__func_str(tile__func *f, const char *s) {
     if (!s) return NULL;
-    f->strs = (char **)tile__grow(f->strs, &f->capstrs, f->nstrs + 1, sizeof *f->strs);
+    if (!TILE__RESERVE(f, f->strs, f->capstrs, f->nstrs + 1)) return "";
     size_t n = strlen(s) + 1;
-    char *c = (char *)malloc(n);
-    if (!c) tile__die(__FILE__, __LINE__, "out of host memory");
+    char *c = (char *)TILE_MALLOC(n);
+    if (!c) {
+        f->nomem = 1;
+        return "";
+    }
     memcpy(c, s, n);
     f->strs[f->nstrs++] = c;
     return c;
 }
 static int tile__new_value(tile__func *f, const tile__type *t, int def, int region, const char *file, int line) {
-    f->vals = (tile__value *)tile__grow(f->vals, &f->capvals, f->nvals + 1, sizeof *f->vals);
+    int ok = TILE__RESERVE(f, f->vals, f->capvals, f->nvals + 1);
     tile__value *v = &f->vals[f->nvals];
     memset(v, 0, sizeof *v);
     v->t = *t;
@@ -331,49 +403,64 @@ static int tile__new_value(tile__func *f, const tile__type *t, int def, int regi
     v->region = region;
     v->file = file;
     v->line = line;
-    return f->nvals++;
+    return ok ? f->nvals++ : f->nvals;
 }
 static int tile__new_region(tile__func *f, int owner, int parent) {
-    f->regs = (tile__region *)tile__grow(f->regs, &f->capregs, f->nregs + 1, sizeof *f->regs);
+    int ok = TILE__RESERVE(f, f->regs, f->capregs, f->nregs + 1);
     tile__region *r = &f->regs[f->nregs];
     memset(r, 0, sizeof *r);
     r->owner = owner;
-    r->parent = parent;
-    return f->nregs++;
+    r->parent = ok ? parent : -1;   /* an uncounted region closes no cycle */
+    return ok ? f->nregs++ : f->nregs;
 }
+/* n ids (zeros when ids is NULL) appended to the pool; returns where. */
 static int tile__pool_add(tile__func *f, const int *ids, int n) {
-    f->pool = (int *)tile__grow(f->pool, &f->cappool, f->npool + n + 1, sizeof *f->pool);
+    int ok = TILE__RESERVE(f, f->pool, f->cappool, (long long)f->npool + n + 1);
     int at = f->npool;
+    if (!ok && n > TILE__SPARE - 1) n = TILE__SPARE - 1;
     for (int k = 0; k < n; k++) f->pool[at + k] = ids ? ids[k] : 0;
-    f->npool += n;
+    if (ok) f->npool += n;
     return at;
 }
 static int *tile__opnds(tile__func *f, const tile__op *o) { return f->pool + o->opnd; }
 static int tile__opnd(tile__func *f, const tile__op *o, int k) { return k < o->nopnd ? f->pool[o->opnd + k] : 0; }
 static int *tile__args(tile__func *f, const tile__region *r) { return f->pool + r->args; }
 static void tile__region_append(tile__func *f, int reg, int op) {
+    if (reg >= f->nregs) return;   /* an uncounted region (out of memory) */
     tile__region *r = &f->regs[reg];
-    r->ops = (int *)tile__grow(r->ops, &r->capops, r->nops + 1, sizeof *r->ops);
+    if (!TILE__RESERVE(f, r->ops, r->capops, r->nops + 1)) return;
     r->ops[r->nops++] = op;
 }
 /* Append an op to region `reg` with the given operands; results get types
-   res_t[0..nres-1]. Returns the op id. */
+   res_t[0..nres-1]. Returns the op id (an uncounted one when out of memory). */
 static int tile__new_op(tile__func *f, int reg, tile__opcode code, const int *opnds, int nopnd,
                         const tile__type *res_t, int nres, const char *file, int line) {
-    f->ops = (tile__op *)tile__grow(f->ops, &f->capops, f->nops + 1, sizeof *f->ops);
-    int id = f->nops++;
+    int ok = TILE__RESERVE(f, f->ops, f->capops, f->nops + 1) &&
+             TILE__RESERVE(f, f->vals, f->capvals, (long long)f->nvals + nres);
+    int id = f->nops;
     tile__op *o = &f->ops[id];
     memset(o, 0, sizeof *o);
     o->code = code;
     o->opnd = tile__pool_add(f, opnds, nopnd);
-    o->nopnd = nopnd;
+    o->nopnd = f->nomem && nopnd > TILE__SPARE - 1 ? TILE__SPARE - 1 : nopnd;
     o->region[0] = o->region[1] = -1;
     o->parent = reg;
     o->file = file;
     o->line = line;
-    o->nres = nres;
+    o->nres = f->nomem && nres > TILE__SPARE ? TILE__SPARE : nres;
     o->res = f->nvals;
-    for (int k = 0; k < nres; k++) tile__new_value(f, &res_t[k], id, reg, file, line);
+    if (ok && !f->nomem) f->nops++;
+    for (int k = 0; k < o->nres; k++) {
+        if (f->nomem) {   /* into the spare slots, uncounted */
+            tile__value *v = &f->vals[f->nvals + k];
+            memset(v, 0, sizeof *v);
+            v->t = res_t[k];
+            v->def = id;
+            v->region = reg;
+        } else {
+            tile__new_value(f, &res_t[k], id, reg, file, line);
+        }
+    }
     if (reg >= 0) tile__region_append(f, reg, id);
     return id;
 }

@@ -146,7 +146,7 @@ static void tile__bvprintf(tile__buf *b, const char *fmt, va_list ap) {
         if ((size_t)k < room) { b->n += (size_t)k; return; }
         size_t cap = b->cap ? b->cap : 1024;
         while (cap - b->n <= (size_t)k) cap *= 2;
-        char *q = (char *)realloc(b->p, cap);
+        char *q = (char *)TILE_REALLOC(b->p, cap);
         if (!q) { b->oom = 1; return; }
         b->p = q;
         b->cap = cap;
@@ -512,7 +512,7 @@ static char *tile__print_func(const tile__func *f) {
     int nargs;
     memset(&p, 0, sizeof p);
     p.f = f;
-    p.num = (int *)malloc((size_t)(f->nvals + 1) * sizeof *p.num);
+    p.num = (int *)TILE_MALLOC((size_t)(f->nvals + 1) * sizeof *p.num);
     if (!p.num) return NULL;
     for (int v = 0; v <= f->nvals; v++) p.num[v] = -1;
     const int *params = tile__region_args(f, 0, &nargs);
@@ -527,9 +527,9 @@ static char *tile__print_func(const tile__func *f) {
     tile__p_eol(&p, f->file, f->line);
     tile__p_region(&p, 0, 0);
     tile__p(&p, "}\n");
-    free(p.num);
+    TILE_FREE(p.num);
     if (p.b.oom) {
-        free(p.b.p);
+        TILE_FREE(p.b.p);
         return NULL;
     }
     return p.b.p;
@@ -794,18 +794,18 @@ static tile_status tile__verify(tile__func *f) {
         return tile__error(TILE_ERR_INTERNAL, f->name, f->file, f->line, "verifier: %d parameters but %d body arguments",
                            f->nparams, f->regs[0].nargs);
     c.f = f;
-    c.defined = (unsigned char *)calloc((size_t)f->nvals, 1);
-    c.seen_op = (unsigned char *)calloc((size_t)f->nops + 1, 1);
-    c.seen_reg = (unsigned char *)calloc((size_t)f->nregs, 1);
+    c.defined = (unsigned char *)tile__calloc((size_t)f->nvals, 1);
+    c.seen_op = (unsigned char *)tile__calloc((size_t)f->nops + 1, 1);
+    c.seen_reg = (unsigned char *)tile__calloc((size_t)f->nregs, 1);
     if (!c.defined || !c.seen_op || !c.seen_reg) {
-        free(c.defined); free(c.seen_op); free(c.seen_reg);
+        TILE_FREE(c.defined); TILE_FREE(c.seen_op); TILE_FREE(c.seen_reg);
         return tile__error(TILE_ERR_NOMEM, f->name, f->file, f->line, "out of host memory in the verifier");
     }
     bad = tile__v_region(&c, 0, -1);
     for (int id = 0; !bad && id < f->nops; id++)
         if (!f->ops[id].dead && !c.seen_op[id])
             bad = tile__vfail(f, &f->ops[id], "%s: op %d is live but in no region", tile__op_name(f->ops[id].code), id);
-    free(c.defined); free(c.seen_op); free(c.seen_reg);
+    TILE_FREE(c.defined); TILE_FREE(c.seen_op); TILE_FREE(c.seen_reg);
     return bad ? TILE_ERR_INTERNAL : TILE_OK;
 }
 
@@ -897,12 +897,12 @@ static int tile__fold_op(tile__func *f, tile__op *o, int *map) {
 }
 
 static int tile__fold(tile__func *f) {
-    int *map = (int *)calloc((size_t)f->nvals + 1, sizeof *map);
-    int *order = (int *)malloc(((size_t)f->nops + 1) * sizeof *order);
+    int *map = (int *)tile__calloc((size_t)f->nvals + 1, sizeof *map);
+    int *order = (int *)TILE_MALLOC(((size_t)f->nops + 1) * sizeof *order);
     int total = 0, changed;
     if (!map || !order) {
-        free(map); free(order);
-        return 0;
+        TILE_FREE(map); TILE_FREE(order);
+        return -1;
     }
     do {
         int n = tile__walk(f, 0, order, 0, f->nops);
@@ -917,8 +917,8 @@ static int tile__fold(tile__func *f) {
     } while (changed);
     tile__replace_uses(f, map);
     tile__compact(f);
-    free(map);
-    free(order);
+    TILE_FREE(map);
+    TILE_FREE(order);
     return total;
 }
 
@@ -1010,18 +1010,20 @@ static int tile__cse(tile__func *f) {
     while (nb < 2u * (unsigned)f->nops) nb *= 2;
     memset(&t, 0, sizeof t);
     t.mask = nb - 1;
-    t.head = (int *)malloc(nb * sizeof *t.head);
-    t.op = (int *)malloc(((size_t)f->nops + 1) * sizeof *t.op);
-    t.next = (int *)malloc(((size_t)f->nops + 1) * sizeof *t.next);
-    t.bucket = (unsigned *)malloc(((size_t)f->nops + 1) * sizeof *t.bucket);
-    int *map = (int *)calloc((size_t)f->nvals + 1, sizeof *map);
+    t.head = (int *)TILE_MALLOC(nb * sizeof *t.head);
+    t.op = (int *)TILE_MALLOC(((size_t)f->nops + 1) * sizeof *t.op);
+    t.next = (int *)TILE_MALLOC(((size_t)f->nops + 1) * sizeof *t.next);
+    t.bucket = (unsigned *)TILE_MALLOC(((size_t)f->nops + 1) * sizeof *t.bucket);
+    int *map = (int *)tile__calloc((size_t)f->nvals + 1, sizeof *map);
     if (t.head && t.op && t.next && t.bucket && map) {
         for (unsigned b = 0; b < nb; b++) t.head[b] = -1;
         n = tile__cse_region(f, 0, &t, map);
         tile__replace_uses(f, map);
         tile__compact(f);
+    } else {
+        n = -1;
     }
-    free(t.head); free(t.op); free(t.next); free(t.bucket); free(map);
+    TILE_FREE(t.head); TILE_FREE(t.op); TILE_FREE(t.next); TILE_FREE(t.bucket); TILE_FREE(map);
     return n;
 }
 
@@ -1072,12 +1074,12 @@ static int tile__dce_removable(const tile__func *f, const tile__op *o, const int
 }
 
 static int tile__dce(tile__func *f) {
-    int *uses = (int *)calloc((size_t)f->nvals + 1, sizeof *uses);
-    int *order = (int *)malloc(((size_t)f->nops + 1) * sizeof *order);
+    int *uses = (int *)tile__calloc((size_t)f->nvals + 1, sizeof *uses);
+    int *order = (int *)TILE_MALLOC(((size_t)f->nops + 1) * sizeof *order);
     int removed = 0, changed, n;
     if (!uses || !order) {
-        free(uses); free(order);
-        return 0;
+        TILE_FREE(uses); TILE_FREE(order);
+        return -1;
     }
     n = tile__walk(f, 0, order, 0, f->nops);
     for (int k = 0; k < n; k++) {
@@ -1096,7 +1098,7 @@ static int tile__dce(tile__func *f) {
         }
     } while (changed);
     tile__compact(f);
-    free(uses);
-    free(order);
+    TILE_FREE(uses);
+    TILE_FREE(order);
     return removed;
 }

@@ -237,14 +237,15 @@ static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, ti
     tile_status st = tile__trace(k, opts, f);
     if (st != TILE_OK) return st;
     if ((st = tile__verify(f)) != TILE_OK) goto fail;
-    tile__fold(f);
-    tile__cse(f);
-    tile__dce(f);
+    if (tile__fold(f) < 0 || tile__cse(f) < 0 || tile__dce(f) < 0) {
+        st = tile__error(TILE_ERR_NOMEM, k->name, f->file, f->line, "out of host memory while optimizing the kernel");
+        goto fail;
+    }
     if ((st = tile__verify(f)) != TILE_OK) goto fail;
     if (tile__knobs_get()->dump_ir) {
         char *text = tile__print_func(f);
-        tile__dump(k->name, "ir", text);
-        free(text);
+        if (text) tile__dump(k->name, "ir", text);
+        TILE_FREE(text);
     }
     if (tile__knobs_get()->dump_times) fprintf(stderr, "tile: %s: build IR (trace, verify, fold, CSE, DCE) %.2f ms\n", k->name, tile__host_ms() - t0);
     return TILE_OK;
