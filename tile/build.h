@@ -1369,6 +1369,13 @@ tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names
     for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(args[1 + k]);
     return fr;
 }
+/* A construct whose op failed (an error in its header, or out of memory
+   since: then its op may be an uncounted one) only closes, poisoning its
+   carried variables. */
+static int tile__frame_dead(struct tl__frame *fr) {
+    if (fr->op >= 0 && tile__b->f->nomem) fr->op = -1;
+    return fr->op < 0;
+}
 static int tile__frame_is_top(struct tl__frame *fr, const char *file, int line, const char *what) {
     if (tile__b && tile__b->top == fr) return 1;
     tile__berr(TILE_ERR_CONTROL, file, line, "%s: the construct does not match the innermost open TL_FOR/TL_IF/TL_WHILE (a break or goto inside a body?)", what);
@@ -1376,7 +1383,7 @@ static int tile__frame_is_top(struct tl__frame *fr, const char *file, int line, 
 }
 tl__frame *tl__for_end(const char *file, int line, tl__frame *fr) {
     if (!tile__frame_is_top(fr, file, line, "TL_FOR")) return NULL;
-    if (fr->op < 0) {                               /* the loop header had an error */
+    if (tile__frame_dead(fr)) {                     /* the loop header had an error */
         for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__poison;
         tile__frame_close(fr);
         return NULL;
@@ -1443,7 +1450,7 @@ static void tile__if_yield(struct tl__frame *fr, const char *file, int line, con
 }
 tl__frame *tl__if_end(const char *file, int line, tl__frame *fr) {
     if (!tile__frame_is_top(fr, file, line, "TL_IF")) return NULL;
-    if (fr->op < 0) {
+    if (tile__frame_dead(fr)) {
         for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__poison;
         tile__frame_close(fr);
         return NULL;
@@ -1489,6 +1496,11 @@ tl__frame *tl__else_begin(const char *file, int line) {
 }
 tl__frame *tl__else_end(const char *file, int line, tl__frame *fr) {
     if (!tile__frame_is_top(fr, file, line, "TL_ELSE")) return NULL;
+    if (tile__frame_dead(fr)) {
+        for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__poison;
+        tile__frame_close(fr);
+        return NULL;
+    }
     tile__if_yield(fr, file, line, "TL_ELSE");
     int res = tile__b->f->ops[fr->op].res;
     for (int k = 0; k < fr->n; k++) *fr->vars[k] = tile__mk(res + k);
@@ -1549,7 +1561,7 @@ int tl__while_cond(const char *file, int line, tl__frame *fr, tl_t cond) {
     }
     if (!tile__frame_is_top(fr, file, line, "TL_WHILE")) return 0;
     fr->stage = 1;
-    if (fr->op < 0) return 1;
+    if (tile__frame_dead(fr)) return 1;
     tile__func *f = tile__b->f;
     int c = tile__use(file, line, "TL_WHILE", cond);
     if (c && (tile__ty(c)->rank != 0 || !tile__is_int(tile__dty(c)))) {
@@ -1576,7 +1588,7 @@ int tl__while_cond(const char *file, int line, tl__frame *fr, tl_t cond) {
 tl__frame *tl__while_end(const char *file, int line, tl__frame *fr) {
     if (!tile__frame_is_top(fr, file, line, "TL_WHILE")) return NULL;
     tile__func *f = tile__b->f;
-    if (fr->op >= 0) {
+    if (!tile__frame_dead(fr)) {
         tile__type want[TILE__MAX_CARRY];
         int ids[TILE__MAX_CARRY];
         for (int k = 0; k < fr->n; k++) want[k] = f->vals[f->ops[fr->op].res + k].t;

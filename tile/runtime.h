@@ -652,6 +652,7 @@ tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text)
     if (st != TILE_OK) return st;
     *text = tile__print_func(&f);
     tile__func_free(&f);
+    if (!*text) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory while printing the IR");
     return TILE_OK;
 }
 void tile_free_text(char *text) { free(text); }
