@@ -41,6 +41,12 @@
    Nothing here exits the program. Errors are also printed to stderr
    unless TILE_QUIET=1 or tile_set_log() says otherwise.
 
+   MEMORY: host allocations of the IR, the builder, the passes and the
+   interpreter go through TILE_MALLOC(size), TILE_REALLOC(ptr, size) and
+   TILE_FREE(ptr) (malloc, realloc, free by default); define all three
+   before the implementation to use your own. A failed allocation is
+   TILE_ERR_NOMEM from the call that needed it, never an abort.
+
    GPU: with an NVIDIA driver and NVRTC (both dlopen'ed), kernels are lowered
    to CUDA C, compiled to PTX and launched on the device; without them they
    run in the interpreter. tile_malloc gives device memory then; move data
