@@ -180,7 +180,9 @@ typedef struct tile_cache_stats {
     long tune_loads;         /* keys whose winner came from the disk cache         */
     long tune_stores;
     long configs_timed;
-    long rejected;           /* cache files ignored: truncated, corrupt, foreign   */
+    long rejected;           /* cache files ignored: truncated, corrupt, foreign,
+                                not a regular file, not this user's, writable by
+                                others, or not for the kernel asked for            */
 } tile_cache_stats;
 void tile_cache_stats_get(tile_cache_stats *out);
 /* The cache directory in use ("" when the disk cache is off). */
@@ -205,23 +207,65 @@ const char *tile_cache_dir(void);
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+/* (TILE__O_NOFOLLOW, TILE__O_CLOEXEC and mkstemp: tile/runtime.h) */
 
-/* ---- knobs: this file's environment variables, read once ----------------------- */
+/* ---- knobs and the cache directory, set up once ---------------------------------
+   The directory is trusted only when this user owns it and nobody else may
+   write in it: then nobody else can plant, replace or link a file there.
+   Missing components are created 0700; a directory that fails the checks, or
+   a path that does not fit, turns the disk cache off with one notice (kernels
+   then compile and tune in every process, with the same results). */
+#define TILE__CACHE_DIR_MAX 3072     /* bytes of the directory's path, with its NUL */
+#define TILE__PATH_MAX 4096          /* bytes of a cache file's path, with its NUL  */
 typedef struct tile__at_knobs {
-    int verbose;             /* TILE_AUTOTUNE_VERBOSE=1                        */
-    int disk;                /* the disk cache is on                           */
-    char dir[768];           /* TILE_CACHE_DIR, else the default               */
+    int verbose;                     /* TILE_AUTOTUNE_VERBOSE=1                    */
+    int disk;                        /* the disk cache is on                       */
+    char dir[TILE__CACHE_DIR_MAX];   /* TILE_CACHE_DIR, else the default           */
 } tile__at_knobs;
 static tile__at_knobs tile__at_kn;
 static pthread_once_t tile__at_kn_once = PTHREAD_ONCE_INIT;
+/* mkdir -p, each missing component 0700; 0 on failure (errno says why) */
+static int tile__disk_mkdirs(const char *dir) {
+    char p[TILE__CACHE_DIR_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/' && s[-1] != '/') {
+            *s = 0;
+            if (mkdir(p, 0700) != 0 && errno != EEXIST) return 0;
+            *s = '/';
+        }
+    return mkdir(p, 0700) == 0 || errno == EEXIST;
+}
+/* Why `dir` cannot hold the cache (NULL: it can), creating it if missing. */
+static const char *tile__disk_dir_check(const char *dir, char *why, size_t n) {
+    struct stat sb;
+    if (!tile__disk_mkdirs(dir) || stat(dir, &sb) != 0) snprintf(why, n, "cannot be created: %s", strerror(errno));
+    else if (!S_ISDIR(sb.st_mode)) snprintf(why, n, "is not a directory");
+    else if (sb.st_uid != geteuid()) snprintf(why, n, "is owned by uid %ld, not by this user (uid %ld)", (long)sb.st_uid, (long)geteuid());
+    else if (sb.st_mode & (S_IWGRP | S_IWOTH)) snprintf(why, n, "is writable by others (mode %04o)", (unsigned)(sb.st_mode & 07777));
+    else return NULL;
+    return why;
+}
 static void tile__at_read_knobs(void) {
     const char *v = getenv("TILE_CACHE"), *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *knob = "TILE_CACHE_DIR";
+    int k = -1;
     tile__at_kn.verbose = tile__env_flag("TILE_AUTOTUNE_VERBOSE");
     tile__at_kn.disk = !(v && strcmp(v, "0") == 0);
-    if (dir && *dir) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s", dir);
-    else if (xdg && *xdg) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/tile", xdg);
-    else if (home && *home) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/.cache/tile", home);
+    if (dir && *dir) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s", dir);
+    else if (xdg && *xdg) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/tile", xdg), knob = "XDG_CACHE_HOME";
+    else if (home && *home) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/.cache/tile", home), knob = "HOME";
     else tile__at_kn.disk = 0;
+    if (tile__at_kn.disk && (k < 0 || (size_t)k >= sizeof tile__at_kn.dir)) {
+        tile__notice("cache: the directory from %s is %d characters long (at most %d): the disk cache is off", knob, k,
+                     (int)sizeof tile__at_kn.dir - 1);
+        tile__at_kn.disk = 0;
+    }
+    char why[160];
+    if (tile__at_kn.disk && tile__disk_dir_check(tile__at_kn.dir, why, sizeof why)) {
+        tile__notice("cache: %s %s: the disk cache is off", tile__at_kn.dir, why);
+        tile__at_kn.disk = 0;
+    }
     if (!tile__at_kn.disk) tile__at_kn.dir[0] = 0;
 }
 static const tile__at_knobs *tile__at_knobs_get(void) {
@@ -291,27 +335,60 @@ typedef struct tile__disk_header {
     uint64_t checksum;
 } tile__disk_header;
 
-/* 0 when the path does not fit */
+/* 0 (and a notice) when the path does not fit: never a shortened name */
 static int tile__disk_path(char *path, size_t n, const char *name, uint64_t h, int kind) {
     int k = snprintf(path, n, "%s/%s-%016llx.%s", tile__at_knobs_get()->dir, name, (unsigned long long)h,
                      kind == TILE__DISK_KERNEL ? "kernel" : "tune");
-    return k > 0 && (size_t)k < n;
+    if (k > 0 && (size_t)k < n) return 1;
+    tile__notice("cache: the file name for %.64s%s in %.200s%s would be %d characters long (at most %d): not cached", name,
+                 strlen(name) > 64 ? "..." : "", tile__at_knobs_get()->dir, strlen(tile__at_knobs_get()->dir) > 200 ? "..." : "", k,
+                 (int)n - 1);
+    return 0;
 }
-/* mkdir -p; 0 on failure */
-static int tile__disk_mkdirs(const char *dir) {
-    char p[768];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0755) != 0 && errno != EEXIST) return 0;
-            *s = '/';
-        }
-    return mkdir(p, 0755) == 0 || errno == EEXIST;
-}
+/* A file the disk layer will not use: counted, and one notice. The caller
+   goes on as if there were no file, so the normal store replaces it. */
 static void tile__disk_reject(const char *path, const char *why) {
     tile__at_count(&tile__at_stats.rejected);
-    if (tile__at_knobs_get()->verbose) fprintf(stderr, "tile cache: ignoring %s: %s\n", path, why);
+    tile__notice("cache: ignoring %s: %s", path, why);
+}
+/* A failed store: the first of a process is a notice, the rest only with
+   TILE_AUTOTUNE_VERBOSE (a read-only cache would say it at every store). */
+static void tile__disk_store_failed(const char *path, const char *what, int err) {
+    static int told;
+    pthread_mutex_lock(&tile__at_stats_lock);
+    int first = !told;
+    told = 1;
+    pthread_mutex_unlock(&tile__at_stats_lock);
+    if (first) tile__notice("cache: cannot %s %s: %s (later failures to store are not reported)", what, path, strerror(err));
+    else if (tile__at_knobs_get()->verbose) fprintf(stderr, "tile cache: cannot %s %s: %s\n", what, path, strerror(err));
+}
+/* Open a cache file to read, or say why it must not be read: no links
+   followed, no blocking on a FIFO, regular files of this user that nobody
+   else may write. -1 with *why NULL: there is no file. */
+static int tile__disk_open(const char *path, size_t *size, const char **why, char *buf, size_t n) {
+    struct stat sb;
+    *why = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | TILE__O_NOFOLLOW | TILE__O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ELOOP || errno == EMLINK) *why = "a symbolic link";
+        else if (errno != ENOENT) snprintf(buf, n, "cannot open: %s", strerror(errno)), *why = buf;
+        return -1;
+    }
+    if (!TILE__O_CLOEXEC) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (fstat(fd, &sb) != 0) snprintf(buf, n, "cannot stat: %s", strerror(errno)), *why = buf;
+    else if (S_ISFIFO(sb.st_mode)) *why = "a FIFO, not a regular file";
+    else if (S_ISDIR(sb.st_mode)) *why = "a directory, not a regular file";
+    else if (!S_ISREG(sb.st_mode)) *why = "a device or socket, not a regular file";
+    else if (sb.st_uid != geteuid()) snprintf(buf, n, "owned by uid %ld, not by this user (uid %ld)", (long)sb.st_uid, (long)geteuid()), *why = buf;
+    else if (sb.st_mode & (S_IWGRP | S_IWOTH)) snprintf(buf, n, "writable by others (mode %04o)", (unsigned)(sb.st_mode & 07777)), *why = buf;
+    else if (sb.st_size < (off_t)sizeof(tile__disk_header) || sb.st_size > ((off_t)1 << 30)) *why = "too short or too long to be a cache file";
+    if (*why) {
+        close(fd);
+        return -1;
+    }
+    *size = (size_t)sb.st_size;
+    return fd;
 }
 /* Read the payload stored under `key` (malloc'd, NUL-terminated after its
    length); 0 when there is none or the file is not a good one. */
@@ -322,15 +399,17 @@ static int tile__disk_read(int kind, const char *name, const char *key, char **p
     size_t keylen = strlen(key);
     uint64_t h = tile__fnv(TILE__FNV0, key, keylen);
     if (!tile__disk_path(path, pathn, name, h, kind)) return 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return 0;
-    struct stat sb;
-    char *buf = NULL;
+    char whybuf[160], *buf = NULL;
     const char *why = NULL;
-    if (fstat(fd, &sb) != 0 || sb.st_size < (off_t)sizeof(tile__disk_header) || sb.st_size > ((off_t)1 << 30)) why = "too short or too long to be a cache file";
-    else if (!(buf = (char *)malloc((size_t)sb.st_size + 1))) why = "out of host memory";
+    size_t want = 0;
+    int fd = tile__disk_open(path, &want, &why, whybuf, sizeof whybuf);
+    if (fd < 0) {
+        if (why) tile__disk_reject(path, why);
+        return 0;
+    }
+    if (!(buf = (char *)malloc(want + 1))) why = "out of host memory";
     else {
-        size_t got = 0, want = (size_t)sb.st_size;
+        size_t got = 0;
         while (got < want) {
             ssize_t r = read(fd, buf + got, want - got);
             if (r <= 0) break;
@@ -360,11 +439,10 @@ static int tile__disk_read(int kind, const char *name, const char *key, char **p
     }
     return 1;
 }
-/* Write atomically: a private temporary file, then rename over the name.
-   Failures are quiet (verbose says why): the cache is only a cache. */
+/* Write atomically: a new file of a unique name (mkstemp, 0600) in the
+   cache directory, renamed over the name, which replaces whatever was there
+   (a bad file, a FIFO, a link: the link itself, never its target). */
 static int tile__disk_write(int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path, size_t pathn) {
-    static unsigned counter;
-    static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
     const tile__at_knobs *kn = tile__at_knobs_get();
     if (!kn->disk) return 0;
     size_t keylen = strlen(key);
@@ -378,38 +456,33 @@ static int tile__disk_write(int kind, const char *name, const char *key, const v
     hd.keyhash = tile__fnv(TILE__FNV0, key, keylen);
     hd.checksum = tile__fnv(tile__fnv(TILE__FNV0, key, keylen), payload, paylen);
     if (!tile__disk_path(path, pathn, name, hd.keyhash, kind)) return 0;
-    if (!tile__disk_mkdirs(kn->dir)) {
-        if (kn->verbose) fprintf(stderr, "tile cache: cannot create %s: %s\n", kn->dir, strerror(errno));
-        return 0;
-    }
-    char tmp[1024];
-    pthread_mutex_lock(&counter_lock);
-    unsigned c = counter++;
-    pthread_mutex_unlock(&counter_lock);
-    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), c);
-    int fd = k > 0 && (size_t)k < sizeof tmp ? open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644) : -1;
+    char tmp[TILE__PATH_MAX + 16];
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    int fd = k > 0 && (size_t)k < sizeof tmp ? mkstemp(tmp) : -1;
     if (fd < 0) {
-        if (kn->verbose) fprintf(stderr, "tile cache: cannot write %s: %s\n", tmp, strerror(errno));
+        tile__disk_store_failed(path, "create a temporary file for", k > 0 && (size_t)k < sizeof tmp ? errno : ENAMETOOLONG);
         return 0;
     }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
     const void *parts[3] = {&hd, key, payload};
     size_t lens[3] = {sizeof hd, keylen, paylen};
-    int ok = 1;
+    int ok = 1, err = 0;
     for (int i = 0; i < 3 && ok; i++) {
         size_t done = 0;
         while (done < lens[i]) {
             ssize_t w = write(fd, (const char *)parts[i] + done, lens[i] - done);
             if (w <= 0) {
+                err = w < 0 ? errno : ENOSPC;
                 ok = 0;
                 break;
             }
             done += (size_t)w;
         }
     }
-    if (close(fd) != 0) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
+    if (close(fd) != 0 && ok) ok = 0, err = errno;
+    if (ok && rename(tmp, path) != 0) ok = 0, err = errno;
     if (!ok) {
-        if (kn->verbose) fprintf(stderr, "tile cache: cannot write %s: %s\n", path, strerror(errno));
+        tile__disk_store_failed(path, "write", err);
         unlink(tmp);
     }
     return ok;
@@ -471,7 +544,7 @@ static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec,
 static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
                             CUfunction *fn, size_t *smem, int *has_assert) {
     if (!tile__at_knobs_get()->disk) return 0;
-    char *key = tile__kdisk_key(f, nw, ns, spec, arch), *pay = NULL, path[900];
+    char *key = tile__kdisk_key(f, nw, ns, spec, arch), *pay = NULL, path[TILE__PATH_MAX];
     size_t n = 0;
     int ok = key && tile__disk_read(TILE__DISK_KERNEL, kname, key, &pay, &n, path, sizeof path);
     free(key);
@@ -570,7 +643,7 @@ static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname
     p.cubinlen = cubinlen;
     char *pay = key ? (char *)malloc(sizeof p + p.ptxlen + cubinlen) : NULL;
     if (pay) {
-        char path[900];
+        char path[TILE__PATH_MAX];
         memcpy(pay, &p, sizeof p);
         memcpy(pay + sizeof p, ptx, p.ptxlen);
         if (cubinlen) memcpy(pay + sizeof p + p.ptxlen, cubin, cubinlen);
@@ -1056,7 +1129,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         goto done;
     }
-    char path[900], *pay = NULL;
+    char path[TILE__PATH_MAX], *pay = NULL;
     size_t paylen = 0;
     int w = -1;
     if (tile__disk_read(TILE__DISK_TUNE, k->name, key.s, &pay, &paylen, path, sizeof path)) {

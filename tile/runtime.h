@@ -10,6 +10,28 @@
    tile_malloc is registered so a launch can tell a stray pointer, and the
    interpreter a stray lane, from a real one. */
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* Under strict ISO C (-std=c11 with no _POSIX_C_SOURCE) glibc hides these
+   POSIX names; the system's own values are used (glibc's spelling where the
+   public one is hidden), and mkstemp is declared again (the same prototype). */
+#if defined(O_NOFOLLOW)
+#define TILE__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW)
+#define TILE__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define TILE__O_NOFOLLOW 0   /* the cache's owner and mode checks still hold */
+#endif
+#if defined(O_CLOEXEC)
+#define TILE__O_CLOEXEC O_CLOEXEC
+#elif defined(__O_CLOEXEC)
+#define TILE__O_CLOEXEC __O_CLOEXEC
+#else
+#define TILE__O_CLOEXEC 0    /* FD_CLOEXEC is set after the open */
+#endif
+int mkstemp(char *tmpl);
+
 /* ---- knobs: every environment variable, read in one place ------------------ */
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
