@@ -63,6 +63,15 @@
    and repeats its whole key, so a truncated, corrupt, foreign or colliding
    file is ignored (and rewritten). Files are written to a temporary name and
    renamed: a process never reads another's partial file.
+   What is trusted: the directory (and each missing parent) is created 0700
+   and used only when this user owns it and nobody else may write in it
+   (else, or when its path is too long, the disk cache is off, with one
+   notice). A file is opened without following links or blocking, and used
+   only when it is a regular file of this user that nobody else may write,
+   and when what it says (kernel name, signature, num_warps, num_stages,
+   shared memory within the device's limit, PTX with that kernel's entry)
+   fits the variant asked for; any other is ignored with one notice and
+   replaced by the normal store. New files are 0600, from mkstemp.
 
    TILE_AUTOTUNE_VERBOSE=1 prints every config's time and the winner per key,
    and what the disk cache loads and stores; otherwise one line is printed
@@ -173,7 +182,8 @@ void tile_autotune_release(tile_autotuner *t);
 
 /* ---- the disk cache ---------------------------------------------------------------- */
 typedef struct tile_cache_stats {
-    long compiles;           /* variants compiled (NVRTC) in this process          */
+    long compiles;           /* variants compiled in this process (once each, however
+                                many threads need one at the same time)            */
     long kernel_loads;       /* variants loaded from the disk cache                */
     long kernel_stores;
     long tunings;            /* keys tuned (configs timed)                         */
@@ -323,8 +333,9 @@ TILE__PRINTF(2, 3) static void tile__sb(tile__sbuf *b, const char *fmt, ...) {
 /* ---- the file format ------------------------------------------------------------------
    header (48 bytes, host byte order) | key text | payload. The checksum
    covers the key and the payload; the lengths must add up to the file's
-   size exactly. */
-#define TILE__DISK_FORMAT 1u
+   size exactly. Format 2: kernel entries say what they hold (name,
+   signature, num_warps, num_stages) and both keys name the signature. */
+#define TILE__DISK_FORMAT 2u
 enum { TILE__DISK_KERNEL = 1, TILE__DISK_TUNE = 2 };
 typedef struct tile__disk_header {
     char magic[8];           /* "TILECACH"                                       */
@@ -504,17 +515,43 @@ static void tile__device_id(tile__sbuf *b) {
 /* ---- the compiled-kernel cache (called by runtime.h's tile__get_variant) ---------------
    The key is everything the machine code depends on: the printed IR, the
    CUDA C source it lowers to (so a change to the lowering invalidates it
-   even when the version number stays), num_warps, the specialization, the
-   target, NVRTC's and the driver's versions, the GPU, the library version.
-   The payload holds the PTX and, where the driver can link, the cubin the
-   driver made from it; loading the cubin skips the JIT. */
+   even when the version number stays), the kernel's signature, num_warps,
+   num_stages, the specialization, the target, the compiler, NVRTC's and the
+   driver's versions, the GPU, the library version.
+   The payload says what it holds (the kernel's name and signature,
+   num_warps, num_stages, shared memory) and every field is checked against
+   the variant asked for before the code is used: a checksum proves only
+   that a file is whole, not that it is the right one. Then come the PTX
+   and, where the driver can link, the cubin the driver made from it;
+   loading the cubin skips the JIT. Without a GPU a variant is its PTX only
+   (what tests compile and cache with no device). */
 typedef struct tile__kdisk_payload {
-    uint64_t smem;
-    uint32_t has_assert, pad;
-    uint64_t ptxlen, cubinlen;
-} tile__kdisk_payload;
+    uint64_t smem;               /* dynamic shared memory bytes                   */
+    uint32_t has_assert, num_warps, num_stages;
+    uint32_t namelen, siglen, pad;
+    uint64_t ptxlen, cubinlen;   /* the PTX with its NUL; 0: no cubin             */
+} tile__kdisk_payload;           /* then the name, the signature, PTX, cubin      */
+/* No GPU gives a block more; an entry asking for more is corrupt or forged. */
+#define TILE__SMEM_SANE ((uint64_t)1 << 20)
 
-static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec, const char *arch) {
+/* "x *f32, y *f32, n i32": the kernel's parameters as the launcher passes them */
+static void tile__signature_text(tile__sbuf *b, const tile_kernel *k) {
+    tile__sb(b, "%s", "");   /* a text even without parameters */
+    for (int p = 0; p < k->nparams; p++) {
+        const tile_param *q = &k->params[p];
+        if (q->dtype == TL_PTR) tile__sb(b, "%s%s *%s", p ? ", " : "", q->name, tile_dtype_name(q->elem));
+        else tile__sb(b, "%s%s %s", p ? ", " : "", q->name, tile_dtype_name(q->dtype));
+    }
+}
+/* The most dynamic shared memory an entry may ask for here. */
+static uint64_t tile__kdisk_smem_limit(void) {
+    if (tile__gpu_mode() && tile__cu_st.props.smem_per_block_optin > 0) return (uint64_t)tile__cu_st.props.smem_per_block_optin;
+    return TILE__SMEM_SANE;
+}
+/* The compiler that makes the PTX: the registered back end, else NVRTC. */
+static const char *tile__kdisk_compiler(void) { return tile__ext_mode() ? tile__ext->name : "nvrtc"; }
+
+static char *tile__kdisk_key(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch) {
     tile__sbuf b = {0};
     char *ir = tile__print_func(f), *src = NULL;
     size_t smem = 0;
@@ -525,10 +562,15 @@ static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec,
         free(src);
         return NULL;
     }
+    /* NVRTC's version is in the key: load it now, not at the first compile,
+       so that the key looked up and the key stored are the same */
+    tile__nvrtc_available();
     tile__sb(&b, "tile kernel %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&b);
-    tile__sb(&b, "nvrtc %d.%d\narch %s\nkernel %s\nnum_warps %d\nnum_stages %d\nspec %016llx\n", tile__nvrtc_st.major, tile__nvrtc_st.minor,
-             arch, f->name, nw, ns, (unsigned long long)spec);
+    tile__sb(&b, "compiler %s\nnvrtc %d.%d\narch %s\nkernel %s\nsignature ", tile__kdisk_compiler(), tile__nvrtc_st.major, tile__nvrtc_st.minor,
+             arch, k->name);
+    tile__signature_text(&b, k);
+    tile__sb(&b, "\nnum_warps %d\nnum_stages %d\nspec %016llx\n", nw, ns, (unsigned long long)spec);
     tile__sb(&b, "ir %016llx %zu\nsource %016llx %zu\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)), strlen(ir),
              (unsigned long long)tile__fnv(TILE__FNV0, src, strlen(src)), strlen(src));
     free(ir);
@@ -540,32 +582,89 @@ static char *tile__kdisk_key(const tile__func *f, int nw, int ns, uint64_t spec,
     return b.s;
 }
 
-/* Look the variant up on disk; 1 and loaded when found. */
-static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
-                            CUfunction *fn, size_t *smem, int *has_assert) {
+/* Does the PTX define the entry `name` (".entry name(")? */
+static int tile__ptx_has_entry(const char *ptx, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strstr(ptx, ".entry"); p; p = strstr(p + 1, ".entry")) {
+        const char *q = p + 6;
+        if (*q != ' ' && *q != '\t') continue;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, name, n) == 0 && (q[n] == '(' || q[n] == ' ' || q[n] == '\t' || q[n] == '\n')) return 1;
+    }
+    return 0;
+}
+/* Check a kernel entry's payload against the variant asked for; 1 and the
+   parts when it is one, else 0 and why. */
+static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, int nw, int ns, tile__kdisk_payload *p, const char **ptx,
+                             const char **cubin, char *why, size_t whyn) {
+    tile__sbuf sig = {0};
+    int ok = 0;
+    if (n < sizeof *p) {
+        snprintf(why, whyn, "a kernel entry shorter than its header");
+        return 0;
+    }
+    memcpy(p, pay, sizeof *p);
+    size_t rest = n - sizeof *p;
+    if (p->namelen > rest || p->siglen > rest - p->namelen || p->ptxlen > rest - p->namelen - p->siglen ||
+        p->cubinlen != rest - p->namelen - p->siglen - p->ptxlen) {
+        snprintf(why, whyn, "payload lengths do not add up");
+        return 0;
+    }
+    const char *name = pay + sizeof *p, *sg = name + p->namelen;
+    tile__signature_text(&sig, k);
+    if (p->namelen != strlen(k->name) || memcmp(name, k->name, p->namelen) != 0)
+        snprintf(why, whyn, "compiled for kernel \"%.*s\", not %s", p->namelen > 64 ? 64 : (int)p->namelen, name, k->name);
+    else if (sig.oom || p->siglen != sig.n || memcmp(sg, sig.s, sig.n) != 0)
+        snprintf(why, whyn, "compiled for another signature than (%s)", sig.s ? sig.s : "");
+    else if (p->num_warps != (uint32_t)nw || p->num_stages != (uint32_t)ns)
+        snprintf(why, whyn, "compiled for num_warps %u, num_stages %u (asked: %d, %d)", p->num_warps, p->num_stages, nw, ns);
+    else if (p->smem > tile__kdisk_smem_limit())
+        snprintf(why, whyn, "asks for %llu bytes of shared memory (at most %llu here)", (unsigned long long)p->smem,
+                 (unsigned long long)tile__kdisk_smem_limit());
+    else if (p->has_assert > 1) snprintf(why, whyn, "a bad has_assert flag (%u)", p->has_assert);
+    else if (p->ptxlen == 0 || sg[p->siglen + p->ptxlen - 1] != 0 || strlen(sg + p->siglen) != p->ptxlen - 1)
+        snprintf(why, whyn, "the PTX is not one NUL-terminated text");
+    else if (!tile__ptx_has_entry(sg + p->siglen, k->name)) snprintf(why, whyn, "the PTX has no .entry %s", k->name);
+    else {
+        *ptx = sg + p->siglen;
+        *cubin = p->cubinlen ? *ptx + p->ptxlen : NULL;
+        ok = 1;
+    }
+    free(sig.s);
+    return ok;
+}
+
+/* Look the variant up on disk; 1 when found and checked, with v's module,
+   function, shared memory and assert flag set (without a GPU: v->ptx). */
+static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch, tile__variant *v) {
     if (!tile__at_knobs_get()->disk) return 0;
-    char *key = tile__kdisk_key(f, nw, ns, spec, arch), *pay = NULL, path[TILE__PATH_MAX];
+    char *key = tile__kdisk_key(k, f, nw, ns, spec, arch), *pay = NULL, path[TILE__PATH_MAX], why[256];
+    const char *ptx = NULL, *cubin = NULL;
     size_t n = 0;
-    int ok = key && tile__disk_read(TILE__DISK_KERNEL, kname, key, &pay, &n, path, sizeof path);
+    int ok = key && tile__disk_read(TILE__DISK_KERNEL, k->name, key, &pay, &n, path, sizeof path);
     free(key);
     if (!ok) return 0;
     tile__kdisk_payload p;
-    ok = n >= sizeof p;
-    if (ok) memcpy(&p, pay, sizeof p);
-    ok = ok && p.ptxlen > 0 && sizeof p + p.ptxlen + p.cubinlen == n;
-    if (!ok) tile__disk_reject(path, "payload lengths do not add up");
-    char log[1024];
-    const char *image = ok ? pay + sizeof p + (p.cubinlen ? p.ptxlen : 0) : NULL;
-    if (ok && tile__cu_load(image, mod, fn, kname, log, sizeof log) != TILE_OK) {
-        tile_clear_error();
-        ok = 0;
+    ok = tile__kdisk_check(pay, n, k, nw, ns, &p, &ptx, &cubin, why, sizeof why);
+    if (!ok) tile__disk_reject(path, why);
+    if (ok && tile__gpu_mode()) {
+        char log[1024];
+        if (tile__cu_load(cubin ? cubin : ptx, &v->mod, &v->fn, k->name, log, sizeof log) != TILE_OK) {
+            snprintf(why, sizeof why, "the driver cannot load it: %.200s", tile_last_error());
+            tile_clear_error();
+            tile__disk_reject(path, why);
+            ok = 0;
+        }
+    } else if (ok) {
+        if ((v->ptx = (char *)malloc(p.ptxlen))) memcpy(v->ptx, ptx, p.ptxlen);
+        ok = v->ptx != NULL;
     }
     if (ok) {
-        *smem = (size_t)p.smem;
-        *has_assert = (int)p.has_assert;
+        v->smem = (size_t)p.smem;
+        v->has_assert = (int)p.has_assert;
         tile__at_count(&tile__at_stats.kernel_loads);
         if (tile__at_knobs_get()->verbose)
-            fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", kname, nw, p.cubinlen ? "cubin" : "PTX", path);
+            fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", k->name, nw, cubin && tile__gpu_mode() ? "cubin" : "PTX", path);
     }
     free(pay);
     return ok;
@@ -615,45 +714,69 @@ static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
 }
 
 /* A variant was just compiled to `ptx`: load it (from the driver's cubin
-   where possible) and store both on disk. Without the disk cache this is
-   tile__cu_load. */
-static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, const char *ptx,
-                                          size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn) {
+   where possible) and store both on disk; without a GPU keep its PTX and
+   store that. Without the disk cache this is tile__cu_load. An entry that
+   could never be loaded (shared memory beyond the limit) is not stored. */
+static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch,
+                                          const char *ptx, tile__variant *v, char *log, size_t logn) {
+    const char *kname = k->name;
+    int gpu = tile__gpu_mode();
     tile__at_count(&tile__at_stats.compiles);
-    if (!tile__at_knobs_get()->disk) return tile__cu_load(ptx, mod, fn, kname, log, logn);
+    if (!gpu) {
+        size_t len = strlen(ptx) + 1;
+        if (!(v->ptx = (char *)malloc(len))) return tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory");
+        memcpy(v->ptx, ptx, len);
+    }
+    if (!tile__at_knobs_get()->disk) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
     size_t cubinlen = 0;
-    void *cubin = tile__cu_ptx_to_cubin(ptx, &cubinlen);
-    tile_status st = TILE_ERR_INTERNAL;
+    void *cubin = gpu ? tile__cu_ptx_to_cubin(ptx, &cubinlen) : NULL;
+    tile_status st = gpu ? TILE_ERR_INTERNAL : TILE_OK;
     if (cubin) {
-        st = tile__cu_load((const char *)cubin, mod, fn, kname, log, logn);
+        st = tile__cu_load((const char *)cubin, &v->mod, &v->fn, kname, log, logn);
         if (st != TILE_OK) tile_clear_error();
     }
     if (st != TILE_OK) {
         free(cubin);
         cubin = NULL;
         cubinlen = 0;
-        if ((st = tile__cu_load(ptx, mod, fn, kname, log, logn)) != TILE_OK) return st;
+        if ((st = tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn)) != TILE_OK) return st;
     }
-    char *key = tile__kdisk_key(f, nw, ns, spec, arch);
+    if ((uint64_t)v->smem > tile__kdisk_smem_limit()) {
+        if (tile__at_knobs_get()->verbose)
+            fprintf(stderr, "tile cache: %s (num_warps %d): not stored: %zu bytes of shared memory is more than a block may have\n", kname, nw, v->smem);
+        free(cubin);
+        return TILE_OK;
+    }
+    char *key = tile__kdisk_key(k, f, nw, ns, spec, arch);
+    tile__sbuf sig = {0};
+    tile__signature_text(&sig, k);
     tile__kdisk_payload p;
     memset(&p, 0, sizeof p);
-    p.smem = smem;
-    p.has_assert = (uint32_t)has_assert;
+    p.smem = v->smem;
+    p.has_assert = (uint32_t)(v->has_assert != 0);
+    p.num_warps = (uint32_t)nw;
+    p.num_stages = (uint32_t)ns;
+    p.namelen = (uint32_t)strlen(kname);
+    p.siglen = (uint32_t)sig.n;
     p.ptxlen = strlen(ptx) + 1;
     p.cubinlen = cubinlen;
-    char *pay = key ? (char *)malloc(sizeof p + p.ptxlen + cubinlen) : NULL;
+    size_t total = sizeof p + p.namelen + p.siglen + p.ptxlen + cubinlen;
+    char *pay = key && !sig.oom ? (char *)malloc(total) : NULL;
     if (pay) {
-        char path[TILE__PATH_MAX];
-        memcpy(pay, &p, sizeof p);
-        memcpy(pay + sizeof p, ptx, p.ptxlen);
-        if (cubinlen) memcpy(pay + sizeof p + p.ptxlen, cubin, cubinlen);
-        if (tile__disk_write(TILE__DISK_KERNEL, kname, key, pay, sizeof p + p.ptxlen + cubinlen, path, sizeof path)) {
+        char path[TILE__PATH_MAX], *at = pay;
+        memcpy(at, &p, sizeof p), at += sizeof p;
+        memcpy(at, kname, p.namelen), at += p.namelen;
+        memcpy(at, sig.s ? sig.s : "", p.siglen), at += p.siglen;
+        memcpy(at, ptx, p.ptxlen), at += p.ptxlen;
+        if (cubinlen) memcpy(at, cubin, cubinlen);
+        if (tile__disk_write(TILE__DISK_KERNEL, kname, key, pay, total, path, sizeof path)) {
             tile__at_count(&tile__at_stats.kernel_stores);
             if (tile__at_knobs_get()->verbose)
                 fprintf(stderr, "tile cache: %s (num_warps %d): compiled, stored PTX%s in %s\n", kname, nw, cubinlen ? " and cubin" : "", path);
         }
     }
     free(pay);
+    free(sig.s);
     free(key);
     free(cubin);
     return TILE_OK;
@@ -1112,7 +1235,9 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     /* the disk: the key holds every candidate with a hash of its IR */
     tile__sb(&key, "tile tune %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&key);
-    tile__sb(&key, "kernel %s\nkey ", k->name);
+    tile__sb(&key, "kernel %s\nsignature ", k->name);
+    tile__signature_text(&key, k);
+    tile__sb(&key, "\nkey ");
     tile__key_text(&key, s, k, keyv);
     tile__sb(&key, "\n");
     for (int i = 0; i < n && st == TILE_OK; i++) {

@@ -277,7 +277,11 @@ fail:
 
 /* ---- the per-kernel cache --------------------------------------------------------
    One entry per distinct set of meta-parameters (sorted by name). */
-/* A kernel compiled for the device: one per num_warps and specialization. */
+/* A kernel compiled for the device: one per num_warps, num_stages and
+   specialization. A variant is in its entry's list from the moment one
+   thread starts compiling it; a thread that needs it meanwhile waits for
+   that compile instead of starting its own (tile__get_variant). */
+enum { TILE__VARIANT_COMPILING, TILE__VARIANT_READY, TILE__VARIANT_FAILED };
 typedef struct tile__variant {
     int num_warps, num_stages;
     uint64_t spec;                 /* bit p: parameter p divisible by 16; bit 32 + p: it is 1 */
@@ -285,6 +289,8 @@ typedef struct tile__variant {
     CUfunction fn;
     size_t smem;
     int has_assert;                /* wait after launch and read the assert record */
+    char *ptx;                     /* without a GPU the variant is its PTX (tests compile and cache it) */
+    int state;                     /* TILE__VARIANT_*, under tile__cache_lock */
     struct tile__variant *next;
 } tile__variant;
 typedef struct tile__entry {
@@ -297,6 +303,7 @@ typedef struct tile__entry {
 } tile__entry;
 typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
 static pthread_mutex_t tile__cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tile__variant_done = PTHREAD_COND_INITIALIZER;   /* a compile finished */
 
 static int tile__meta_cmp(const void *a, const void *b) {
     return strcmp(((const tile_meta *)a)->name, ((const tile_meta *)b)->name);
@@ -379,6 +386,7 @@ void tile_kernel_release(tile_kernel *k) {
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
             vn = v->next;
             tile__cu_unload(v->mod);
+            free(v->ptx);
             free(v);
         }
         tile__func_free(&e->f);
@@ -535,48 +543,74 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
 /* >>autotune: the disk cache of compiled variants, in tile_autotune.h: a
    variant compiled by an earlier process is loaded from it; a new one is
    loaded (from the driver's cubin) and stored in it. */
-static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
-                            CUfunction *fn, size_t *smem, int *has_assert);
-static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, const char *ptx,
-                                          size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn);
-/* Find or compile and load the variant for this launch. */
-static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
-    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
-    pthread_mutex_lock(&tile__cache_lock);
-    for (tile__variant *v = e->variants; v; v = v->next)
-        if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) {
-            pthread_mutex_unlock(&tile__cache_lock);
-            *out = v;
-            return TILE_OK;
-        }
-    pthread_mutex_unlock(&tile__cache_lock);
+static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch, tile__variant *v);
+static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch,
+                                          const char *ptx, tile__variant *v, char *log, size_t logn);
+/* Load or compile one variant into v (its module, function, shared memory,
+   assert flag; without a GPU its PTX). On failure v holds nothing. */
+static tile_status tile__make_variant(tile__entry *e, const tile_kernel *k, tile__variant *v) {
     char arch[32], *ptx = NULL, log[2048];
-    tile__variant *v = (tile__variant *)calloc(1, sizeof *v);
-    if (!v) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
-    v->num_warps = nw;
-    v->num_stages = ns;
-    v->spec = spec;
+    int nw = v->num_warps, ns = v->num_stages;
     tile_status st = tile__target(arch, sizeof arch);
     double t0 = tile__host_ms(), t1;   /* >>backends: TILE_DUMP=times */
-    int from_disk = st == TILE_OK && tile__kdisk_load(&e->f, k->name, nw, ns, spec, arch, &v->mod, &v->fn, &v->smem, &v->has_assert);
-    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, spec, arch, &ptx, &v->smem, &v->has_assert);
+    int from_disk = st == TILE_OK && tile__kdisk_load(k, &e->f, nw, ns, v->spec, arch, v);
+    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, v->spec, arch, &ptx, &v->smem, &v->has_assert);
     t1 = tile__host_ms();
-    if (st == TILE_OK && !from_disk)
-        st = tile__kdisk_load_store(&e->f, k->name, nw, ns, spec, arch, ptx, v->smem, v->has_assert, &v->mod, &v->fn, log, sizeof log);
+    if (st == TILE_OK && !from_disk) st = tile__kdisk_load_store(k, &e->f, nw, ns, v->spec, arch, ptx, v, log, sizeof log);
     if (tile__knobs_get()->dump_times)
         fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, arch, tile_backend_name(), t1 - t0,
                 tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
     free(ptx);
     if (st != TILE_OK) {
-        free(v);
-        return st;
+        free(v->ptx);
+        v->ptx = NULL;
+        v->mod = NULL;
+        v->fn = NULL;
+        v->smem = 0;
+        v->has_assert = 0;
     }
+    return st;
+}
+/* Find, or compile and load, the variant for this launch. A launch of a
+   ready variant takes the lock once. The first thread to need a variant
+   puts it in the list as compiling and compiles it without the lock; the
+   others wait for it. A compile that failed is tried again by the next
+   thread that needs the variant, so each reports the error at its own line. */
+static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
+    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
+    tile__variant *v;
     pthread_mutex_lock(&tile__cache_lock);
-    v->next = e->variants;
-    e->variants = v;
+    for (;;) {
+        for (v = e->variants; v; v = v->next)
+            if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) break;
+        if (v && v->state == TILE__VARIANT_READY) {
+            pthread_mutex_unlock(&tile__cache_lock);
+            *out = v;
+            return TILE_OK;
+        }
+        if (!v || v->state == TILE__VARIANT_FAILED) break;
+        pthread_cond_wait(&tile__variant_done, &tile__cache_lock);
+    }
+    if (!v) {
+        if (!(v = (tile__variant *)calloc(1, sizeof *v))) {
+            pthread_mutex_unlock(&tile__cache_lock);
+            return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+        }
+        v->num_warps = nw;
+        v->num_stages = ns;
+        v->spec = spec;
+        v->next = e->variants;
+        e->variants = v;
+    }
+    v->state = TILE__VARIANT_COMPILING;
     pthread_mutex_unlock(&tile__cache_lock);
-    *out = v;
-    return TILE_OK;
+    tile_status st = tile__make_variant(e, k, v);
+    pthread_mutex_lock(&tile__cache_lock);
+    v->state = st == TILE_OK ? TILE__VARIANT_READY : TILE__VARIANT_FAILED;
+    pthread_cond_broadcast(&tile__variant_done);
+    pthread_mutex_unlock(&tile__cache_lock);
+    *out = st == TILE_OK ? v : NULL;
+    return st;
 }
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
     tile__variant *v = NULL;
