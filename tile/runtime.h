@@ -505,6 +505,37 @@ static tile_status tile__ext_compile(const tile__func *f, int num_warps, int num
     }
     return st;
 }
+/* After an NVRTC failure: the generated source, in a new file of a unique
+   name (mkstemp, 0600) in TILE_DUMP_DIR, else the cache directory, else
+   $TMPDIR or /tmp, and the command that reproduces the failure. A fixed name
+   in a shared directory could be a link planted by another user. */
+static void tile__write_repro(const char *kernel, const char *src, const char *arch) {
+    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = getenv("TMPDIR");
+    const char *dir = dump[0] ? dump : cache[0] ? cache : tmp && *tmp ? tmp : "/tmp";
+    char path[4096];
+    if (tile__env_flag("TILE_QUIET")) return;
+    int k = snprintf(path, sizeof path, "%s/%s.cu.XXXXXX", dir, kernel);
+    int fd = k > 0 && (size_t)k < sizeof path ? mkstemp(path) : -1;
+    if (fd < 0) {
+        tile__notice("cannot write the generated source of %s to %.300s: %s", kernel, dir,
+                     k > 0 && (size_t)k < sizeof path ? strerror(errno) : "the path is too long");
+        return;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    size_t n = strlen(src), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, src + done, n - done);
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    close(fd);
+    if (done < n) {
+        tile__notice("cannot write the generated source of %s to %s", kernel, path);
+        unlink(path);
+        return;
+    }
+    tile__notice("the generated source is in %s; reproduce with: nvcc -x cu -ptx -arch=%s %s", path, arch, path);
+}
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
 static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem,
                                      int *has_assert) {
@@ -524,17 +555,7 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
-    if (st != TILE_OK && !tile__env_flag("TILE_QUIET")) {
-        /* the log is in the error; give the source and a way to reproduce it */
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s.cu", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", f->name);
-        FILE *fp = fopen(path, "w");
-        if (fp) {
-            fputs(src, fp);
-            fclose(fp);
-            fprintf(stderr, "tile: the generated source is in %s; reproduce with: nvcc -ptx -arch=%s %s\n", path, arch, path);
-        }
-    }
+    if (st != TILE_OK) tile__write_repro(f->name, src, arch);   /* the log is in the error */
     free(log);
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
     free(src);
