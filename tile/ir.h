@@ -540,6 +540,21 @@ static tile_status tile__error(tile_status st, const char *kernel, const char *f
     va_end(ap);
     return st;
 }
+/* A notice: something the library worked around (a bad cache file, a
+   knob it ignores) without failing the call. One line on stderr, "tile: "
+   first, unless TILE_QUIET=1; the thread's last error is left alone. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void tile__notice(const char *fmt, ...) {
+    char text[1536];
+    va_list ap;
+    if (tile__env_flag("TILE_QUIET")) return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "tile: %s\n", text);
+}
 
 /* ---- numerics -------------------------------------------------------------------
    One element of any dtype, as the interpreter and the constant folder hold

@@ -10,6 +10,28 @@
    tile_malloc is registered so a launch can tell a stray pointer, and the
    interpreter a stray lane, from a real one. */
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* Under strict ISO C (-std=c11 with no _POSIX_C_SOURCE) glibc hides these
+   POSIX names; the system's own values are used (glibc's spelling where the
+   public one is hidden), and mkstemp is declared again (the same prototype). */
+#if defined(O_NOFOLLOW)
+#define TILE__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW)
+#define TILE__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define TILE__O_NOFOLLOW 0   /* the cache's owner and mode checks still hold */
+#endif
+#if defined(O_CLOEXEC)
+#define TILE__O_CLOEXEC O_CLOEXEC
+#elif defined(__O_CLOEXEC)
+#define TILE__O_CLOEXEC __O_CLOEXEC
+#else
+#define TILE__O_CLOEXEC 0    /* FD_CLOEXEC is set after the open */
+#endif
+int mkstemp(char *tmpl);
+
 /* ---- knobs: every environment variable, read in one place ------------------ */
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
@@ -256,7 +278,11 @@ fail:
 
 /* ---- the per-kernel cache --------------------------------------------------------
    One entry per distinct set of meta-parameters (sorted by name). */
-/* A kernel compiled for the device: one per num_warps and specialization. */
+/* A kernel compiled for the device: one per num_warps, num_stages and
+   specialization. A variant is in its entry's list from the moment one
+   thread starts compiling it; a thread that needs it meanwhile waits for
+   that compile instead of starting its own (tile__get_variant). */
+enum { TILE__VARIANT_COMPILING, TILE__VARIANT_READY, TILE__VARIANT_FAILED };
 typedef struct tile__variant {
     int num_warps, num_stages;
     uint64_t spec;                 /* bit p: parameter p divisible by 16; bit 32 + p: it is 1 */
@@ -264,6 +290,8 @@ typedef struct tile__variant {
     CUfunction fn;
     size_t smem;
     int has_assert;                /* wait after launch and read the assert record */
+    char *ptx;                     /* without a GPU the variant is its PTX (tests compile and cache it) */
+    int state;                     /* TILE__VARIANT_*, under tile__cache_lock */
     struct tile__variant *next;
 } tile__variant;
 typedef struct tile__entry {
@@ -276,6 +304,7 @@ typedef struct tile__entry {
 } tile__entry;
 typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
 static pthread_mutex_t tile__cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tile__variant_done = PTHREAD_COND_INITIALIZER;   /* a compile finished */
 
 static int tile__meta_cmp(const void *a, const void *b) {
     return strcmp(((const tile_meta *)a)->name, ((const tile_meta *)b)->name);
@@ -358,6 +387,7 @@ void tile_kernel_release(tile_kernel *k) {
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
             vn = v->next;
             tile__cu_unload(v->mod);
+            free(v->ptx);
             free(v);
         }
         tile__func_free(&e->f);
@@ -476,6 +506,37 @@ static tile_status tile__ext_compile(const tile__func *f, int num_warps, int num
     }
     return st;
 }
+/* After an NVRTC failure: the generated source, in a new file of a unique
+   name (mkstemp, 0600) in TILE_DUMP_DIR, else the cache directory, else
+   $TMPDIR or /tmp, and the command that reproduces the failure. A fixed name
+   in a shared directory could be a link planted by another user. */
+static void tile__write_repro(const char *kernel, const char *src, const char *arch) {
+    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = getenv("TMPDIR");
+    const char *dir = dump[0] ? dump : cache[0] ? cache : tmp && *tmp ? tmp : "/tmp";
+    char path[4096];
+    if (tile__env_flag("TILE_QUIET")) return;
+    int k = snprintf(path, sizeof path, "%s/%s.cu.XXXXXX", dir, kernel);
+    int fd = k > 0 && (size_t)k < sizeof path ? mkstemp(path) : -1;
+    if (fd < 0) {
+        tile__notice("cannot write the generated source of %s to %.300s: %s", kernel, dir,
+                     k > 0 && (size_t)k < sizeof path ? strerror(errno) : "the path is too long");
+        return;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    size_t n = strlen(src), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, src + done, n - done);
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    close(fd);
+    if (done < n) {
+        tile__notice("cannot write the generated source of %s to %s", kernel, path);
+        unlink(path);
+        return;
+    }
+    tile__notice("the generated source is in %s; reproduce with: nvcc -x cu -ptx -arch=%s %s", path, arch, path);
+}
 /* Lower and compile one variant to PTX (dumping the stages asked for). */
 static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem,
                                      int *has_assert) {
@@ -495,17 +556,7 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
     st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
-    if (st != TILE_OK && !tile__env_flag("TILE_QUIET")) {
-        /* the log is in the error; give the source and a way to reproduce it */
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s.cu", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", f->name);
-        FILE *fp = fopen(path, "w");
-        if (fp) {
-            fputs(src, fp);
-            fclose(fp);
-            fprintf(stderr, "tile: the generated source is in %s; reproduce with: nvcc -ptx -arch=%s %s\n", path, arch, path);
-        }
-    }
+    if (st != TILE_OK) tile__write_repro(f->name, src, arch);   /* the log is in the error */
     free(log);
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
     free(src);
@@ -514,48 +565,74 @@ static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num
 /* >>autotune: the disk cache of compiled variants, in tile_autotune.h: a
    variant compiled by an earlier process is loaded from it; a new one is
    loaded (from the driver's cubin) and stored in it. */
-static int tile__kdisk_load(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, CUmodule *mod,
-                            CUfunction *fn, size_t *smem, int *has_assert);
-static tile_status tile__kdisk_load_store(const tile__func *f, const char *kname, int nw, int ns, uint64_t spec, const char *arch, const char *ptx,
-                                          size_t smem, int has_assert, CUmodule *mod, CUfunction *fn, char *log, size_t logn);
-/* Find or compile and load the variant for this launch. */
-static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
-    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
-    pthread_mutex_lock(&tile__cache_lock);
-    for (tile__variant *v = e->variants; v; v = v->next)
-        if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) {
-            pthread_mutex_unlock(&tile__cache_lock);
-            *out = v;
-            return TILE_OK;
-        }
-    pthread_mutex_unlock(&tile__cache_lock);
+static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch, tile__variant *v);
+static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch,
+                                          const char *ptx, tile__variant *v, char *log, size_t logn);
+/* Load or compile one variant into v (its module, function, shared memory,
+   assert flag; without a GPU its PTX). On failure v holds nothing. */
+static tile_status tile__make_variant(tile__entry *e, const tile_kernel *k, tile__variant *v) {
     char arch[32], *ptx = NULL, log[2048];
-    tile__variant *v = (tile__variant *)calloc(1, sizeof *v);
-    if (!v) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
-    v->num_warps = nw;
-    v->num_stages = ns;
-    v->spec = spec;
+    int nw = v->num_warps, ns = v->num_stages;
     tile_status st = tile__target(arch, sizeof arch);
     double t0 = tile__host_ms(), t1;   /* >>backends: TILE_DUMP=times */
-    int from_disk = st == TILE_OK && tile__kdisk_load(&e->f, k->name, nw, ns, spec, arch, &v->mod, &v->fn, &v->smem, &v->has_assert);
-    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, spec, arch, &ptx, &v->smem, &v->has_assert);
+    int from_disk = st == TILE_OK && tile__kdisk_load(k, &e->f, nw, ns, v->spec, arch, v);
+    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, v->spec, arch, &ptx, &v->smem, &v->has_assert);
     t1 = tile__host_ms();
-    if (st == TILE_OK && !from_disk)
-        st = tile__kdisk_load_store(&e->f, k->name, nw, ns, spec, arch, ptx, v->smem, v->has_assert, &v->mod, &v->fn, log, sizeof log);
+    if (st == TILE_OK && !from_disk) st = tile__kdisk_load_store(k, &e->f, nw, ns, v->spec, arch, ptx, v, log, sizeof log);
     if (tile__knobs_get()->dump_times)
         fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, arch, tile_backend_name(), t1 - t0,
                 tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
     free(ptx);
     if (st != TILE_OK) {
-        free(v);
-        return st;
+        free(v->ptx);
+        v->ptx = NULL;
+        v->mod = NULL;
+        v->fn = NULL;
+        v->smem = 0;
+        v->has_assert = 0;
     }
+    return st;
+}
+/* Find, or compile and load, the variant for this launch. A launch of a
+   ready variant takes the lock once. The first thread to need a variant
+   puts it in the list as compiling and compiles it without the lock; the
+   others wait for it. A compile that failed is tried again by the next
+   thread that needs the variant, so each reports the error at its own line. */
+static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
+    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
+    tile__variant *v;
     pthread_mutex_lock(&tile__cache_lock);
-    v->next = e->variants;
-    e->variants = v;
+    for (;;) {
+        for (v = e->variants; v; v = v->next)
+            if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) break;
+        if (v && v->state == TILE__VARIANT_READY) {
+            pthread_mutex_unlock(&tile__cache_lock);
+            *out = v;
+            return TILE_OK;
+        }
+        if (!v || v->state == TILE__VARIANT_FAILED) break;
+        pthread_cond_wait(&tile__variant_done, &tile__cache_lock);
+    }
+    if (!v) {
+        if (!(v = (tile__variant *)calloc(1, sizeof *v))) {
+            pthread_mutex_unlock(&tile__cache_lock);
+            return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+        }
+        v->num_warps = nw;
+        v->num_stages = ns;
+        v->spec = spec;
+        v->next = e->variants;
+        e->variants = v;
+    }
+    v->state = TILE__VARIANT_COMPILING;
     pthread_mutex_unlock(&tile__cache_lock);
-    *out = v;
-    return TILE_OK;
+    tile_status st = tile__make_variant(e, k, v);
+    pthread_mutex_lock(&tile__cache_lock);
+    v->state = st == TILE_OK ? TILE__VARIANT_READY : TILE__VARIANT_FAILED;
+    pthread_cond_broadcast(&tile__variant_done);
+    pthread_mutex_unlock(&tile__cache_lock);
+    *out = st == TILE_OK ? v : NULL;
+    return st;
 }
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
     tile__variant *v = NULL;
