@@ -690,6 +690,17 @@ ERR_KERNEL(carry_for_widen, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
     tl_store(tl_add(out, offs), tl_sum(acc, 0));
 }
 
+/* found by the fuzzer: neither back end has an i1 exchange; a pointer as cmp */
+ERR_KERNEL(dtype_xchg_i1, (tl_ptr_i1, flags), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 16);
+    tl_t old = tl_atomic_xchg(tl_add(flags, offs), tl_lt(offs, 8)); L_dtype_xchg_i1 = __LINE__;
+    tl_store(tl_add(out, offs), tl_cast(old, TL_F32));
+}
+ERR_KERNEL(dtype_cas_ptr_cmp, (tl_ptr_i64, x), (tl_ptr_f32, out)) {
+    tl_t old = tl_atomic_cas(x, out, 1); L_dtype_cas_ptr_cmp = __LINE__;
+    tl_store(tl_add(out, 1), tl_cast(old, TL_F32));
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 enum { BUILD, RUN, HOST, GUARDED };
 typedef struct tcase {
@@ -746,6 +757,8 @@ static const tcase cases[] = {
     B(block_arange_huge, BLOCK, "limit"),
     B(nest_deep, CONTROL, "nest at most 64 deep"),
     B(carry_for_widen, CARRY, "'acc'"),
+    B(dtype_xchg_i1, DTYPE, "pointers to i1"),
+    B(dtype_cas_ptr_cmp, DTYPE, "pointers are not allowed"),
     B(dot_k_mismatch, SHAPE, "[K,N]"),
     B(dot_small, SHAPE, "at least 16"),
     B(dot_mixed_dtypes, DTYPE, "f16 and f32"),

@@ -929,7 +929,7 @@ tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t pv, tl_t v
     if ((unsigned)kind > TL_ATOMIC_XCHG) return tile__berr(TILE_ERR_VALUE, file, line, "tl_atomic: unknown operation %d", (int)kind);
     tl_dtype et = tile__ty(p)->elem;
     int bits = tile__dt[et].bits;
-    int ok = kind == TL_ATOMIC_XCHG ? bits >= 16 || tile__is_int(et)
+    int ok = kind == TL_ATOMIC_XCHG ? (bits >= 16 || tile__is_int(et)) && et != TL_I1
            : kind == TL_ATOMIC_ADD || kind == TL_ATOMIC_MAX || kind == TL_ATOMIC_MIN
                ? (tile__is_int(et) && et != TL_I1 && bits >= 32) || et == TL_F16 || et == TL_BF16 || et == TL_F32 || et == TL_F64
                : tile__is_int(et) && et != TL_I1 && bits >= 32;
@@ -950,7 +950,8 @@ tl_t tl_atomic_at(const char *file, int line, tl_atomic_op kind, tl_t pv, tl_t v
 tl_t tl_atomic_cas_at(const char *file, int line, tl_t pv, tl_t cv, tl_t vv, tl_atomic_args o) {
     int p = tile__ptr_operand(file, line, "tl_atomic_cas", pv);
     int c = tile__use(file, line, "tl_atomic_cas", cv), v = tile__use(file, line, "tl_atomic_cas", vv);
-    if (!p || !c || !v) return tile__poison;
+    if (!p || !c || !v || !tile__check_num(file, line, "tl_atomic_cas", c) || !tile__check_num(file, line, "tl_atomic_cas", v))
+        return tile__poison;
     tl_dtype et = tile__ty(p)->elem;
     if (tile__dt[et].bits < 16 || et == TL_BF16)
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_atomic_cas: not supported on pointers to %s", tile_dtype_name(et));
