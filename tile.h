@@ -239,7 +239,7 @@ tile_status tile_synchronize(void);
 typedef struct tile_stream_s *tile_stream;
 typedef struct tile_event_s *tile_event;
 int         tile_device_count(void);                /* 0 without a driver      */
-tile_status tile_device_name(char *buf, size_t n);  /* where kernels run       */
+tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to n-1) */
 tile_status tile_stream_create(tile_stream *s);
 tile_status tile_stream_destroy(tile_stream s);     /* NULL is fine            */
 tile_status tile_stream_synchronize(tile_stream s); /* NULL: the default stream */

@@ -926,15 +926,22 @@ int tile_device_count(void) {
     pthread_once(&tile__cu_st.once, tile__cu_open);
     return tile__cu_st.ndev;
 }
+/* src into dst[n] (n > 0), cut to n - 1 characters when it must be */
+static void tile__copy_cut(char *dst, size_t n, const char *src) {
+    size_t len = strlen(src);
+    if (len >= n) len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
+}
 tile_status tile_device_name(char *buf, size_t n) {
-    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer");
+    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
     buf[0] = 0;
     if (!tile__gpu_mode()) {
-        snprintf(buf, n, "interpreter (CPU)");
+        tile__copy_cut(buf, n, "interpreter (CPU)");
         return TILE_OK;
     }
     tile_status st = tile__cu_enter(NULL, 0);
-    if (st == TILE_OK) snprintf(buf, n, "%s", tile__cu_st.props.name);
+    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_st.props.name);
     return st;
 }
 
