@@ -54,7 +54,9 @@
    TILE_AUTOTUNE_VERBOSE=1 (tile_autotune.h).
    With tile_backend_llvm.c: TILE_BACKEND=llvm, TILE_LLVM=/path/libLLVM.so,
    TILE_DUMP=llir (the optimized LLVM IR) and TILE_DUMP=times (the time of
-   each compile stage).
+   each compile stage). A bad value of any knob is one notice naming it, and
+   the knob keeps its default; TILE_ARCH is checked against the back end in
+   use, and only where it applies.
 
    SECTIONS (grep for the tag)
      >>api       public types and functions (this file)
@@ -272,18 +274,25 @@ struct tile_backend_job {
     int forced;                /* TILE_BACKEND names this back end: no fallback  */
     char *ptx;                 /* out: the PTX (malloc'ed)                       */
     size_t smem;               /* out: dynamic shared memory bytes               */
-    int has_assert;            /* out: the kernel checks tl_device_assert        */
+    int has_assert;            /* out: its device checks (TILE__HAS_*_CHECK bits) */
     int unsupported;           /* out: it failed on a feature the back end lacks */
     int num_stages;            /* the launch's num_stages (0: the default)       */
 };
 typedef struct tile_backend_hooks {
     const char *name;                                 /* "llvm"                  */
-    int (*load)(char *why, size_t n);                 /* 1: ready; else why not  */
+    /* 1: ready; else why not: 0, or -1 when a knob of its own is to blame */
+    int (*load)(char *why, size_t n);
     tile_status (*compile)(tile_backend_job *job);
+    /* after load: 1 when it compiles for `arch` ("sm_90a"); else why not */
+    int (*supports)(const char *arch, char *why, size_t n);
 } tile_backend_hooks;
 void tile_register_backend(const tile_backend_hooks *h);
 
-static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+/* ceil(a / b), for grids: 0 when a <= 0 or b <= 0, at most UINT_MAX */
+static inline unsigned tile_cdiv(long long a, long long b) {
+    long long q = a > 0 && b > 0 ? a / b + (a % b != 0) : 0;
+    return q > 0xffffffffLL ? 0xffffffffu : (unsigned)q;
+}
 
 #ifdef __cplusplus
 }

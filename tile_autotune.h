@@ -215,9 +215,9 @@ typedef struct tile__at_knobs {
 static tile__at_knobs tile__at_kn;
 static pthread_once_t tile__at_kn_once = PTHREAD_ONCE_INIT;
 static void tile__at_read_knobs(void) {
-    const char *v = getenv("TILE_CACHE"), *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    tile__at_kn.verbose = tile__env_flag("TILE_AUTOTUNE_VERBOSE");
-    tile__at_kn.disk = !(v && strcmp(v, "0") == 0);
+    const char *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    tile__at_kn.verbose = tile__knob_flag("TILE_AUTOTUNE_VERBOSE", 0);
+    tile__at_kn.disk = tile__knob_flag("TILE_CACHE", 1);
     if (dir && *dir) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s", dir);
     else if (xdg && *xdg) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/tile", xdg);
     else if (home && *home) snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/.cache/tile", home);

@@ -235,6 +235,7 @@ static tile__llvm_api L;
    usual directories (the loader's own search last). */
 static pthread_once_t tile__ll_once = PTHREAD_ONCE_INIT;
 static int tile__ll_ok;
+static int tile__ll_knob;      /* TILE_LLVM is set and names no usable LLVM */
 static unsigned tile__ll_major;
 static char tile__ll_why[1024], tile__ll_path[512];
 static pthread_mutex_t tile__ll_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -324,10 +325,35 @@ static void tile__ll_open(void) {
     tile__ll_ctx = L.LLVMContextCreate();
     tile__ll_ok = 1;
 }
+/* tile_backend_hooks.load: 1 when LLVM is ready; else why not, and -1 when
+   it is TILE_LLVM that names no usable LLVM (the runtime says so once) */
+static void tile__ll_open_knob(void) {
+    const char *env = getenv("TILE_LLVM");
+    tile__ll_open();
+    if (!tile__ll_ok && env && *env) {
+        char why[sizeof tile__ll_why];
+        snprintf(why, sizeof why, "TILE_LLVM=%.400s: %.600s", env, tile__ll_why);
+        tile__ll_copy(tile__ll_why, sizeof tile__ll_why, why);
+        tile__ll_knob = 1;
+    }
+}
 static int tile__ll_available(char *why, size_t n) {
-    pthread_once(&tile__ll_once, tile__ll_open);
+    pthread_once(&tile__ll_once, tile__ll_open_knob);
     if (!tile__ll_ok && why) tile__ll_copy(why, n, tile__ll_why);
-    return tile__ll_ok;
+    return tile__ll_ok ? 1 : tile__ll_knob ? -1 : 0;
+}
+/* tile_backend_hooks.supports: the targets LLVM's NVPTX back end is asked
+   for with PTX 8.0, up to sm_90a (before LLVM 17, sm_87 to sm_90a as sm_86
+   with the PTX header raised: tile__ll_target) */
+static const char *const tile__ll_archs[] = {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
+                                             "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+static int tile__ll_supports(const char *arch, char *why, size_t n) {
+    enum { N = sizeof tile__ll_archs / sizeof *tile__ll_archs };
+    for (int i = 0; i < N; i++)
+        if (strcmp(arch, tile__ll_archs[i]) == 0) return 1;
+    size_t used = (size_t)snprintf(why, n, "the LLVM back end (LLVM %u) compiles for", tile__ll_major);
+    for (int i = 0; i < N && used < n; i++) used += (size_t)snprintf(why + used, n - used, "%s %s", i ? "," : "", tile__ll_archs[i]);
+    return 0;
 }
 
 /* ---- the emitter ---------------------------------------------------------------------- */
@@ -1505,6 +1531,14 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     if (job->emitter_size != (int)sizeof(tile__emitter))
         return tile__ll_fail(job, f->name, "tile_backend_llvm.c was built against another version of tile.h (emitter size %d, not %d)",
                              (int)sizeof(tile__emitter), job->emitter_size);
+    if (!tile__ll_supports(job->arch, err, sizeof err)) {
+        /* unless forced, the runtime hands the kernel to NVRTC, and no error is reported */
+        job->unsupported = 1;
+        if (!job->forced) return TILE_ERR_VALUE;
+        char msg[640];
+        snprintf(msg, sizeof msg, "target \"%.40s\": %s", job->arch, err);
+        return job->error(TILE_ERR_VALUE, f->name, msg);
+    }
     tile__ll_target(job->arch, cpu, sizeof cpu, feat, sizeof feat, &raise);
     tile__ll_tm *tm = tile__ll_machine(cpu, feat, err, sizeof err);
     if (!tm) return tile__ll_fail(job, f->name, "%s", err);
@@ -1651,7 +1685,7 @@ static tile_status tile__ll_compile(tile_backend_job *job) {
     return st;
 }
 
-static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_compile};
+static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_compile, tile__ll_supports};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor)) static void tile__ll_register(void) { tile_register_backend(&tile__ll_hooks); }
 #else

@@ -196,7 +196,44 @@ static tile__cu_api tile__cu;
 static tile__nvrtc_api tile__nvrtc;
 
 /* ---- knobs ------------------------------------------------------------------------
-   This file's environment variables, read once. */
+   Every file reads its own environment variables once (pthread_once), with
+   these helpers: a value that means nothing is one notice on stderr (unless
+   TILE_QUIET) naming the knob and the value, and the knob keeps its default.
+   Then this file's. */
+static void tile__knob_notice(const char *knob, const char *value, const char *why) {
+    if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s=%s: %s\n", knob, value, why);
+}
+/* 1 when a and b are equal but for the case of ASCII letters */
+static int tile__same_word(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a, y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (x != y) return 0;
+    }
+    return *a == *b;
+}
+/* A flag: 1/yes/on/true or 0/no/off/false; unset or empty: `def`. */
+static int tile__knob_flag(const char *knob, int def) {
+    static const char *const words[] = {"0", "1", "no", "yes", "off", "on", "false", "true"};
+    const char *v = getenv(knob);
+    if (!v || !*v) return def;
+    for (int i = 0; i < (int)(sizeof words / sizeof *words); i++)
+        if (tile__same_word(v, words[i])) return i % 2;
+    tile__knob_notice(knob, v, "not a flag (0 or 1); ignored");
+    return def;
+}
+/* A string into buf[n]: "" when unset, or (with a notice) when it does not fit. */
+static void tile__knob_str(const char *knob, char *buf, size_t n) {
+    const char *v = getenv(knob);
+    size_t len = v ? strlen(v) : 0;
+    buf[0] = 0;
+    if (len >= n) {
+        char why[96];
+        snprintf(why, sizeof why, "longer than %zu characters; ignored", n - 1);
+        tile__knob_notice(knob, v, why);
+    } else if (len) {
+        memcpy(buf, v, len + 1);
+    }
+}
 typedef struct tile__cu_knobs {
     char cuda[512];       /* TILE_CUDA: path of the driver library          */
     char nvrtc[512];      /* TILE_NVRTC: path of NVRTC                      */
@@ -208,17 +245,12 @@ typedef struct tile__cu_knobs {
 static tile__cu_knobs tile__cu_kn;
 static pthread_once_t tile__cu_kn_once = PTHREAD_ONCE_INIT;
 static void tile__cu_read_knobs(void) {
-    const char *v;
-#define TILE__CU_KNOB_STR(field, var) \
-    v = getenv(var);                  \
-    snprintf(tile__cu_kn.field, sizeof tile__cu_kn.field, "%s", v ? v : "");
-    TILE__CU_KNOB_STR(cuda, "TILE_CUDA")
-    TILE__CU_KNOB_STR(nvrtc, "TILE_NVRTC")
-    TILE__CU_KNOB_STR(device, "TILE_DEVICE")
-    TILE__CU_KNOB_STR(cuda_home, "CUDA_HOME")
-    TILE__CU_KNOB_STR(cuda_path, "CUDA_PATH")
-#undef TILE__CU_KNOB_STR
-    tile__cu_kn.lineinfo = tile__env_flag("TILE_DEBUG");
+    tile__knob_str("TILE_CUDA", tile__cu_kn.cuda, sizeof tile__cu_kn.cuda);
+    tile__knob_str("TILE_NVRTC", tile__cu_kn.nvrtc, sizeof tile__cu_kn.nvrtc);
+    tile__knob_str("TILE_DEVICE", tile__cu_kn.device, sizeof tile__cu_kn.device);
+    tile__knob_str("CUDA_HOME", tile__cu_kn.cuda_home, sizeof tile__cu_kn.cuda_home);
+    tile__knob_str("CUDA_PATH", tile__cu_kn.cuda_path, sizeof tile__cu_kn.cuda_path);
+    tile__cu_kn.lineinfo = tile__knob_flag("TILE_DEBUG", 0);
 }
 static const tile__cu_knobs *tile__cuda_knobs(void) {
     pthread_once(&tile__cu_kn_once, tile__cu_read_knobs);
@@ -772,6 +804,8 @@ static struct {
     char why[640];
     char path[600];       /* the library that was opened                  */
     int major, minor;     /* its version                                  */
+    int archs[64];        /* the targets it compiles for (75, 80, ... 121), */
+    int narchs;           /* where it says (NVRTC 11.2 and later); else 0  */
 } tile__nvrtc_st = {.once = PTHREAD_ONCE_INIT};
 
 static void tile__nvrtc_open(void) {
@@ -822,6 +856,18 @@ static void tile__nvrtc_open(void) {
         return;
     }
     tile__nvrtc.nvrtcVersion(&tile__nvrtc_st.major, &tile__nvrtc_st.minor);
+    /* the targets, where this NVRTC can list them */
+    nvrtcResult (*count)(int *) = NULL, (*list)(int *) = NULL;
+    void *sc = dlsym(h, "nvrtcGetNumSupportedArchs"), *sl = dlsym(h, "nvrtcGetSupportedArchs");
+    int n = 0;
+    if (sc && sl) {
+        memcpy(&count, &sc, sizeof count);
+        memcpy(&list, &sl, sizeof list);
+        if (count(&n) != NVRTC_SUCCESS || n < 1 || n > (int)(sizeof tile__nvrtc_st.archs / sizeof *tile__nvrtc_st.archs) ||
+            list(tile__nvrtc_st.archs) != NVRTC_SUCCESS)
+            n = 0;
+    }
+    tile__nvrtc_st.narchs = n;
     tile__nvrtc_st.ok = 1;
 }
 
@@ -841,10 +887,32 @@ static int tile__nvrtc_virtual_arch(const char *arch, char *out, size_t n) {
     return 1;
 }
 
+/* 1 when NVRTC compiles for `arch` (sm_XY, with `a` from sm_90 and `f` from
+   sm_100); else 0 and why not. Only the form is checked when NVRTC does
+   not load (compiling says why) or cannot list its targets. */
+TILE__MAYBE_UNUSED static int tile__nvrtc_arch_ok(const char *arch, char *why, size_t n) {
+    char varch[32];
+    if (!arch || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch)) {
+        snprintf(why, n, "not an architecture like sm_80 or sm_90a");
+        return 0;
+    }
+    if (!tile__nvrtc_available() || !tile__nvrtc_st.narchs) return 1;
+    const char *num = varch + 8;
+    int v = atoi(num);
+    char sfx = num[strspn(num, "0123456789")];
+    for (int i = 0; i < tile__nvrtc_st.narchs; i++)
+        if (tile__nvrtc_st.archs[i] == v && (!sfx || (sfx == 'a' && v >= 90) || (sfx == 'f' && v >= 100))) return 1;
+    size_t used = (size_t)snprintf(why, n, "NVRTC %d.%d compiles for", tile__nvrtc_st.major, tile__nvrtc_st.minor);
+    for (int i = 0; i < tile__nvrtc_st.narchs && used < n; i++)
+        used += (size_t)snprintf(why + used, n - used, "%s sm_%d", i ? "," : "", tile__nvrtc_st.archs[i]);
+    if (used < n) snprintf(why + used, n - used, " (an `a` from sm_90, an `f` from sm_100)");
+    return 0;
+}
+
 /* Compile self-contained CUDA C (no #include) to PTX for `arch` ("sm_90a").
    *ptx and *log (either may be NULL) are malloc'd, NUL-terminated; the log
    is kept on failure too. Failures are TILE_ERR_COMPILE with NVRTC's log,
-   TILE_ERR_VALUE for an arch that is not sm_XY[a]. */
+   TILE_ERR_VALUE for an arch that is not sm_XY[a] or that NVRTC lacks. */
 TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const char *kernel_name, const char *arch, char **ptx,
                                                           char **log) {
     const char *kname = kernel_name && *kernel_name ? kernel_name : "kernel";
@@ -862,6 +930,8 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
                            arch ? arch : "(null)");
     pthread_once(&tile__nvrtc_st.once, tile__nvrtc_open);
     if (!tile__nvrtc_st.ok) return tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "%s", tile__nvrtc_st.why);
+    char why[400];
+    if (!tile__nvrtc_arch_ok(arch, why, sizeof why)) return tile__error(TILE_ERR_VALUE, kname, NULL, 0, "target \"%s\": %s", arch, why);
 
     snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", varch);
     snprintf(progname, sizeof progname, "%s.cu", kname);

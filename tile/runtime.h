@@ -9,14 +9,18 @@
    CUDA functions; without one, launches run in the interpreter. Memory from
    tile_malloc is registered so a launch can tell a stray pointer, and the
    interpreter a stray lane, from a real one. */
+#include <unistd.h>   /* sysconf: the host's memory */
 
-/* ---- knobs: every environment variable, read in one place ------------------ */
+/* ---- knobs: every environment variable, read in one place ------------------
+   A bad value is one notice naming the knob (tile__knob_* in cuda.h), and
+   the default. TILE_ARCH is checked where it applies, when a kernel is
+   compiled without a GPU (tile__target), against the back end in use. */
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
     char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
     int dump_ir, dump_ttgir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,ttgir,cuda,ptx */
     char dump_dir[512];       /* TILE_DUMP_DIR                             */
-    char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
+    char arch[32];            /* TILE_ARCH: the target when compiling without a GPU */
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
@@ -25,35 +29,41 @@ typedef struct tile__knobs {
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
+/* TILE_DUMP: a comma-separated list of stage names; the unknown ones in one notice */
+static void tile__read_dump_knob(void) {
+    static const char *const names[] = {"ir", "ttgir", "cuda", "ptx", "llir", "times"};
+    int *const flags[] = {&tile__kn.dump_ir, &tile__kn.dump_ttgir, &tile__kn.dump_cuda, &tile__kn.dump_ptx, &tile__kn.dump_llir, &tile__kn.dump_times};
+    const char *v = getenv("TILE_DUMP"), *p = v;
+    char bad[160] = "";
+    size_t nbad = 0;
+    while (p && *p) {
+        size_t n = strcspn(p, ","), k = 0;
+        while (k < sizeof names / sizeof *names && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
+        if (k < sizeof names / sizeof *names) *flags[k] = 1;
+        else if (n && nbad < sizeof bad) nbad += (size_t)snprintf(bad + nbad, sizeof bad - nbad, "%s\"%.*s\"", nbad ? ", " : "", (int)(n < 40 ? n : 40), p);
+        p += n;
+        if (*p == ',') p++;
+    }
+    if (nbad) {
+        char why[256];
+        snprintf(why, sizeof why, "no stage %s (ir, ttgir, cuda, ptx, llir, times); ignored", bad);
+        tile__knob_notice("TILE_DUMP", v, why);
+    }
+}
 static void tile__read_knobs(void) {
     const char *v;
-    tile__kn.interpret = tile__env_flag("TILE_INTERPRET");
-    v = getenv("TILE_BACKEND");
-    snprintf(tile__kn.backend, sizeof tile__kn.backend, "%s", v ? v : "");
-    v = getenv("TILE_DUMP");
-    if (v) {
-        /* a comma-separated list of stage names */
-        const char *p = v;
-        while (*p) {
-            size_t n = strcspn(p, ",");
-            if (n == 2 && strncmp(p, "ir", 2) == 0) tile__kn.dump_ir = 1;
-            if (n == 4 && strncmp(p, "cuda", 4) == 0) tile__kn.dump_cuda = 1;
-            if (n == 5 && strncmp(p, "ttgir", 5) == 0) tile__kn.dump_ttgir = 1;
-            if (n == 3 && strncmp(p, "ptx", 3) == 0) tile__kn.dump_ptx = 1;
-            if (n == 4 && strncmp(p, "llir", 4) == 0) tile__kn.dump_llir = 1;
-            if (n == 5 && strncmp(p, "times", 5) == 0) tile__kn.dump_times = 1;
-            p += n;
-            if (*p == ',') p++;
-        }
-    }
-    v = getenv("TILE_DUMP_DIR");
-    snprintf(tile__kn.dump_dir, sizeof tile__kn.dump_dir, "%s", v ? v : "");
-    tile__kn.sync = tile__env_flag("TILE_SYNC");
-    tile__kn.managed = tile__env_flag("TILE_MANAGED");
-    v = getenv("TILE_ARCH");
-    snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
+    tile__kn.interpret = tile__knob_flag("TILE_INTERPRET", 0);
+    tile__knob_str("TILE_BACKEND", tile__kn.backend, sizeof tile__kn.backend);
+    tile__read_dump_knob();
+    tile__knob_str("TILE_DUMP_DIR", tile__kn.dump_dir, sizeof tile__kn.dump_dir);
+    tile__kn.sync = tile__knob_flag("TILE_SYNC", 0);
+    tile__kn.managed = tile__knob_flag("TILE_MANAGED", 0);
+    tile__knob_str("TILE_ARCH", tile__kn.arch, sizeof tile__kn.arch);
     v = getenv("TILE_WGMMA");
-    tile__kn.wgmma = v && strcmp(v, "0") == 0 ? TILE__HOPPER_OFF : v && strcmp(v, "wait") == 0 ? TILE__HOPPER_WAIT : TILE__HOPPER_ASYNC;
+    tile__kn.wgmma = TILE__HOPPER_ASYNC;
+    if (v && strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
+    else if (v && strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
+    else if (v && *v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
@@ -72,7 +82,7 @@ static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
    and TILE_BACKEND is unset or names it; NVRTC compiles otherwise, and also
    a kernel it reports unsupported when TILE_BACKEND does not force it. */
 static const tile_backend_hooks *tile__ext;
-void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h; }
+void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->name && h->load && h->compile ? h : NULL; }
 static int tile__ext_on;
 static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
 static void tile__decide_ext(void) {
@@ -80,9 +90,10 @@ static void tile__decide_ext(void) {
     char why[1024] = "";
     int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
-    tile__ext_on = tile__ext->load(why, sizeof why);
-    if (!tile__ext_on && forced && !tile__env_flag("TILE_QUIET"))
-        fprintf(stderr, "tile: TILE_BACKEND=%s: %s; compiling with NVRTC\n", kn->backend, why);
+    int r = tile__ext->load(why, sizeof why);   /* < 0: a knob of its own is wrong, and `why` names it */
+    tile__ext_on = r > 0;
+    if (!tile__ext_on && (forced || r < 0) && !tile__env_flag("TILE_QUIET"))
+        fprintf(stderr, "tile: %s%s%s%s; compiling with NVRTC\n", forced ? "TILE_BACKEND=" : "", forced ? kn->backend : "", forced ? ": " : "", why);
 }
 static int tile__ext_mode(void) {
     pthread_once(&tile__ext_once, tile__decide_ext);
@@ -95,7 +106,8 @@ static void tile__decide_mode(void) {
     int ext = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0 && !ext)
         why = tile__ext ? "this build has no such back end (interp, nvrtc, llvm)" : "this build has no such back end (interp, nvrtc; llvm needs tile_backend_llvm.c)";
-    else if (!tile__cu_available()) why = "no CUDA driver or device";
+    else if (!tile__cu_available())   /* the driver's own words where a knob of cuda.h is set: they name it */
+        why = tile__cuda_knobs()->cuda[0] || tile__cuda_knobs()->device[0] ? tile__cu_st.why : "no CUDA driver or device";
     else if (!tile__ext_mode() && !tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
     if (!why) {
         tile__gpu_on = 1;
@@ -433,11 +445,40 @@ static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
     }
     return m;
 }
-/* The target to compile for: the device's, else TILE_ARCH. */
+/* 1 when the back end in use compiles for `arch`; else 0 and why not. The
+   registered back end answers for what it compiles; what it cannot, NVRTC
+   compiles unless TILE_BACKEND forces it. */
+static int tile__arch_ok(const char *arch, char *why, size_t n) {
+    char varch[32];
+    if (!arch || strncmp(arch, "sm_", 3) != 0 || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch)) {
+        snprintf(why, n, "not an architecture like sm_80 or sm_90a");
+        return 0;
+    }
+    if (tile__ext_mode() && tile__ext->supports) {
+        if (tile__ext->supports(arch, why, n)) return 1;
+        if (strcmp(tile__knobs_get()->backend, tile__ext->name) == 0) return 0;
+    }
+    return tile__nvrtc_arch_ok(arch, why, n);
+}
+/* TILE_ARCH, once checked: "" when unset or when the back end cannot use it */
+static char tile__arch_knob[32];
+static pthread_once_t tile__arch_once = PTHREAD_ONCE_INIT;
+static void tile__check_arch_knob(void) {
+    const char *a = tile__knobs_get()->arch;
+    char why[400], text[480];
+    if (!a[0]) return;
+    if (tile__arch_ok(a, why, sizeof why)) {
+        memcpy(tile__arch_knob, a, strlen(a) + 1);
+        return;
+    }
+    snprintf(text, sizeof text, "%s; ignored: compiling for sm_90a", why);
+    tile__knob_notice("TILE_ARCH", a, text);
+}
+/* The target to compile for: the device's, else TILE_ARCH, else sm_90a. */
 static tile_status tile__target(char *arch, size_t n) {
     if (tile__gpu_mode()) return tile__cu_arch(arch, n);
-    const char *a = tile__knobs_get()->arch;
-    snprintf(arch, n, "%.15s", a[0] ? a : "sm_90a");
+    pthread_once(&tile__arch_once, tile__check_arch_knob);
+    tile__copy_cut(arch, n, tile__arch_knob[0] ? tile__arch_knob : "sm_90a");
     return TILE_OK;
 }
 /* >>backends: one variant through the registered back end. */
