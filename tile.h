@@ -39,7 +39,13 @@
    ERRORS: every public call returns a tile_status (or NULL); the message,
    with an error id and the user's file:line, is in tile_last_error().
    Nothing here exits the program. Errors are also printed to stderr
-   unless TILE_QUIET=1 or tile_set_log() says otherwise.
+   unless TILE_QUIET=1 or tile_set_log() says otherwise. A NULL kernel,
+   argument array, out-pointer or host buffer is TILE_ERR_VALUE; NULL
+   launch options are all defaults. On the GPU a failed tl_device_assert
+   or TL_FOR step check is reported for its own kernel and line when its
+   launch is known to have finished: right away when the launch waits
+   (TILE_SYNC, user asserts), else by the next launch, tile_synchronize,
+   stream or event synchronize, or tile_memcpy_dtoh.
 
    GPU: with an NVIDIA driver and NVRTC (both dlopen'ed), kernels are lowered
    to CUDA C, compiled to PTX and launched on the device; without them they
@@ -224,8 +230,9 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
 void        tile_kernel_release(tile_kernel *k);
 
 /* Memory. In interpreter mode these are host memory; every pointer a kernel
-   touches must come from tile_malloc (out-of-bounds lanes are reported). */
-void       *tile_malloc(size_t bytes);            /* NULL on failure          */
+   touches must come from tile_malloc (out-of-bounds lanes are reported).
+   A copy or memset of 0 bytes does nothing, whatever the pointers. */
+void       *tile_malloc(size_t bytes);            /* NULL on failure (NOMEM)  */
 tile_status tile_free(void *p);                   /* NULL is fine             */
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes);
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes);

@@ -240,6 +240,7 @@ static void tile__at_count(long *field) {
     pthread_mutex_unlock(&tile__at_stats_lock);
 }
 void tile_cache_stats_get(tile_cache_stats *out) {
+    if (!out) return;
     pthread_mutex_lock(&tile__at_stats_lock);
     *out = tile__at_stats;
     pthread_mutex_unlock(&tile__at_stats_lock);
@@ -614,7 +615,8 @@ static int tile__cmp_float(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 double tile_quantile(const float *x, int n, double q) {
-    if (n <= 0) return 0;
+    if (!x || n <= 0) return 0;
+    q = q > 1 ? 1 : q >= 0 ? q : 0;   /* NaN: 0 */
     double pos = q * (n - 1);
     int i = (int)pos;
     double f = pos - i;
@@ -634,6 +636,7 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
     static const tile_bench_opts none;
     const tile_bench_opts *o = opts ? opts : &none;
     enum { MAX_REPS = 10000, NEST = 3 };
+    if (!fn || !out) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_do_bench: the %s is NULL", !fn ? "function" : "result pointer");
     memset(out, 0, sizeof *out);
     tile_event ev[2 * NEST] = {0}, *evs = NULL;
     float *ms = NULL;
@@ -695,6 +698,11 @@ static int tile__param_index(const tile_kernel *k, const char *name) {
     return -1;
 }
 static int tile__tune_param(const tile_tune_args *a, const char *name) {
+    if (!a || !a->kernel || !a->args || !name) {
+        tile__error(TILE_ERR_VALUE, a && a->kernel ? a->kernel->name : NULL, NULL, 0, "tile_tune_int/float/ptr: the %s is NULL",
+                    !a ? "tuner's argument" : !name ? "parameter name" : !a->kernel ? "kernel" : "argument array");
+        return -1;
+    }
     int p = tile__param_index(a->kernel, name);
     if (p < 0) tile__error(TILE_ERR_ARG, a->kernel->name, NULL, 0, "the tuner asks for argument \"%s\", which the kernel does not have", name);
     return p;
@@ -712,11 +720,11 @@ void *tile_tune_ptr(const tile_tune_args *a, const char *param) {
     return p < 0 || a->kernel->params[p].dtype != TL_PTR ? NULL : a->args[p].p;
 }
 long long tile_meta_of(const tile_launch *l, const char *name) {
-    for (int i = 0; l && i < TILE_MAX_META && l->meta[i].name; i++)
+    for (int i = 0; l && name && i < TILE_MAX_META && l->meta[i].name; i++)
         if (strcmp(l->meta[i].name, name) == 0) return l->meta[i].value;
     return 0;
 }
-long long tile_tune_meta(const tile_tune_args *a, const char *name) { return tile_meta_of(a->launch, name); }
+long long tile_tune_meta(const tile_tune_args *a, const char *name) { return a ? tile_meta_of(a->launch, name) : 0; }
 
 /* A tuned key: its values and the winner's launch, without grid or stream. */
 typedef struct tile__tune_slot {
@@ -1234,14 +1242,27 @@ static tile_status tile__autotune_pick(tile_autotuner *t, tile_kernel *k, const 
     l->line = o->line;
     return tile__finish_launch(t, k, o, args, l);
 }
+/* The checks of both entry points: the kernel and its arguments as every
+   launch's, then the tuner and the result. */
+static tile_status tile__autotune_check(const char *call, const tile_autotuner *t, const tile_kernel *k, const tile_launch *o, const tile_arg *args,
+                                        int has_out) {
+    tile_status st = tile__check_kernel(call, k, o, args, 1, NULL, 0);
+    if (st == TILE_OK && (!t || !has_out))
+        st = tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "%s: the %s is NULL", call, !t ? "tuner" : "result pointer");
+    return st;
+}
 tile_status tile_autotune_best(tile_autotuner *t, tile_kernel *k, const tile_launch *opts, const tile_arg *args, tile_launch *out) {
     static const tile_launch defaults;
-    if (!t || !k || !out) return tile__error(TILE_ERR_VALUE, k ? k->name : NULL, NULL, 0, "tile_autotune_best: a NULL argument");
-    return tile__autotune_pick(t, k, opts ? opts : &defaults, args, out);
+    const tile_launch *o = opts ? opts : &defaults;
+    tile_status st = tile__autotune_check("tile_autotune_best", t, k, o, args, out != NULL);
+    return st == TILE_OK ? tile__autotune_pick(t, k, o, args, out) : st;
 }
 tile_status tile_autotune_launch(tile_autotuner *t, tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
     tile_launch l;
-    tile_status st = tile_autotune_best(t, k, opts, args, &l);
+    tile_status st = tile__autotune_check("tile_autotune_launch", t, k, o, args, 1);
+    if (st == TILE_OK) st = tile__autotune_pick(t, k, o, args, &l);
     return st == TILE_OK ? tile_launch_kernel(k, &l, args) : st;
 }
 

@@ -142,16 +142,36 @@ static int tile__block_find(uintptr_t addr) {
     }
     return -1;
 }
+/* [addr, addr + bytes) inside one allocation; no sum that could wrap */
 static int tile__mem_valid(uint64_t addr, size_t bytes) {
     pthread_mutex_lock(&tile__mem_lock);
     int b = tile__block_find((uintptr_t)addr);
-    int ok = b >= 0 && (uintptr_t)addr + bytes <= tile__blocks[b].base + tile__blocks[b].size;
+    int ok = b >= 0 && bytes <= tile__blocks[b].base + tile__blocks[b].size - (uintptr_t)addr;
     pthread_mutex_unlock(&tile__mem_lock);
     return ok;
 }
+/* The bytes of memory this host has (0: unknown). */
+static size_t tile__host_bytes(void) {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (unsigned long long)pages <= SIZE_MAX / (unsigned long long)page) return (size_t)pages * (size_t)page;
+#endif
+    return 0;
+}
 void *tile_malloc(size_t bytes) {
-    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64;
+    /* rounded up to 64 bytes; a size that cannot be rounded, or more than
+       the host has in the interpreter, fails before an allocator sees it
+       (the device's driver says so itself) */
+    if (bytes > SIZE_MAX - 63) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): no device or host has that much memory", bytes);
+        return NULL;
+    }
+    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, host = tile__gpu_mode() ? 0 : tile__host_bytes();
     void *p = NULL;
+    if (host && n > host) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the host's %zu MiB of memory", bytes, host >> 20);
+        return NULL;
+    }
     if (tile__gpu_mode()) {
         tile_status st = tile__knobs_get()->managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
         if (st != TILE_OK) return NULL;
@@ -192,38 +212,50 @@ tile_status tile_free(void *p) {
     free(p);
     return TILE_OK;
 }
-static tile_status tile__check_dev(const char *call, const void *p, size_t bytes) {
-    if (bytes == 0 || tile__mem_valid((uint64_t)(uintptr_t)p, bytes)) return TILE_OK;
-    return tile__error(TILE_ERR_ARG, NULL, NULL, 0, "%s: [%p, +%zu) is not inside one tile_malloc allocation", call, p, bytes);
+/* The pointers of a copy or memset: none NULL, device ones inside one
+   allocation (with 0 bytes, anything goes). The NULL test is written out
+   at each call, so that a compiler sees no copy from or to NULL follows. */
+static tile_status tile__null_arg(const char *call, const char *which, size_t bytes) {
+    tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "%s: the %s is NULL (%zu bytes)", call, which, bytes);
+    return TILE_ERR_VALUE;
+}
+static tile_status tile__check_dev(const char *call, const char *which, const void *p, size_t bytes) {
+    if (bytes == 0 || (bytes <= PTRDIFF_MAX && tile__mem_valid((uint64_t)(uintptr_t)p, bytes))) return TILE_OK;
+    tile__error(TILE_ERR_ARG, NULL, NULL, 0, "%s: %s [%p, +%zu) is not inside one tile_malloc allocation", call, which, p, bytes);
+    return TILE_ERR_ARG;
 }
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_htod", dst, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_htod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_htod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_htod(dst, src, bytes, NULL, 0);
     memcpy(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_dtoh", src, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtoh", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtoh", "source", src, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_dtoh(dst, src, bytes, NULL, 0);
     memcpy(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_dtod", src, bytes);
-    if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", dst, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtod", "source", src, bytes);
+    if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_dtod(dst, src, bytes, NULL, 0);
     memmove(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_memset(void *dst, int byte, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memset", dst, bytes);
+    if (bytes && !dst) return tile__null_arg("tile_memset", "destination", bytes);
+    tile_status st = tile__check_dev("tile_memset", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_memset(dst, byte, bytes, NULL, 0);
     memset(dst, byte, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_synchronize(void) { return tile__gpu_mode() ? tile__cu_sync() : TILE_OK; }
 
@@ -380,6 +412,25 @@ void tile_kernel_release(tile_kernel *k) {
 }
 
 /* ---- launch -------------------------------------------------------------------------- */
+/* What every entry point taking a kernel checks first: a kernel object as
+   TILE_KERNEL makes one, and its arguments (need_args) or an out-pointer
+   (out != NULL means one was asked for; *out is cleared). Errors are at the
+   launch site. */
+static tile_status tile__check_kernel(const char *call, const tile_kernel *k, const tile_launch *o, const tile_arg *args, int need_args, char **out,
+                                      int want_out) {
+    const char *name = k && k->name ? k->name : NULL;
+    if (out) *out = NULL;
+    if (!k) return tile__error(TILE_ERR_VALUE, NULL, o->file, o->line, "%s: the kernel is NULL", call);
+    int ok = k->name && k->body && k->nparams >= 0 && k->nparams <= 64 && (k->nparams == 0 || k->params);
+    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype < TL_DTYPE_COUNT_;
+    if (!ok)
+        return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: not a kernel as TILE_KERNEL makes one (its name, body or parameters (at most 64) are missing or broken)",
+                           call);
+    if (need_args && k->nparams > 0 && !args)
+        return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: the arguments are NULL (%s takes %d)", call, name, k->nparams);
+    if (want_out && !out) return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: the result pointer is NULL", call);
+    return TILE_OK;
+}
 static tile_status tile__check_launch(const tile_kernel *k, const tile_launch *o, const tile_arg *args, unsigned grid[3]) {
     unsigned long long total = 1;
     for (int d = 0; d < 3; d++) {
@@ -629,10 +680,11 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     unsigned grid[3];
+    tile_status st = tile__check_kernel("tile_launch_kernel", k, o, args, 1, NULL, 0);
+    if (st != TILE_OK) return st;
     if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
     if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
-    tile_status st = tile__check_launch(k, o, args, grid);
-    if (st != TILE_OK) return st;
+    if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
     tile__entry *e;
     if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
@@ -662,12 +714,14 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
 tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
-    char target[32];
+    char target[32], why[400];
     size_t smem;
-    *ptx = NULL;
-    tile_status st = tile__not_nested(k, o);
+    tile_status st = tile__check_kernel("tile_kernel_ptx", k, o, NULL, 0, ptx, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st != TILE_OK) return st;
-    if (arch) snprintf(target, sizeof target, "%s", arch);
+    if (arch && !tile__arch_ok(arch, why, sizeof why))
+        return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_kernel_ptx: target \"%.40s\": %s", arch, why);
+    if (arch) tile__copy_cut(target, sizeof target, arch);
     else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
     uint64_t spec = 0;
     for (int p = 0; p < k->nparams && p < 32; p++)
@@ -683,8 +737,8 @@ tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text)
     const tile_launch *o = opts ? opts : &defaults;
     tile_meta key[TILE_MAX_META];
     int nk;
-    *text = NULL;
-    tile_status st = tile__not_nested(k, o);
+    tile_status st = tile__check_kernel("tile_kernel_ir", k, o, NULL, 0, text, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st == TILE_OK) st = tile__meta_key(k, o, key, &nk);
     if (st != TILE_OK) return st;
     tile__func f;
