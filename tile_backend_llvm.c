@@ -1194,13 +1194,14 @@ static void tile__ll_print(tile__emitter *e, const char *prefix, int rank, const
     tile__ll_vprintf(c, fmt, n, args, tys);
     tile__ll_guard_end(c, &g, 0, NULL, NULL, NULL);
 }
-/* A failed check records {line, program} in the hidden last parameter (the
-   first failure wins), prints, and the kernel runs on (tile_assert_fail). */
-static void tile__ll_check(tile__emitter *e, int cond, const char *msg, const char *file, int line) {
+/* A failed check records {kind, line, check, program} in the hidden last
+   parameter (the first failure wins; lower.h), prints, and the kernel runs
+   on (tile_assert_fail). */
+static void tile__ll_check(tile__emitter *e, int cond, int kind, int id, const char *msg, const char *file, int line) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
     const char *base = file ? strrchr(file, '/') : NULL;
-    if (strcmp(msg, "TL_FOR step must be positive") != 0) c->has_assert = 1;
+    c->has_assert |= kind == TILE__CHECK_ASSERT ? TILE__HAS_USER_CHECK : TILE__HAS_LIB_CHECK;
     LLVMValueRef ok = tile__ll_get(c, cond);
     LLVMBasicBlockRef fail = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.fail"),
                       first = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.first"),
@@ -1209,16 +1210,17 @@ static void tile__ll_check(tile__emitter *e, int cond, const char *msg, const ch
     L.LLVMBuildCondBr(B, ok, cont, fail);
     L.LLVMPositionBuilderAtEnd(B, fail);
     LLVMValueRef gerr = tile__ll_global(c, c->err);
-    LLVMValueRef pair = L.LLVMBuildAtomicCmpXchg(B, gerr, tile__ll_i32c(c, 0), tile__ll_i32c(c, line), LLVM_Monotonic, LLVM_Monotonic, 0);
+    LLVMValueRef pair = L.LLVMBuildAtomicCmpXchg(B, gerr, tile__ll_i32c(c, 0), tile__ll_i32c(c, kind), LLVM_Monotonic, LLVM_Monotonic, 0);
     LLVMValueRef won = L.LLVMBuildExtractValue(B, pair, 1, "");
     LLVMValueRef ids[4];
     for (int k = 0; k < 3; k++) ids[k] = tile__ll_get(c, tile__ll_special(e, 1 + k));
     ids[3] = tile__ll_get(c, tile__ll_special(e, 0));
     L.LLVMBuildCondBr(B, won, first, report);
     L.LLVMPositionBuilderAtEnd(B, first);
-    for (int k = 0; k < 3; k++) {
+    LLVMValueRef recv[5] = {tile__ll_i32c(c, line), tile__ll_i32c(c, id), ids[0], ids[1], ids[2]};   /* record words 1..5 */
+    for (int k = 0; k < 5; k++) {
         LLVMValueRef o = tile__ll_int(c, c->i64, 1 + k);
-        L.LLVMBuildStore(B, ids[k], L.LLVMBuildGEP2(B, c->i32, gerr, &o, 1, ""));
+        L.LLVMBuildStore(B, recv[k], L.LLVMBuildGEP2(B, c->i32, gerr, &o, 1, ""));
     }
     L.LLVMBuildBr(B, report);
     L.LLVMPositionBuilderAtEnd(B, report);

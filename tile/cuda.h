@@ -44,6 +44,10 @@
 /* Whether memory, launches, streams and events go to the GPU: decided once
    by the runtime (runtime.h). */
 static int tile__gpu_mode(void);
+/* The runtime's device error records (runtime.h): a mark before a
+   synchronization, then the records of the launches it finished are read. */
+static unsigned long long tile__rec_mark(void);
+static tile_status tile__rec_collect(unsigned long long upto);
 
 /* The internal API below is not all used by every program. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -172,6 +176,7 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     X(cuEventCreate,           CUresult, (CUevent *e, unsigned flags))                            \
     X(cuEventRecord,           CUresult, (CUevent e, CUstream s))                                 \
     X(cuEventSynchronize,      CUresult, (CUevent e))                                             \
+    X(cuEventQuery,            CUresult, (CUevent e))                                             \
     X(cuEventElapsedTime,      CUresult, (float *ms, CUevent start, CUevent end))                 \
     X(cuEventDestroy_v2,       CUresult, (CUevent e))
 
@@ -737,12 +742,17 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_launch(CUfunction fn, const unsig
 }
 
 /* ---- streams and events on the device -------------------------------------------------- */
-TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create(CUstream *out, const char *file, int line) {
+/* the driver's flag values, named here so that they do not clash with cuda.h's */
+enum { TILE__CU_STREAM_NON_BLOCKING = 1, TILE__CU_EVENT_DISABLE_TIMING = 2 };
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create_flags(CUstream *out, unsigned flags, const char *file, int line) {
     *out = NULL;
     tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
-    CUresult r = tile__cu.cuStreamCreate(out, CU_STREAM_DEFAULT);
+    CUresult r = tile__cu.cuStreamCreate(out, flags);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create(CUstream *out, const char *file, int line) {
+    return tile__cu_stream_create_flags(out, CU_STREAM_DEFAULT, file, line);
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_stream_destroy(CUstream s, const char *file, int line) {
     if (!s) return TILE_OK;
@@ -757,12 +767,27 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_stream_sync(CUstream s, const cha
     CUresult r = tile__cu.cuStreamSynchronize(s);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamSynchronize");
 }
-TILE__MAYBE_UNUSED static tile_status tile__cu_event_create(CUevent *out, const char *file, int line) {
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_create_flags(CUevent *out, unsigned flags, const char *file, int line) {
     *out = NULL;
     tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
-    CUresult r = tile__cu.cuEventCreate(out, CU_EVENT_DEFAULT);
+    CUresult r = tile__cu.cuEventCreate(out, flags);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_create(CUevent *out, const char *file, int line) {
+    return tile__cu_event_create_flags(out, CU_EVENT_DEFAULT, file, line);
+}
+/* *done: 1 when the work before the event has finished, 0 when not yet */
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_done(CUevent e, int *done, const char *file, int line) {
+    *done = 0;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventQuery(e);
+    if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY) {
+        *done = r == CUDA_SUCCESS;
+        return TILE_OK;
+    }
+    return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventQuery");
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_event_record(CUevent e, CUstream s, const char *file, int line) {
     tile_status st = tile__cu_enter(file, line);
@@ -1036,8 +1061,9 @@ tile_status tile_stream_destroy(tile_stream s) {
     return TILE_OK;
 }
 tile_status tile_stream_synchronize(tile_stream s) {
-    if (tile__gpu_mode()) return tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
-    return TILE_OK;
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
 }
 tile_status tile_event_create(tile_event *e) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
@@ -1061,8 +1087,9 @@ tile_status tile_event_record(tile_event e, tile_stream s) {
 }
 tile_status tile_event_synchronize(tile_event e) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_synchronize: the event is NULL");
-    if (tile__gpu_mode()) return tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
-    return TILE_OK;
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
 }
 tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
     if (!start || !end || !ms) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: an argument is NULL");

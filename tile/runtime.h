@@ -232,11 +232,15 @@ tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
     memcpy(dst, src, bytes);
     return TILE_OK;
 }
+/* a synchronous copy back: the launches before it have finished, and their device records are read */
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
     if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtoh", !dst ? "destination" : "source", bytes);
     tile_status st = tile__check_dev("tile_memcpy_dtoh", "source", src, bytes);
     if (st != TILE_OK || !bytes) return st;
-    if (tile__gpu_mode()) return tile__cu_dtoh(dst, src, bytes, NULL, 0);
+    if (tile__gpu_mode()) {
+        st = tile__cu_dtoh(dst, src, bytes, NULL, 0);
+        return st == TILE_OK ? tile__rec_collect(0) : st;
+    }
     memcpy(dst, src, bytes);
     return TILE_OK;
 }
@@ -257,7 +261,12 @@ tile_status tile_memset(void *dst, int byte, size_t bytes) {
     memset(dst, byte, bytes);
     return TILE_OK;
 }
-tile_status tile_synchronize(void) { return tile__gpu_mode() ? tile__cu_sync() : TILE_OK; }
+tile_status tile_synchronize(void) {
+    if (!tile__gpu_mode()) return TILE_OK;
+    unsigned long long upto = tile__rec_mark();
+    tile_status st = tile__cu_sync();
+    return st == TILE_OK ? tile__rec_collect(upto) : st;
+}
 
 /* ---- the pipeline ---------------------------------------------------------------- */
 static void tile__dump(const char *kernel, const char *stage, const char *text) {
@@ -392,8 +401,10 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
     *out = e;
     return TILE_OK;
 }
+static void tile__rec_forget(const tile_kernel *k);
 void tile_kernel_release(tile_kernel *k) {
     if (!k) return;
+    tile__rec_forget(k);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
@@ -457,34 +468,210 @@ static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) 
                "kernel %s is launched (or built) from inside another kernel's body (%s)", k->name, tile__b->k->name);
     return TILE_ERR_CONTEXT;
 }
-/* The device record a failing tl_device_assert writes: {line, x, y, z};
-   one per process, zeroed again after each failure is reported. */
-static void *tile__assert_buf;
-static pthread_mutex_t tile__assert_lock = PTHREAD_MUTEX_INITIALIZER;
-static tile_status tile__assert_record(void **out) {
-    tile_status st = TILE_OK;
-    pthread_mutex_lock(&tile__assert_lock);
-    if (!tile__assert_buf && (st = tile__cu_alloc(16, &tile__assert_buf, NULL, 0)) == TILE_OK)
-        st = tile__cu_memset(tile__assert_buf, 0, 16, NULL, 0);
-    *out = tile__assert_buf;
-    pthread_mutex_unlock(&tile__assert_lock);
+/* ---- device error records ----------------------------------------------------------
+   Why it is shaped this way: a kernel's checks (a user's tl_device_assert,
+   and the library's own: a TL_FOR whose step is not positive) fail on the
+   device after the launch has returned, so a failure is written down there
+   and read later. Each launch of a kernel that has checks gets a record of
+   its own, a slot of one pool in device memory, as the kernel's hidden last
+   parameter; the first check of the launch to fail writes {kind, line,
+   check, program x, y, z} into it (TILE__CHECK_*, lower.h). The host keeps
+   for each slot whose launch it is (kernel, launch line) and an event
+   recorded after the launch. A slot is read, and cleared, as soon as its
+   launch is known to have finished: right after it when the launch waits
+   (TILE_SYNC, or a user's assert), else at the next launch if its event
+   has completed, and at the latest at the next tile_synchronize,
+   tile_stream_synchronize, tile_event_synchronize or tile_memcpy_dtoh.
+   The pool is read back on a non-blocking stream of its own, so reading
+   waits for no other work. The record's kind, never a message's text,
+   tells the library's checks from a user's; its check index names the op,
+   and so the file, line and message to report. */
+enum { TILE__NREC = 128 };
+typedef struct tile__rec_site {        /* whose a record is                              */
+    const tile__func *f;               /* the kernel's IR; NULL once it is released      */
+    const tile_kernel *k;
+    char kernel[64], kfile[256];       /* the kernel's name and file                     */
+    char file[256];                    /* the launch site ("" when unknown)              */
+    int line;
+} tile__rec_site;
+typedef struct tile__rec_slot {
+    int busy;                          /* a launch owns it                               */
+    int launched;                      /* the kernel is launched and `seq` set           */
+    int has_event;                     /* `done` was recorded after it                   */
+    unsigned long long seq;            /* launch order                                   */
+    CUevent done;
+    tile__rec_site site;
+} tile__rec_slot;
+static struct {
+    pthread_mutex_t lock;
+    void *pool;                        /* TILE__NREC records of TILE__REC_INTS ints      */
+    CUstream side;                     /* where the pool is read and cleared             */
+    tile__rec_slot *slots;
+    int nbusy;
+    unsigned long long seq;            /* the latest launch's                            */
+    int host[TILE__NREC * TILE__REC_INTS];
+} tile__recs = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, 0, {0}};
+
+/* The error a record stands for, decoded without reporting it: the record,
+   whose it is, and how many later launches failed as well. */
+typedef struct tile__rec_error {
+    tile_status status;
+    char kernel[64], file[256];
+    int line;
+    char text[768];        /* what tile__error formats at most */
+} tile__rec_error;
+static void tile__rec_decode(const int *rec, const tile__rec_site *s, int later, tile__rec_error *out) {
+    int kind = rec[0], line = rec[1], check = rec[2];
+    const tile__op *op = s->f && check >= 0 && check < s->f->nops ? &s->f->ops[check] : NULL;
+    if (op && (op->line != line || op->code != (kind == TILE__CHECK_STEP ? TILE__OP_FOR : TILE__OP_ASSERT))) op = NULL;
+    char where[300] = "", more[64] = "";
+    if (s->file[0]) snprintf(where, sizeof where, "; launched at %s:%d", s->file, s->line);
+    if (later) snprintf(more, sizeof more, "; %d later launch%s failed as well", later, later > 1 ? "es" : "");
+    tile__copy_cut(out->kernel, sizeof out->kernel, s->kernel);
+    tile__copy_cut(out->file, sizeof out->file, op && op->file ? op->file : s->kfile);
+    out->line = line;
+    if (kind == TILE__CHECK_STEP) {
+        out->status = TILE_ERR_VALUE;
+        snprintf(out->text, sizeof out->text, "TL_FOR step must be positive (program (%d,%d,%d))%s%s", rec[3], rec[4], rec[5], where, more);
+    } else if (kind == TILE__CHECK_ASSERT) {
+        out->status = TILE_ERR_ASSERT;
+        snprintf(out->text, sizeof out->text, "tl_device_assert failed in program (%d,%d,%d): %.300s%s%s", rec[3], rec[4], rec[5],
+                 !op ? "(the message is gone: the kernel was released before its record was read)" : op->s ? op->s : "", where, more);
+    } else {
+        out->status = TILE_ERR_INTERNAL;
+        snprintf(out->text, sizeof out->text, "a device record of unknown kind %d%s", kind, where);
+    }
+}
+static tile_status tile__rec_report(const tile__rec_error *e) { return tile__error(e->status, e->kernel, e->file, e->line, "%s", e->text); }
+
+/* The pool, its stream and its slots, made on first use (lock held). */
+static tile_status tile__rec_init_locked(void) {
+    if (tile__recs.slots) return TILE_OK;
+    tile_status st = tile__cu_alloc(sizeof tile__recs.host, &tile__recs.pool, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_memset(tile__recs.pool, 0, sizeof tile__recs.host, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_create_flags(&tile__recs.side, TILE__CU_STREAM_NON_BLOCKING, NULL, 0);
+    if (st == TILE_OK && !(tile__recs.slots = (tile__rec_slot *)calloc(TILE__NREC, sizeof *tile__recs.slots)))
+        st = tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "out of host memory for the device error records");
+    if (st != TILE_OK) {
+        tile__cu_free(tile__recs.pool, NULL, 0);
+        tile__cu_stream_destroy(tile__recs.side, NULL, 0);
+        tile__recs.pool = NULL;
+        tile__recs.side = NULL;
+    }
     return st;
 }
-static tile_status tile__assert_check(const tile__func *f, void *buf, const tile_launch *o) {
-    int rec[4];
-    tile_status st = tile__cu_dtoh(rec, buf, sizeof rec, o->file, o->line);
-    if (st != TILE_OK || rec[0] == 0) return st;
-    tile__cu_memset(buf, 0, sizeof rec, o->file, o->line);
-    const char *file = o->file, *msg = "";
-    for (int i = 0; i < f->nops; i++)
-        if (!f->ops[i].dead && f->ops[i].line == rec[0] && (f->ops[i].code == TILE__OP_ASSERT || f->ops[i].code == TILE__OP_FOR)) {
-            file = f->ops[i].file;
-            if (f->ops[i].code == TILE__OP_FOR)
-                return tile__error(TILE_ERR_VALUE, f->name, file, rec[0], "TL_FOR step must be positive (program (%d,%d,%d))", rec[1], rec[2], rec[3]);
-            msg = f->ops[i].s ? f->ops[i].s : "";
-            break;
+/* Read the records of the launches known to have finished (launched at or
+   before `upto`, or with a completed event), clear the failed ones and free
+   their slots. The earliest failure is decoded into *err (*found = 1), the
+   later ones counted in it. Lock held. */
+static tile_status tile__rec_collect_locked(unsigned long long upto, int *found, tile__rec_error *err) {
+    static const int zeros[TILE__REC_INTS];
+    int fin[TILE__NREC], nfin = 0, later = 0, cleared = 0, first = -1;
+    tile_status st = TILE_OK;
+    for (int i = 0; i < TILE__NREC && st == TILE_OK; i++) {
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        int done = sl->busy && sl->launched && sl->seq <= upto;
+        if (sl->busy && sl->launched && !done && sl->has_event) st = tile__cu_event_done(sl->done, &done, NULL, 0);
+        if (done) fin[nfin++] = i;
+    }
+    if (st != TILE_OK || !nfin) return st;
+    st = tile__cu_dtoh_async(tile__recs.host, tile__recs.pool, sizeof tile__recs.host, tile__recs.side, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        int i = fin[j];
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        if (tile__recs.host[i * TILE__REC_INTS]) {
+            if (first < 0 || sl->seq < tile__recs.slots[first].seq) first = i;
+            later++;
+            st = tile__cu_htod_async((char *)tile__recs.pool + (size_t)i * sizeof zeros, zeros, sizeof zeros, tile__recs.side, NULL, 0);
+            cleared = 1;
         }
-    return tile__error(TILE_ERR_ASSERT, f->name, file, rec[0], "tl_device_assert failed in program (%d,%d,%d): %s", rec[1], rec[2], rec[3], msg);
+    }
+    if (st == TILE_OK && cleared) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    if (st == TILE_OK && first >= 0) {
+        tile__rec_decode(&tile__recs.host[first * TILE__REC_INTS], &tile__recs.slots[first].site, later - 1, err);
+        *found = 1;
+    }
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        tile__recs.slots[fin[j]].busy = 0;
+        tile__recs.nbusy--;
+    }
+    return st;
+}
+/* The latest launch so far: what a synchronization that starts now finishes. */
+static unsigned long long tile__rec_mark(void) {
+    pthread_mutex_lock(&tile__recs.lock);
+    unsigned long long m = tile__recs.seq;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return m;
+}
+/* Read what can be read (see above); the earliest failure is the error. */
+static tile_status tile__rec_collect(unsigned long long upto) {
+    tile__rec_error err;
+    int found = 0;
+    if (!tile__gpu_mode()) return TILE_OK;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__recs.nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* A slot for a launch of k (IR f) from o: its index and the record's device
+   address. With every slot taken, the oldest launch is waited for. */
+static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, const tile_launch *o, int *slot, void **rec) {
+    tile__rec_error err;
+    int found = 0, i = 0;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__rec_init_locked();
+    while (st == TILE_OK && !found && tile__recs.nbusy == TILE__NREC) {
+        int old = -1;
+        for (int j = 0; j < TILE__NREC; j++)
+            if (tile__recs.slots[j].launched && tile__recs.slots[j].has_event && (old < 0 || tile__recs.slots[j].seq < tile__recs.slots[old].seq)) old = j;
+        if (old < 0) st = tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "more than %d launches with device checks at once", TILE__NREC);
+        else if ((st = tile__cu_event_sync(tile__recs.slots[old].done, o->file, o->line)) == TILE_OK) st = tile__rec_collect_locked(0, &found, &err);
+    }
+    while (st == TILE_OK && !found && tile__recs.slots[i].busy) i++;
+    tile__rec_slot *sl = st == TILE_OK && !found ? &tile__recs.slots[i] : NULL;
+    if (sl && !sl->done) st = tile__cu_event_create_flags(&sl->done, TILE__CU_EVENT_DISABLE_TIMING, o->file, o->line);
+    if (sl && st == TILE_OK) {
+        sl->busy = 1;
+        sl->launched = sl->has_event = 0;
+        sl->site.f = f;
+        sl->site.k = k;
+        tile__copy_cut(sl->site.kernel, sizeof sl->site.kernel, k->name);
+        tile__copy_cut(sl->site.kfile, sizeof sl->site.kfile, k->file ? k->file : "");
+        tile__copy_cut(sl->site.file, sizeof sl->site.file, o->file ? o->file : "");
+        sl->site.line = o->line;
+        tile__recs.nbusy++;
+        *slot = i;
+        *rec = (char *)tile__recs.pool + (size_t)i * TILE__REC_INTS * sizeof(int);
+    }
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* The launch of a slot's kernel is on `stream`: number it and mark its end. */
+static tile_status tile__rec_launched(int slot, void *stream, const tile_launch *o) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__rec_slot *sl = &tile__recs.slots[slot];
+    sl->seq = ++tile__recs.seq;
+    sl->launched = 1;
+    tile_status st = tile__cu_event_record(sl->done, (CUstream)stream, o->file, o->line);
+    sl->has_event = st == TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st;
+}
+/* The launch never happened: its record is still clear. */
+static void tile__rec_drop(int slot) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__recs.slots[slot].busy = 0;
+    tile__recs.nbusy--;
+    pthread_mutex_unlock(&tile__recs.lock);
+}
+/* k's IR is about to be freed: records still to be read lose their messages. */
+static void tile__rec_forget(const tile_kernel *k) {
+    pthread_mutex_lock(&tile__recs.lock);
+    for (int i = 0; tile__recs.slots && i < TILE__NREC; i++)
+        if (tile__recs.slots[i].busy && tile__recs.slots[i].site.k == k) tile__recs.slots[i].site.f = NULL;
+    pthread_mutex_unlock(&tile__recs.lock);
 }
 /* Triton's specialization: pointers and integers divisible by 16. */
 static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
@@ -649,14 +836,17 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     return TILE_OK;
 }
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__variant *v = NULL;
-    tile_status st = tile__get_variant(e, k, o, tile__spec16(k, args), &v);
+    /* an earlier launch's failure that is known by now is this call's error */
+    tile_status st = tile__rec_collect(0);
     if (st != TILE_OK) return st;
+    tile__variant *v = NULL;
+    if ((st = tile__get_variant(e, k, o, tile__spec16(k, args), &v)) != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
     union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[65];
     void *ptrs[65];
-    void *err = NULL;
-    if ((st = tile__assert_record(&err)) != TILE_OK) return st;
+    void *rec = NULL;                 /* a kernel without checks never touches it */
+    int slot = -1;
+    if (v->has_assert && (st = tile__rec_take(&e->f, k, o, &slot, &rec)) != TILE_OK) return st;
     for (int p = 0; p < k->nparams && p < 64; p++) {
         switch (k->params[p].dtype) {
         case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
@@ -669,11 +859,19 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         ptrs[p] = &vals[p];
     }
     int np = k->nparams < 64 ? k->nparams : 64;
-    vals[np].u = (uint64_t)(uintptr_t)err;     /* the hidden assert record */
+    vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
     st = tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
-    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__cu_sync_at(o->file, o->line, k->name);
-    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__assert_check(&e->f, err, o);
+    if (slot >= 0) {
+        if (st != TILE_OK) tile__rec_drop(slot);
+        else st = tile__rec_launched(slot, o->stream, o);
+    }
+    /* TILE_SYNC, or a user's assert: wait, and report what the launch found */
+    if (st == TILE_OK && (tile__knobs_get()->sync || (v->has_assert & TILE__HAS_USER_CHECK))) {
+        unsigned long long upto = tile__rec_mark();
+        st = tile__cu_sync_at(o->file, o->line, k->name);
+        if (st == TILE_OK) st = tile__rec_collect(upto);
+    }
     return st;
 }
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
