@@ -39,7 +39,13 @@
    ERRORS: every public call returns a tile_status (or NULL); the message,
    with an error id and the user's file:line, is in tile_last_error().
    Nothing here exits the program. Errors are also printed to stderr
-   unless TILE_QUIET=1 or tile_set_log() says otherwise.
+   unless TILE_QUIET=1 or tile_set_log() says otherwise. A NULL kernel,
+   argument array, out-pointer or host buffer is TILE_ERR_VALUE; NULL
+   launch options are all defaults. On the GPU a failed tl_device_assert
+   or TL_FOR step check is reported for its own kernel and line when its
+   launch is known to have finished: right away when the launch waits
+   (TILE_SYNC, user asserts), else by the next launch, tile_synchronize,
+   stream or event synchronize, or tile_memcpy_dtoh.
 
    MEMORY: host allocations of the IR, the builder, the passes and the
    interpreter go through TILE_MALLOC(size), TILE_REALLOC(ptr, size) and
@@ -60,7 +66,9 @@
    TILE_AUTOTUNE_VERBOSE=1 (tile_autotune.h).
    With tile_backend_llvm.c: TILE_BACKEND=llvm, TILE_LLVM=/path/libLLVM.so,
    TILE_DUMP=llir (the optimized LLVM IR) and TILE_DUMP=times (the time of
-   each compile stage).
+   each compile stage). A bad value of any knob is one notice naming it, and
+   the knob keeps its default; TILE_ARCH is checked against the back end in
+   use, and only where it applies.
 
    SECTIONS (grep for the tag)
      >>api       public types and functions (this file)
@@ -228,8 +236,9 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
 void        tile_kernel_release(tile_kernel *k);
 
 /* Memory. In interpreter mode these are host memory; every pointer a kernel
-   touches must come from tile_malloc (out-of-bounds lanes are reported). */
-void       *tile_malloc(size_t bytes);            /* NULL on failure          */
+   touches must come from tile_malloc (out-of-bounds lanes are reported).
+   A copy or memset of 0 bytes does nothing, whatever the pointers. */
+void       *tile_malloc(size_t bytes);            /* NULL on failure (NOMEM)  */
 tile_status tile_free(void *p);                   /* NULL is fine             */
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes);
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes);
@@ -245,7 +254,7 @@ tile_status tile_synchronize(void);
 typedef struct tile_stream_s *tile_stream;
 typedef struct tile_event_s *tile_event;
 int         tile_device_count(void);                /* 0 without a driver      */
-tile_status tile_device_name(char *buf, size_t n);  /* where kernels run       */
+tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to n-1) */
 tile_status tile_stream_create(tile_stream *s);
 tile_status tile_stream_destroy(tile_stream s);     /* NULL is fine            */
 tile_status tile_stream_synchronize(tile_stream s); /* NULL: the default stream */
@@ -278,18 +287,25 @@ struct tile_backend_job {
     int forced;                /* TILE_BACKEND names this back end: no fallback  */
     char *ptx;                 /* out: the PTX (malloc'ed)                       */
     size_t smem;               /* out: dynamic shared memory bytes               */
-    int has_assert;            /* out: the kernel checks tl_device_assert        */
+    int has_assert;            /* out: its device checks (TILE__HAS_*_CHECK bits) */
     int unsupported;           /* out: it failed on a feature the back end lacks */
     int num_stages;            /* the launch's num_stages (0: the default)       */
 };
 typedef struct tile_backend_hooks {
     const char *name;                                 /* "llvm"                  */
-    int (*load)(char *why, size_t n);                 /* 1: ready; else why not  */
+    /* 1: ready; else why not: 0, or -1 when a knob of its own is to blame */
+    int (*load)(char *why, size_t n);
     tile_status (*compile)(tile_backend_job *job);
+    /* after load: 1 when it compiles for `arch` ("sm_90a"); else why not */
+    int (*supports)(const char *arch, char *why, size_t n);
 } tile_backend_hooks;
 void tile_register_backend(const tile_backend_hooks *h);
 
-static inline unsigned tile_cdiv(long long a, long long b) { return (unsigned)((a + b - 1) / b); }
+/* ceil(a / b), for grids: 0 when a <= 0 or b <= 0, at most UINT_MAX */
+static inline unsigned tile_cdiv(long long a, long long b) {
+    long long q = a > 0 && b > 0 ? a / b + (a % b != 0) : 0;
+    return q > 0xffffffffLL ? 0xffffffffu : (unsigned)q;
+}
 
 #ifdef __cplusplus
 }

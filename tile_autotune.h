@@ -148,9 +148,11 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
 double tile_quantile(const float *sorted_ms, int n, double q);
 
 /* ---- the tuner ------------------------------------------------------------------
-   One tuner per kernel, defined once (static) and used from any thread: the
-   first launch of a new key tunes (other threads' launches of that tuner
-   wait), every later one looks the winner up. */
+   A tuner is defined once (static) and used from any thread, for one kernel
+   or several (each kernel has its own table of winners): the first launch
+   of a new key tunes (other threads' launches of that kernel through the
+   tuner wait), every later one looks the winner up. A config that fails to
+   build or run is left out; every config failing is one error. */
 typedef struct tile_autotuner {
     const tile_autotune_config *configs;
     int nconfigs;
@@ -257,11 +259,11 @@ static const char *tile__disk_dir_check(const char *dir, char *why, size_t n) {
     return why;
 }
 static void tile__at_read_knobs(void) {
-    const char *v = getenv("TILE_CACHE"), *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const char *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     const char *knob = "TILE_CACHE_DIR";
     int k = -1;
-    tile__at_kn.verbose = tile__env_flag("TILE_AUTOTUNE_VERBOSE");
-    tile__at_kn.disk = !(v && strcmp(v, "0") == 0);
+    tile__at_kn.verbose = tile__knob_flag("TILE_AUTOTUNE_VERBOSE", 0);
+    tile__at_kn.disk = tile__knob_flag("TILE_CACHE", 1);
     if (dir && *dir) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s", dir);
     else if (xdg && *xdg) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/tile", xdg), knob = "XDG_CACHE_HOME";
     else if (home && *home) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/.cache/tile", home), knob = "HOME";
@@ -292,6 +294,7 @@ static void tile__at_count(long *field) {
     pthread_mutex_unlock(&tile__at_stats_lock);
 }
 void tile_cache_stats_get(tile_cache_stats *out) {
+    if (!out) return;
     pthread_mutex_lock(&tile__at_stats_lock);
     *out = tile__at_stats;
     pthread_mutex_unlock(&tile__at_stats_lock);
@@ -808,7 +811,8 @@ static int tile__cmp_float(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 double tile_quantile(const float *x, int n, double q) {
-    if (n <= 0) return 0;
+    if (!x || n <= 0) return 0;
+    q = q > 1 ? 1 : q >= 0 ? q : 0;   /* NaN: 0 */
     double pos = q * (n - 1);
     int i = (int)pos;
     double f = pos - i;
@@ -828,6 +832,7 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
     static const tile_bench_opts none;
     const tile_bench_opts *o = opts ? opts : &none;
     enum { MAX_REPS = 10000, NEST = 3 };
+    if (!fn || !out) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_do_bench: the %s is NULL", !fn ? "function" : "result pointer");
     memset(out, 0, sizeof *out);
     tile_event ev[2 * NEST] = {0}, *evs = NULL;
     float *ms = NULL;
@@ -889,6 +894,11 @@ static int tile__param_index(const tile_kernel *k, const char *name) {
     return -1;
 }
 static int tile__tune_param(const tile_tune_args *a, const char *name) {
+    if (!a || !a->kernel || !a->args || !name) {
+        tile__error(TILE_ERR_VALUE, a && a->kernel ? a->kernel->name : NULL, NULL, 0, "tile_tune_int/float/ptr: the %s is NULL",
+                    !a ? "tuner's argument" : !name ? "parameter name" : !a->kernel ? "kernel" : "argument array");
+        return -1;
+    }
     int p = tile__param_index(a->kernel, name);
     if (p < 0) tile__error(TILE_ERR_ARG, a->kernel->name, NULL, 0, "the tuner asks for argument \"%s\", which the kernel does not have", name);
     return p;
@@ -906,11 +916,11 @@ void *tile_tune_ptr(const tile_tune_args *a, const char *param) {
     return p < 0 || a->kernel->params[p].dtype != TL_PTR ? NULL : a->args[p].p;
 }
 long long tile_meta_of(const tile_launch *l, const char *name) {
-    for (int i = 0; l && i < TILE_MAX_META && l->meta[i].name; i++)
+    for (int i = 0; l && name && i < TILE_MAX_META && l->meta[i].name; i++)
         if (strcmp(l->meta[i].name, name) == 0) return l->meta[i].value;
     return 0;
 }
-long long tile_tune_meta(const tile_tune_args *a, const char *name) { return tile_meta_of(a->launch, name); }
+long long tile_tune_meta(const tile_tune_args *a, const char *name) { return a ? tile_meta_of(a->launch, name) : 0; }
 
 /* A tuned key: its values and the winner's launch, without grid or stream. */
 typedef struct tile__tune_slot {
@@ -919,38 +929,42 @@ typedef struct tile__tune_slot {
     int64_t key[TILE_AUTOTUNE_MAX_KEY];
     tile_launch win;
 } tile__tune_slot;
+/* A tuner's state for one kernel: a tuner may serve several kernels (their
+   parameters differ, so each has its own key positions and table). */
 typedef struct tile__tune_state {
     pthread_mutex_t lock;    /* the table                                        */
     pthread_mutex_t tuning;  /* one key tuned at a time                          */
     tile__tune_slot *slots;
     int cap, n;
-    const tile_kernel *k;    /* the kernel key_idx was resolved for              */
+    const tile_kernel *k;    /* whose; k, key_idx and nkey never change          */
     int key_idx[TILE_AUTOTUNE_MAX_KEY], nkey;
+    struct tile__tune_state *next;   /* the tuner's state for another kernel      */
 } tile__tune_state;
 static pthread_mutex_t tile__tune_global = PTHREAD_MUTEX_INITIALIZER;
 
-/* The tuner's state, made on first use, and the key's parameters resolved
-   for this kernel; under one lock, so the state is published safely. */
-static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k, tile__tune_state **out) {
+/* The tuner's state for kernel k, made on its first launch with the key's
+   parameters resolved; under one lock, so that it is published whole. */
+static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k, const tile_launch *o, tile__tune_state **out) {
     tile_status st = TILE_OK;
     pthread_mutex_lock(&tile__tune_global);
     tile__tune_state *s = (tile__tune_state *)t->state;
-    if (!s && (s = (tile__tune_state *)calloc(1, sizeof *s))) {
-        pthread_mutex_init(&s->lock, NULL);
-        pthread_mutex_init(&s->tuning, NULL);
-        t->state = s;
-    }
-    if (!s) st = tile__error(TILE_ERR_NOMEM, k->name, NULL, 0, "out of host memory");
-    if (s && s->k != k) {
-        int n = 0;
+    while (s && s->k != k) s = s->next;
+    if (!s) {
+        int key_idx[TILE_AUTOTUNE_MAX_KEY], n = 0;
         for (int i = 0; i < TILE_AUTOTUNE_MAX_KEY && t->key[i] && st == TILE_OK; i++) {
             int p = tile__param_index(k, t->key[i]);
-            if (p < 0) st = tile__error(TILE_ERR_ARG, k->name, k->file, k->line, "autotune key \"%s\" is not a parameter of %s", t->key[i], k->name);
-            s->key_idx[n++] = p;
+            if (p < 0) st = tile__error(TILE_ERR_ARG, k->name, o->file, o->line, "autotune key \"%s\" is not a parameter of %s", t->key[i], k->name);
+            key_idx[n++] = p;
         }
+        if (st == TILE_OK && !(s = (tile__tune_state *)calloc(1, sizeof *s))) st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         if (st == TILE_OK) {
-            s->nkey = n;
+            pthread_mutex_init(&s->lock, NULL);
+            pthread_mutex_init(&s->tuning, NULL);
             s->k = k;
+            memcpy(s->key_idx, key_idx, sizeof key_idx);
+            s->nkey = n;
+            s->next = (tile__tune_state *)t->state;
+            t->state = s;
         }
     }
     pthread_mutex_unlock(&tile__tune_global);
@@ -1010,11 +1024,14 @@ void tile_autotune_release(tile_autotuner *t) {
     tile__tune_state *s = (tile__tune_state *)t->state;
     t->state = NULL;
     pthread_mutex_unlock(&tile__tune_global);
-    if (!s) return;
-    pthread_mutex_destroy(&s->lock);
-    pthread_mutex_destroy(&s->tuning);
-    free(s->slots);
-    free(s);
+    while (s) {
+        tile__tune_state *next = s->next;
+        pthread_mutex_destroy(&s->lock);
+        pthread_mutex_destroy(&s->tuning);
+        free(s->slots);
+        free(s);
+        s = next;
+    }
 }
 
 /* Set a meta-parameter of a launch (replace, or append). */
@@ -1152,7 +1169,9 @@ static void *tile__precompile_one(void *p) {
     const tile__precompile_job *j = (const tile__precompile_job *)p;
     tile__entry *e;
     tile__variant *v;
+    tile__err_mute++;
     if (tile__get_entry(j->k, j->l, &e) == TILE_OK) tile__get_variant(e, j->k, j->l, j->spec, &v);
+    tile__err_mute--;
     tile_clear_error();
     return NULL;
 }
@@ -1175,6 +1194,26 @@ static void tile__precompile(tile_kernel *k, const tile_launch *full, int n, con
     }
 }
 
+/* A config failed (its error just recorded, not logged): keep the first. */
+static void tile__tune_failure(tile_status *first, char *msg, size_t n, tile_status st) {
+    if (*first != TILE_OK) return;
+    *first = st;
+    tile__copy_cut(msg, n, tile_last_error());
+}
+/* The one error of a tuning in which no config ran: each config, and the
+   first failure's own message; the first failure's id, at the launch. */
+static tile_status tile__tune_failed(const tile_kernel *k, const tile_launch *o, const tile_launch *full, int n, tile_status first, const char *why) {
+    tile__sbuf b = {0};
+    for (int i = 0; i < n; i++) {
+        tile__sb(&b, "%s[", i ? " " : "");
+        tile__config_text(&b, &full[i]);
+        tile__sb(&b, "]");
+    }
+    tile_status st = tile__error(first != TILE_OK ? first : TILE_ERR_LAUNCH, k->name, o->file, o->line, "every config failed while tuning (%d): %.300s%s; the first: %s",
+                                 n, b.s ? b.s : "", b.n > 300 ? "..." : "", why);
+    free(b.s);
+    return st;
+}
 /* Tune one key: prune, look on disk, else time every config; *win is the
    winner's launch (before heuristics and grid). */
 static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s, tile_kernel *k, const tile_launch *o, const tile_arg *args,
@@ -1186,10 +1225,13 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     tile_autotune_config *cf = (tile_autotune_config *)malloc(sizeof *cf * (size_t)n);
     tile_launch *base = (tile_launch *)malloc(sizeof *base * (size_t)n), *full = (tile_launch *)malloc(sizeof *full * (size_t)n);
     double *ms = (double *)malloc(sizeof *ms * (size_t)n), *est = (double *)malloc(sizeof *est * (size_t)n);
+    int *failed = (int *)calloc((size_t)n, sizeof *failed);   /* config i does not build */
+    tile_status first = TILE_OK;                              /* the first failure, and its message */
+    char firsterr[1024] = "";
     tile__sbuf key = {0}, what = {0};
     tile__tune_run run;
     memset(&run, 0, sizeof run);
-    if (!cf || !base || !full || !ms || !est) {
+    if (!cf || !base || !full || !ms || !est || !failed) {
         st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         goto done;
     }
@@ -1240,16 +1282,22 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     tile__sb(&key, "\nkey ");
     tile__key_text(&key, s, k, keyv);
     tile__sb(&key, "\n");
-    for (int i = 0; i < n && st == TILE_OK; i++) {
+    /* a config that does not build is left out (ir=failed), quietly: only
+       every config failing is an error, and then one (tile__tune_failed) */
+    tile__err_mute++;
+    for (int i = 0; i < n; i++) {
         tile__entry *e;
-        if ((st = tile__get_entry(k, &full[i], &e)) != TILE_OK) break;
-        char *ir = tile__print_func(&e->f);
+        tile_status cst = tile__get_entry(k, &full[i], &e);
+        char *ir = cst == TILE_OK ? tile__print_func(&e->f) : NULL;
+        failed[i] = cst != TILE_OK;
+        if (cst != TILE_OK) tile__tune_failure(&first, firsterr, sizeof firsterr, cst);
         tile__sb(&key, "config %d: ", i);
         tile__config_text(&key, &full[i]);
-        tile__sb(&key, " ir=%016llx\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)));
+        if (ir) tile__sb(&key, " ir=%016llx\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)));
+        else tile__sb(&key, " ir=failed\n");
         free(ir);
     }
-    if (st != TILE_OK) goto done;
+    tile__err_mute--;
     if (key.oom || what.oom) {
         st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         goto done;
@@ -1258,7 +1306,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     size_t paylen = 0;
     int w = -1;
     if (tile__disk_read(TILE__DISK_TUNE, k->name, key.s, &pay, &paylen, path, sizeof path)) {
-        if (sscanf(pay, "winner %d", &w) != 1 || w < 0 || w >= n) {
+        if (sscanf(pay, "winner %d", &w) != 1 || w < 0 || w >= n || failed[w]) {
             tile__disk_reject(path, "no winner in range");
             w = -1;
         }
@@ -1295,19 +1343,18 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         else bo.warmup = 1, bo.reps = 3;
     }
     int best = -1;
-    tile_status last = TILE_OK;
-    char lasterr[1024] = "";
     for (int i = 0; i < n; i++) {
         tile_bench_result r;
+        tile_status cst = TILE_ERR_COMPILE;
         run.l = full[i];
-        tile_status cst = tile_do_bench(tile__tune_fn, &run, &bo, &r);
-        tile__at_count(&tile__at_stats.configs_timed);
-        ms[i] = cst == TILE_OK ? r.median_ms : INFINITY;
-        if (cst != TILE_OK) {
-            last = cst;
-            snprintf(lasterr, sizeof lasterr, "%s", tile_last_error());
-            tile_clear_error();
+        if (!failed[i]) {
+            tile__err_mute++;   /* a config that fails is left out, quietly (as above) */
+            cst = tile_do_bench(tile__tune_fn, &run, &bo, &r);
+            tile__err_mute--;
+            tile__at_count(&tile__at_stats.configs_timed);
+            if (cst != TILE_OK) tile__tune_failure(&first, firsterr, sizeof firsterr, cst);
         }
+        ms[i] = cst == TILE_OK ? r.median_ms : INFINITY;
         if (cst == TILE_OK && (best < 0 || ms[i] < ms[best])) best = i;
         if (kn->verbose) {
             tile__sbuf c = {0};
@@ -1315,12 +1362,13 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
             if (cst == TILE_OK)
                 fprintf(stderr, "tile autotune:   %-60s %10.4f ms (p20 %.4f, p80 %.4f, %d runs)\n", c.s ? c.s : "", r.median_ms, r.p20_ms, r.p80_ms, r.reps);
             else
-                fprintf(stderr, "tile autotune:   %-60s     failed: %s\n", c.s ? c.s : "", lasterr);
+                fprintf(stderr, "tile autotune:   %-60s     failed: %s\n", c.s ? c.s : "", failed[i] ? "it does not build" : tile_last_error());
             free(c.s);
         }
+        if (cst != TILE_OK) tile_clear_error();
     }
     st = tile__tune_unsave(&run);
-    if (st == TILE_OK && best < 0) st = tile__error(last, k->name, o->file, o->line, "every config failed while tuning; the last: %s", lasterr);
+    if (st == TILE_OK && best < 0) st = tile__tune_failed(k, o, full, n, first, firsterr);
     if (st != TILE_OK) goto done;
     *win = base[best];
     tile__at_count(&tile__at_stats.tunings);
@@ -1346,6 +1394,7 @@ done:
     free(full);
     free(ms);
     free(est);
+    free(failed);
     free(key.s);
     free(what.s);
     return st;
@@ -1362,7 +1411,7 @@ static tile_status tile__autotune_pick(tile_autotuner *t, tile_kernel *k, const 
     if (!t->configs) return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "the tuner has nconfigs = %d but no configs", t->nconfigs);
     tile__tune_state *s = NULL;
     int64_t key[TILE_AUTOTUNE_MAX_KEY];
-    tile_status st = tile__tune_state_get(t, k, &s);
+    tile_status st = tile__tune_state_get(t, k, o, &s);
     if (st != TILE_OK) return st;
     uint64_t h = tile__tune_key(s, k, args, key);
     pthread_mutex_lock(&s->lock);
@@ -1391,14 +1440,27 @@ static tile_status tile__autotune_pick(tile_autotuner *t, tile_kernel *k, const 
     l->line = o->line;
     return tile__finish_launch(t, k, o, args, l);
 }
+/* The checks of both entry points: the kernel and its arguments as every
+   launch's, then the tuner and the result. */
+static tile_status tile__autotune_check(const char *call, const tile_autotuner *t, const tile_kernel *k, const tile_launch *o, const tile_arg *args,
+                                        int has_out) {
+    tile_status st = tile__check_kernel(call, k, o, args, 1, NULL, 0);
+    if (st == TILE_OK && (!t || !has_out))
+        st = tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "%s: the %s is NULL", call, !t ? "tuner" : "result pointer");
+    return st;
+}
 tile_status tile_autotune_best(tile_autotuner *t, tile_kernel *k, const tile_launch *opts, const tile_arg *args, tile_launch *out) {
     static const tile_launch defaults;
-    if (!t || !k || !out) return tile__error(TILE_ERR_VALUE, k ? k->name : NULL, NULL, 0, "tile_autotune_best: a NULL argument");
-    return tile__autotune_pick(t, k, opts ? opts : &defaults, args, out);
+    const tile_launch *o = opts ? opts : &defaults;
+    tile_status st = tile__autotune_check("tile_autotune_best", t, k, o, args, out != NULL);
+    return st == TILE_OK ? tile__autotune_pick(t, k, o, args, out) : st;
 }
 tile_status tile_autotune_launch(tile_autotuner *t, tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
     tile_launch l;
-    tile_status st = tile_autotune_best(t, k, opts, args, &l);
+    tile_status st = tile__autotune_check("tile_autotune_launch", t, k, o, args, 1);
+    if (st == TILE_OK) st = tile__autotune_pick(t, k, o, args, &l);
     return st == TILE_OK ? tile_launch_kernel(k, &l, args) : st;
 }
 

@@ -235,6 +235,7 @@ static tile__llvm_api L;
    usual directories (the loader's own search last). */
 static pthread_once_t tile__ll_once = PTHREAD_ONCE_INIT;
 static int tile__ll_ok;
+static int tile__ll_knob;      /* TILE_LLVM is set and names no usable LLVM */
 static unsigned tile__ll_major;
 static char tile__ll_why[1024], tile__ll_path[512];
 static pthread_mutex_t tile__ll_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -324,10 +325,35 @@ static void tile__ll_open(void) {
     tile__ll_ctx = L.LLVMContextCreate();
     tile__ll_ok = 1;
 }
+/* tile_backend_hooks.load: 1 when LLVM is ready; else why not, and -1 when
+   it is TILE_LLVM that names no usable LLVM (the runtime says so once) */
+static void tile__ll_open_knob(void) {
+    const char *env = getenv("TILE_LLVM");
+    tile__ll_open();
+    if (!tile__ll_ok && env && *env) {
+        char why[sizeof tile__ll_why];
+        snprintf(why, sizeof why, "TILE_LLVM=%.400s: %.600s", env, tile__ll_why);
+        tile__ll_copy(tile__ll_why, sizeof tile__ll_why, why);
+        tile__ll_knob = 1;
+    }
+}
 static int tile__ll_available(char *why, size_t n) {
-    pthread_once(&tile__ll_once, tile__ll_open);
+    pthread_once(&tile__ll_once, tile__ll_open_knob);
     if (!tile__ll_ok && why) tile__ll_copy(why, n, tile__ll_why);
-    return tile__ll_ok;
+    return tile__ll_ok ? 1 : tile__ll_knob ? -1 : 0;
+}
+/* tile_backend_hooks.supports: the targets LLVM's NVPTX back end is asked
+   for with PTX 8.0, up to sm_90a (before LLVM 17, sm_87 to sm_90a as sm_86
+   with the PTX header raised: tile__ll_target) */
+static const char *const tile__ll_archs[] = {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
+                                             "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+static int tile__ll_supports(const char *arch, char *why, size_t n) {
+    enum { N = sizeof tile__ll_archs / sizeof *tile__ll_archs };
+    for (int i = 0; i < N; i++)
+        if (strcmp(arch, tile__ll_archs[i]) == 0) return 1;
+    size_t used = (size_t)snprintf(why, n, "the LLVM back end (LLVM %u) compiles for", tile__ll_major);
+    for (int i = 0; i < N && used < n; i++) used += (size_t)snprintf(why + used, n - used, "%s %s", i ? "," : "", tile__ll_archs[i]);
+    return 0;
 }
 
 /* ---- the emitter ---------------------------------------------------------------------- */
@@ -1168,13 +1194,14 @@ static void tile__ll_print(tile__emitter *e, const char *prefix, int rank, const
     tile__ll_vprintf(c, fmt, n, args, tys);
     tile__ll_guard_end(c, &g, 0, NULL, NULL, NULL);
 }
-/* A failed check records {line, program} in the hidden last parameter (the
-   first failure wins), prints, and the kernel runs on (tile_assert_fail). */
-static void tile__ll_check(tile__emitter *e, int cond, const char *msg, const char *file, int line) {
+/* A failed check records {kind, line, check, program} in the hidden last
+   parameter (the first failure wins; lower.h), prints, and the kernel runs
+   on (tile_assert_fail). */
+static void tile__ll_check(tile__emitter *e, int cond, int kind, int id, const char *msg, const char *file, int line) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
     const char *base = file ? strrchr(file, '/') : NULL;
-    if (strcmp(msg, "TL_FOR step must be positive") != 0) c->has_assert = 1;
+    c->has_assert |= kind == TILE__CHECK_ASSERT ? TILE__HAS_USER_CHECK : TILE__HAS_LIB_CHECK;
     LLVMValueRef ok = tile__ll_get(c, cond);
     LLVMBasicBlockRef fail = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.fail"),
                       first = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.first"),
@@ -1183,16 +1210,17 @@ static void tile__ll_check(tile__emitter *e, int cond, const char *msg, const ch
     L.LLVMBuildCondBr(B, ok, cont, fail);
     L.LLVMPositionBuilderAtEnd(B, fail);
     LLVMValueRef gerr = tile__ll_global(c, c->err);
-    LLVMValueRef pair = L.LLVMBuildAtomicCmpXchg(B, gerr, tile__ll_i32c(c, 0), tile__ll_i32c(c, line), LLVM_Monotonic, LLVM_Monotonic, 0);
+    LLVMValueRef pair = L.LLVMBuildAtomicCmpXchg(B, gerr, tile__ll_i32c(c, 0), tile__ll_i32c(c, kind), LLVM_Monotonic, LLVM_Monotonic, 0);
     LLVMValueRef won = L.LLVMBuildExtractValue(B, pair, 1, "");
     LLVMValueRef ids[4];
     for (int k = 0; k < 3; k++) ids[k] = tile__ll_get(c, tile__ll_special(e, 1 + k));
     ids[3] = tile__ll_get(c, tile__ll_special(e, 0));
     L.LLVMBuildCondBr(B, won, first, report);
     L.LLVMPositionBuilderAtEnd(B, first);
-    for (int k = 0; k < 3; k++) {
+    LLVMValueRef recv[5] = {tile__ll_i32c(c, line), tile__ll_i32c(c, id), ids[0], ids[1], ids[2]};   /* record words 1..5 */
+    for (int k = 0; k < 5; k++) {
         LLVMValueRef o = tile__ll_int(c, c->i64, 1 + k);
-        L.LLVMBuildStore(B, ids[k], L.LLVMBuildGEP2(B, c->i32, gerr, &o, 1, ""));
+        L.LLVMBuildStore(B, recv[k], L.LLVMBuildGEP2(B, c->i32, gerr, &o, 1, ""));
     }
     L.LLVMBuildBr(B, report);
     L.LLVMPositionBuilderAtEnd(B, report);
@@ -1505,6 +1533,14 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     if (job->emitter_size != (int)sizeof(tile__emitter))
         return tile__ll_fail(job, f->name, "tile_backend_llvm.c was built against another version of tile.h (emitter size %d, not %d)",
                              (int)sizeof(tile__emitter), job->emitter_size);
+    if (!tile__ll_supports(job->arch, err, sizeof err)) {
+        /* unless forced, the runtime hands the kernel to NVRTC, and no error is reported */
+        job->unsupported = 1;
+        if (!job->forced) return TILE_ERR_VALUE;
+        char msg[640];
+        snprintf(msg, sizeof msg, "target \"%.40s\": %s", job->arch, err);
+        return job->error(TILE_ERR_VALUE, f->name, msg);
+    }
     tile__ll_target(job->arch, cpu, sizeof cpu, feat, sizeof feat, &raise);
     tile__ll_tm *tm = tile__ll_machine(cpu, feat, err, sizeof err);
     if (!tm) return tile__ll_fail(job, f->name, "%s", err);
@@ -1651,7 +1687,7 @@ static tile_status tile__ll_compile(tile_backend_job *job) {
     return st;
 }
 
-static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_compile};
+static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_compile, tile__ll_supports};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor)) static void tile__ll_register(void) { tile_register_backend(&tile__ll_hooks); }
 #else

@@ -1,8 +1,10 @@
 # package_test.cmake — the `package` CTest: install tile into a scratch
-# prefix, then build and run tests/compile/consumer two ways, as a user would:
+# prefix, then build and run tests/compile/consumer three ways, as a user would:
 #   1. a CMake project with find_package(tile) and tile::tile;
 #   2. a plain compiler line with the flags from tile.pc (pkg-config, or the
-#      .pc file read directly where pkg-config is not installed).
+#      .pc file read directly where pkg-config is not installed);
+#   3. a CMake project that adds the source tree with add_subdirectory (as
+#      FetchContent does): tile's -Werror and its own targets stay off.
 # Run with cmake -P; the variables come from CMakeLists.txt.
 cmake_minimum_required(VERSION 3.20)
 foreach(v TILE_SOURCE_DIR TILE_BINARY_DIR TILE_WORK_DIR TILE_C_COMPILER TILE_GENERATOR)
@@ -70,3 +72,22 @@ separate_arguments(libs UNIX_COMMAND "${libs}")
 run("compile with tile.pc's flags" ${TILE_C_COMPILER} -std=c11 ${cflags}
     ${consumer}/main.c -o ${TILE_WORK_DIR}/consumer_pc ${libs})
 run("run consumer (pkg-config)" ${TILE_WORK_DIR}/consumer_pc)
+
+message(STATUS "---- add_subdirectory(tile) from a separate project")
+set(sub ${TILE_WORK_DIR}/subdir)
+file(MAKE_DIRECTORY ${sub}/src)
+file(WRITE ${sub}/src/CMakeLists.txt
+     "cmake_minimum_required(VERSION 3.20)\n"
+     "project(tile_subdir LANGUAGES C CXX)\n"
+     "add_subdirectory(\"${TILE_SOURCE_DIR}\" tile)\n"
+     "add_executable(consumer \"${consumer}/main.c\")\n"
+     "target_link_libraries(consumer PRIVATE tile::tile)\n")
+run("configure add_subdirectory consumer" ${CMAKE_COMMAND} -S ${sub}/src -B ${sub}/build
+    -G ${TILE_GENERATOR} -DCMAKE_C_COMPILER=${TILE_C_COMPILER} -DCMAKE_BUILD_TYPE=Release)
+file(STRINGS ${sub}/build/CMakeCache.txt werror REGEX "^TILE_WERROR:")
+file(STRINGS ${sub}/build/CMakeCache.txt tests REGEX "^TILE_BUILD_TESTS:")
+if(NOT werror STREQUAL "TILE_WERROR:BOOL=OFF" OR NOT tests STREQUAL "TILE_BUILD_TESTS:BOOL=OFF")
+    message(FATAL_ERROR "package test: as a subproject tile has ${werror} and ${tests} (both must default to OFF)")
+endif()
+run("build add_subdirectory consumer" ${CMAKE_COMMAND} --build ${sub}/build)
+run("run consumer (add_subdirectory)" ${sub}/build/consumer)

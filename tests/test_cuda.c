@@ -8,7 +8,9 @@
    processes forked before the parent opens anything.
    With a GPU: also load the PTX, launch it, copy back, opt into more than
    48 KiB of shared memory, provoke launch errors, use the context from
-   another thread, and time launches with events. Without one it says so. */
+   another thread, and time launches with events; and see that a device
+   check's failure is reported for its own launch (child_device_records).
+   Without one it says so. */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
 #include "tile.h"
@@ -98,6 +100,119 @@ static void child_bad_device(void) {
     TT_CHECK(st == TILE_ERR_NODEVICE, "TILE_DEVICE=999 gave %s", tile_status_id(st));
     TT_CHECK(contains(tile_last_error(), "TILE_DEVICE=999"), "message: %s", tile_last_error());
     printf("  bad device: %s\n", tile_last_error());
+}
+
+/* ---- device error records: each failure belongs to its launch (GPU only) ---------------
+   In a child without TILE_SYNC, so that launches do not wait: a TL_FOR
+   step <= 0 is the library's own check, a tl_device_assert the user's. */
+static int L_neg_loop, L_words_assert;
+TILE_KERNEL(neg_step, (tl_ptr_f32, out), (tl_i32, step)) {
+    tl_t offs = tl_arange(0, 64), acc = tl_zeros(TL_F32, 64);
+    TL_FOR (i, 0, 4, step, acc) { L_neg_loop = __LINE__;
+        acc = tl_add(acc, 1.0f);
+    }
+    tl_store(tl_add(out, offs), acc);
+}
+TILE_KERNEL(words_assert, (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_device_assert(tl_lt(offs, n), "TL_FOR step must be positive"); L_words_assert = __LINE__;
+    tl_store(tl_add(out, offs), tl_cast(offs, TL_F32));
+}
+TILE_KERNEL(fill_kernel, (tl_ptr_f32, out), (tl_f32, v)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_store(tl_add(out, offs), tl_add(tl_zeros(TL_F32, 64), v));
+}
+static int rec_msgs;
+static void rec_log(const tile_error *e, void *user) {
+    (void)e;
+    (void)user;
+    rec_msgs++;
+}
+/* the error just reported is a failure of `kernel` at `line`, launched at `launch` */
+static void expect_rec(const char *what, tile_status st, tile_status want, const char *kernel, int line, int launch, const char *phrase) {
+    const tile_error *e = tile_last_error_info();
+    char site[64];
+    snprintf(site, sizeof site, "test_cuda.c:%d", launch);
+    TT_CHECK(st == want && e->status == want, "%s: %s, want %s: %s", what, tile_status_id(st), tile_status_id(want), e->message);
+    TT_CHECK(strcmp(e->kernel, kernel) == 0 && e->line == line && contains(e->file, "test_cuda.c"), "%s: at %s:%d in \"%s\", want line %d in %s", what,
+             e->file, e->line, e->kernel, line, kernel);
+    TT_CHECK(contains(e->message, phrase) && contains(e->message, site), "%s: the message lacks \"%s\" or the launch site %s: %s", what, phrase, site,
+             e->message);
+}
+static void child_device_records(void) {
+    if (!tile__cu_available()) {
+        printf("  device records: skipped: no GPU (%s)\n", tile__cu_st.why);
+        return;
+    }
+    tile_set_log(rec_log, NULL);
+    float *out = (float *)tile_malloc(64 * sizeof(float)), host[64];
+    tile_stream s = NULL;
+    int line, bad = 0;
+    tile_status st;
+    TT_OK(tile_stream_create(&s));
+    /* 1. the launch returns; the next synchronization reports it, for its kernel and line */
+    rec_msgs = 0;
+    st = neg_step(TILE_OPTS(), out, -1); line = __LINE__;
+    TT_CHECK(st == TILE_OK, "a launch that does not wait returned %s", tile_status_id(st));
+    st = tile_synchronize();
+    expect_rec("negative step, tile_synchronize", st, TILE_ERR_VALUE, "neg_step", L_neg_loop, line, "TL_FOR step must be positive");
+    TT_CHECK(rec_msgs == 1, "negative step: %d messages", rec_msgs);
+    /* the record was cleared: a correct launch and the next synchronization are clean */
+    rec_msgs = 0;
+    TT_OK(fill_kernel(TILE_OPTS(), out, 2.0f));
+    TT_OK(tile_synchronize());
+    TT_OK(tile_memcpy_dtoh(host, out, sizeof host));
+    for (int i = 0; i < 64; i++) bad += host[i] != 2.0f;
+    TT_CHECK(bad == 0 && rec_msgs == 0, "after a reported failure: %d wrong elements, %d messages", bad, rec_msgs);
+    /* 2. another kernel's launch next: the failure is still neg_step's, reported once */
+    rec_msgs = 0;
+    TT_OK(neg_step(TILE_OPTS(), out, -2)); line = __LINE__;
+    tile_status a = fill_kernel(TILE_OPTS(), out, 3.0f), b = tile_synchronize();
+    expect_rec("negative step, then another launch", a != TILE_OK ? a : b, TILE_ERR_VALUE, "neg_step", L_neg_loop, line, "TL_FOR step must be positive");
+    TT_CHECK((a == TILE_OK) != (b == TILE_OK) && rec_msgs == 1, "the next launch gave %s, the sync %s, %d messages", tile_status_id(a), tile_status_id(b),
+             rec_msgs);
+    TT_OK(tile_memcpy_dtoh(host, out, sizeof host));
+    bad = 0;
+    for (int i = 0; i < 64; i++) bad += host[i] != (a == TILE_OK ? 3.0f : 2.0f);
+    TT_CHECK(bad == 0, "the launch after a failed one: %d wrong elements (it %s)", bad, a == TILE_OK ? "ran" : "reported the failure");
+    /* 3. a user's assert in the library's words is the user's: the launch waits and reports it */
+    rec_msgs = 0;
+    st = words_assert(TILE_OPTS(), out, 32); line = __LINE__;
+    expect_rec("a user's assert in the library's words", st, TILE_ERR_ASSERT, "words_assert", L_words_assert, line, "tl_device_assert failed");
+    TT_CHECK(contains(tile_last_error(), "TL_FOR step must be positive"), "the user's message is not in the error: %s", tile_last_error());
+    TT_OK(tile_synchronize());
+    TT_CHECK(rec_msgs == 1, "a user's assert: %d messages", rec_msgs);
+    /* 4. on a stream, read at the stream's synchronization; and at a copy back */
+    rec_msgs = 0;
+    st = neg_step(TILE_OPTS(.stream = s), out, 0); line = __LINE__;
+    TT_CHECK(st == TILE_OK, "a launch on a stream returned %s", tile_status_id(st));
+    expect_rec("negative step, stream synchronize", tile_stream_synchronize(s), TILE_ERR_VALUE, "neg_step", L_neg_loop, line, "(program (0,0,0))");
+    st = neg_step(TILE_OPTS(.grid = {3}), out, -1); line = __LINE__;
+    expect_rec("negative step, copy back", tile_memcpy_dtoh(host, out, sizeof host), TILE_ERR_VALUE, "neg_step", L_neg_loop, line, "TL_FOR step");
+    TT_CHECK(rec_msgs == 2, "stream and copy: %d messages", rec_msgs);
+    /* 5. more launches in flight than records: one failure among 300, reported once */
+    rec_msgs = 0;
+    int errors = 0;
+    for (int i = 0; i < 300; i++) errors += neg_step(TILE_OPTS(), out, i == 250 ? -1 : 1) != TILE_OK;
+    errors += tile_synchronize() != TILE_OK;
+    TT_CHECK(errors == 1 && rec_msgs == 1, "300 launches, one failing: %d errors, %d messages (last: %s)", errors, rec_msgs, tile_last_error());
+    /* 6. the kernel released before its record is read: its name and line stay */
+    rec_msgs = 0;
+    TT_OK(neg_step(TILE_OPTS(), out, -1)); line = __LINE__;
+    tile_kernel_release(TILE_KERNEL_OF(neg_step));
+    expect_rec("released before the sync", tile_synchronize(), TILE_ERR_VALUE, "neg_step", L_neg_loop, line, "TL_FOR step must be positive");
+    TT_CHECK(rec_msgs == 1, "released kernel: %d messages", rec_msgs);
+    rec_msgs = 0;
+    TT_OK(fill_kernel(TILE_OPTS(), out, 1.0f));
+    TT_OK(tile_synchronize());
+    TT_CHECK(rec_msgs == 0, "the end: %d messages", rec_msgs);
+    printf("  device records: 6 checks of launches without TILE_SYNC on %s\n", tile__cu_st.props.name);
+    tile_kernel_release(TILE_KERNEL_OF(neg_step));
+    tile_kernel_release(TILE_KERNEL_OF(words_assert));
+    tile_kernel_release(TILE_KERNEL_OF(fill_kernel));
+    TT_OK(tile_stream_destroy(s));
+    TT_OK(tile_free(out));
+    tile_set_log(NULL, NULL);
 }
 
 /* ---- NVRTC ---------------------------------------------------------------------------- */
@@ -363,6 +478,7 @@ int main(void) {
     if (access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK) == 0)
         in_child("stub driver", "TILE_CUDA", "/usr/local/cuda/lib64/stubs/libcuda.so", child_stub_driver);
     in_child("bad device", "TILE_DEVICE", "999", child_bad_device);
+    in_child("device records", "TILE_SYNC", "0", child_device_records);
 
     if (tile__nvrtc_available()) nvrtc_checks();
     else printf("test_cuda: NVRTC not found, NVRTC checks skipped (%s)\n", tile__nvrtc_st.why);

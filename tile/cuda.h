@@ -44,6 +44,10 @@
 /* Whether memory, launches, streams and events go to the GPU: decided once
    by the runtime (runtime.h). */
 static int tile__gpu_mode(void);
+/* The runtime's device error records (runtime.h): a mark before a
+   synchronization, then the records of the launches it finished are read. */
+static unsigned long long tile__rec_mark(void);
+static tile_status tile__rec_collect(unsigned long long upto);
 
 /* The internal API below is not all used by every program. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -172,6 +176,7 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     X(cuEventCreate,           CUresult, (CUevent *e, unsigned flags))                            \
     X(cuEventRecord,           CUresult, (CUevent e, CUstream s))                                 \
     X(cuEventSynchronize,      CUresult, (CUevent e))                                             \
+    X(cuEventQuery,            CUresult, (CUevent e))                                             \
     X(cuEventElapsedTime,      CUresult, (float *ms, CUevent start, CUevent end))                 \
     X(cuEventDestroy_v2,       CUresult, (CUevent e))
 
@@ -196,7 +201,44 @@ static tile__cu_api tile__cu;
 static tile__nvrtc_api tile__nvrtc;
 
 /* ---- knobs ------------------------------------------------------------------------
-   This file's environment variables, read once. */
+   Every file reads its own environment variables once (pthread_once), with
+   these helpers: a value that means nothing is one notice on stderr (unless
+   TILE_QUIET) naming the knob and the value, and the knob keeps its default.
+   Then this file's. */
+static void tile__knob_notice(const char *knob, const char *value, const char *why) {
+    if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s=%s: %s\n", knob, value, why);
+}
+/* 1 when a and b are equal but for the case of ASCII letters */
+static int tile__same_word(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a, y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (x != y) return 0;
+    }
+    return *a == *b;
+}
+/* A flag: 1/yes/on/true or 0/no/off/false; unset or empty: `def`. */
+static int tile__knob_flag(const char *knob, int def) {
+    static const char *const words[] = {"0", "1", "no", "yes", "off", "on", "false", "true"};
+    const char *v = getenv(knob);
+    if (!v || !*v) return def;
+    for (int i = 0; i < (int)(sizeof words / sizeof *words); i++)
+        if (tile__same_word(v, words[i])) return i % 2;
+    tile__knob_notice(knob, v, "not a flag (0 or 1); ignored");
+    return def;
+}
+/* A string into buf[n]: "" when unset, or (with a notice) when it does not fit. */
+static void tile__knob_str(const char *knob, char *buf, size_t n) {
+    const char *v = getenv(knob);
+    size_t len = v ? strlen(v) : 0;
+    buf[0] = 0;
+    if (len >= n) {
+        char why[96];
+        snprintf(why, sizeof why, "longer than %zu characters; ignored", n - 1);
+        tile__knob_notice(knob, v, why);
+    } else if (len) {
+        memcpy(buf, v, len + 1);
+    }
+}
 typedef struct tile__cu_knobs {
     char cuda[512];       /* TILE_CUDA: path of the driver library          */
     char nvrtc[512];      /* TILE_NVRTC: path of NVRTC                      */
@@ -208,17 +250,12 @@ typedef struct tile__cu_knobs {
 static tile__cu_knobs tile__cu_kn;
 static pthread_once_t tile__cu_kn_once = PTHREAD_ONCE_INIT;
 static void tile__cu_read_knobs(void) {
-    const char *v;
-#define TILE__CU_KNOB_STR(field, var) \
-    v = getenv(var);                  \
-    snprintf(tile__cu_kn.field, sizeof tile__cu_kn.field, "%s", v ? v : "");
-    TILE__CU_KNOB_STR(cuda, "TILE_CUDA")
-    TILE__CU_KNOB_STR(nvrtc, "TILE_NVRTC")
-    TILE__CU_KNOB_STR(device, "TILE_DEVICE")
-    TILE__CU_KNOB_STR(cuda_home, "CUDA_HOME")
-    TILE__CU_KNOB_STR(cuda_path, "CUDA_PATH")
-#undef TILE__CU_KNOB_STR
-    tile__cu_kn.lineinfo = tile__env_flag("TILE_DEBUG");
+    tile__knob_str("TILE_CUDA", tile__cu_kn.cuda, sizeof tile__cu_kn.cuda);
+    tile__knob_str("TILE_NVRTC", tile__cu_kn.nvrtc, sizeof tile__cu_kn.nvrtc);
+    tile__knob_str("TILE_DEVICE", tile__cu_kn.device, sizeof tile__cu_kn.device);
+    tile__knob_str("CUDA_HOME", tile__cu_kn.cuda_home, sizeof tile__cu_kn.cuda_home);
+    tile__knob_str("CUDA_PATH", tile__cu_kn.cuda_path, sizeof tile__cu_kn.cuda_path);
+    tile__cu_kn.lineinfo = tile__knob_flag("TILE_DEBUG", 0);
 }
 static const tile__cu_knobs *tile__cuda_knobs(void) {
     pthread_once(&tile__cu_kn_once, tile__cu_read_knobs);
@@ -705,12 +742,17 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_launch(CUfunction fn, const unsig
 }
 
 /* ---- streams and events on the device -------------------------------------------------- */
-TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create(CUstream *out, const char *file, int line) {
+/* the driver's flag values, named here so that they do not clash with cuda.h's */
+enum { TILE__CU_STREAM_NON_BLOCKING = 1, TILE__CU_EVENT_DISABLE_TIMING = 2 };
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create_flags(CUstream *out, unsigned flags, const char *file, int line) {
     *out = NULL;
     tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
-    CUresult r = tile__cu.cuStreamCreate(out, CU_STREAM_DEFAULT);
+    CUresult r = tile__cu.cuStreamCreate(out, flags);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_stream_create(CUstream *out, const char *file, int line) {
+    return tile__cu_stream_create_flags(out, CU_STREAM_DEFAULT, file, line);
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_stream_destroy(CUstream s, const char *file, int line) {
     if (!s) return TILE_OK;
@@ -725,12 +767,27 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_stream_sync(CUstream s, const cha
     CUresult r = tile__cu.cuStreamSynchronize(s);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuStreamSynchronize");
 }
-TILE__MAYBE_UNUSED static tile_status tile__cu_event_create(CUevent *out, const char *file, int line) {
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_create_flags(CUevent *out, unsigned flags, const char *file, int line) {
     *out = NULL;
     tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
-    CUresult r = tile__cu.cuEventCreate(out, CU_EVENT_DEFAULT);
+    CUresult r = tile__cu.cuEventCreate(out, flags);
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventCreate");
+}
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_create(CUevent *out, const char *file, int line) {
+    return tile__cu_event_create_flags(out, CU_EVENT_DEFAULT, file, line);
+}
+/* *done: 1 when the work before the event has finished, 0 when not yet */
+TILE__MAYBE_UNUSED static tile_status tile__cu_event_done(CUevent e, int *done, const char *file, int line) {
+    *done = 0;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuEventQuery(e);
+    if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY) {
+        *done = r == CUDA_SUCCESS;
+        return TILE_OK;
+    }
+    return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuEventQuery");
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_event_record(CUevent e, CUstream s, const char *file, int line) {
     tile_status st = tile__cu_enter(file, line);
@@ -772,6 +829,8 @@ static struct {
     char why[640];
     char path[600];       /* the library that was opened                  */
     int major, minor;     /* its version                                  */
+    int archs[64];        /* the targets it compiles for (75, 80, ... 121), */
+    int narchs;           /* where it says (NVRTC 11.2 and later); else 0  */
 } tile__nvrtc_st = {.once = PTHREAD_ONCE_INIT};
 
 static void tile__nvrtc_open(void) {
@@ -822,6 +881,18 @@ static void tile__nvrtc_open(void) {
         return;
     }
     tile__nvrtc.nvrtcVersion(&tile__nvrtc_st.major, &tile__nvrtc_st.minor);
+    /* the targets, where this NVRTC can list them */
+    nvrtcResult (*count)(int *) = NULL, (*list)(int *) = NULL;
+    void *sc = dlsym(h, "nvrtcGetNumSupportedArchs"), *sl = dlsym(h, "nvrtcGetSupportedArchs");
+    int n = 0;
+    if (sc && sl) {
+        memcpy(&count, &sc, sizeof count);
+        memcpy(&list, &sl, sizeof list);
+        if (count(&n) != NVRTC_SUCCESS || n < 1 || n > (int)(sizeof tile__nvrtc_st.archs / sizeof *tile__nvrtc_st.archs) ||
+            list(tile__nvrtc_st.archs) != NVRTC_SUCCESS)
+            n = 0;
+    }
+    tile__nvrtc_st.narchs = n;
     tile__nvrtc_st.ok = 1;
 }
 
@@ -841,10 +912,32 @@ static int tile__nvrtc_virtual_arch(const char *arch, char *out, size_t n) {
     return 1;
 }
 
+/* 1 when NVRTC compiles for `arch` (sm_XY, with `a` from sm_90 and `f` from
+   sm_100); else 0 and why not. Only the form is checked when NVRTC does
+   not load (compiling says why) or cannot list its targets. */
+TILE__MAYBE_UNUSED static int tile__nvrtc_arch_ok(const char *arch, char *why, size_t n) {
+    char varch[32];
+    if (!arch || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch)) {
+        snprintf(why, n, "not an architecture like sm_80 or sm_90a");
+        return 0;
+    }
+    if (!tile__nvrtc_available() || !tile__nvrtc_st.narchs) return 1;
+    const char *num = varch + 8;
+    int v = atoi(num);
+    char sfx = num[strspn(num, "0123456789")];
+    for (int i = 0; i < tile__nvrtc_st.narchs; i++)
+        if (tile__nvrtc_st.archs[i] == v && (!sfx || (sfx == 'a' && v >= 90) || (sfx == 'f' && v >= 100))) return 1;
+    size_t used = (size_t)snprintf(why, n, "NVRTC %d.%d compiles for", tile__nvrtc_st.major, tile__nvrtc_st.minor);
+    for (int i = 0; i < tile__nvrtc_st.narchs && used < n; i++)
+        used += (size_t)snprintf(why + used, n - used, "%s sm_%d", i ? "," : "", tile__nvrtc_st.archs[i]);
+    if (used < n) snprintf(why + used, n - used, " (an `a` from sm_90, an `f` from sm_100)");
+    return 0;
+}
+
 /* Compile self-contained CUDA C (no #include) to PTX for `arch` ("sm_90a").
    *ptx and *log (either may be NULL) are malloc'd, NUL-terminated; the log
    is kept on failure too. Failures are TILE_ERR_COMPILE with NVRTC's log,
-   TILE_ERR_VALUE for an arch that is not sm_XY[a]. */
+   TILE_ERR_VALUE for an arch that is not sm_XY[a] or that NVRTC lacks. */
 TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const char *kernel_name, const char *arch, char **ptx,
                                                           char **log) {
     const char *kname = kernel_name && *kernel_name ? kernel_name : "kernel";
@@ -862,6 +955,8 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
                            arch ? arch : "(null)");
     pthread_once(&tile__nvrtc_st.once, tile__nvrtc_open);
     if (!tile__nvrtc_st.ok) return tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "%s", tile__nvrtc_st.why);
+    char why[400];
+    if (!tile__nvrtc_arch_ok(arch, why, sizeof why)) return tile__error(TILE_ERR_VALUE, kname, NULL, 0, "target \"%s\": %s", arch, why);
 
     snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", varch);
     snprintf(progname, sizeof progname, "%s.cu", kname);
@@ -926,15 +1021,22 @@ int tile_device_count(void) {
     pthread_once(&tile__cu_st.once, tile__cu_open);
     return tile__cu_st.ndev;
 }
+/* src into dst[n] (n > 0), cut to n - 1 characters when it must be */
+static void tile__copy_cut(char *dst, size_t n, const char *src) {
+    size_t len = strlen(src);
+    if (len >= n) len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
+}
 tile_status tile_device_name(char *buf, size_t n) {
-    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer");
+    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
     buf[0] = 0;
     if (!tile__gpu_mode()) {
-        snprintf(buf, n, "interpreter (CPU)");
+        tile__copy_cut(buf, n, "interpreter (CPU)");
         return TILE_OK;
     }
     tile_status st = tile__cu_enter(NULL, 0);
-    if (st == TILE_OK) snprintf(buf, n, "%s", tile__cu_st.props.name);
+    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_st.props.name);
     return st;
 }
 
@@ -959,8 +1061,9 @@ tile_status tile_stream_destroy(tile_stream s) {
     return TILE_OK;
 }
 tile_status tile_stream_synchronize(tile_stream s) {
-    if (tile__gpu_mode()) return tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
-    return TILE_OK;
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
 }
 tile_status tile_event_create(tile_event *e) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
@@ -984,8 +1087,9 @@ tile_status tile_event_record(tile_event e, tile_stream s) {
 }
 tile_status tile_event_synchronize(tile_event e) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_synchronize: the event is NULL");
-    if (tile__gpu_mode()) return tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
-    return TILE_OK;
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
 }
 tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
     if (!start || !end || !ms) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: an argument is NULL");

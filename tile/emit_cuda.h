@@ -17,7 +17,7 @@ typedef struct tile__cuda_em {
     tl_dtype *types;                /* per register */
     int nregs, capregs;
     int depth;                      /* indentation  */
-    int has_assert;                 /* the kernel checks tl_device_assert */
+    int has_assert;                 /* the checks it makes (TILE__HAS_*_CHECK) */
     const tile__func *f;
 } tile__cuda_em;
 
@@ -517,15 +517,15 @@ static void tile__cc_print(tile__emitter *e, const char *prefix, int rank, const
     else if (tile__is_signed(t)) tile__cc_out(c, ", (long long)r%d);\n", v);
     else tile__cc_out(c, ", (unsigned long long)r%d);\n", v);
 }
-/* A failed assertion is recorded (the first one wins: its line and program)
-   in the kernel's hidden last parameter and printed; the kernel runs on, and
-   the launch reports TILE_ERR_ASSERT at the user's line. */
-static void tile__cc_check(tile__emitter *e, int cond, const char *msg, const char *file, int line) {
+/* A failed check is recorded (the first one wins: its kind, line, check and
+   program) in the kernel's hidden last parameter and printed; the kernel
+   runs on, and the runtime reports it at the user's line (runtime.h). */
+static void tile__cc_check(tile__emitter *e, int cond, int kind, int id, const char *msg, const char *file, int line) {
     tile__cuda_em *c = tile__cc_self(e);
     const char *base = file ? strrchr(file, '/') : NULL;
-    if (strcmp(msg, "TL_FOR step must be positive") != 0) c->has_assert = 1;   /* a user's assert: check after each launch */
+    c->has_assert |= kind == TILE__CHECK_ASSERT ? TILE__HAS_USER_CHECK : TILE__HAS_LIB_CHECK;
     tile__cc_indent(c);
-    tile__cc_out(c, "if (!r%d) tile_assert_fail(tile_err, %d, \"", cond, line);
+    tile__cc_out(c, "if (!r%d) tile_assert_fail(tile_err, %d, %d, %d, \"", cond, kind, id, line);
     tile__cc_cstr(c, base ? base + 1 : file ? file : "?");
     tile__cc_out(c, "\", \"");
     tile__cc_cstr(c, msg);
@@ -635,8 +635,8 @@ static const char *const tile__cc_prelude[] = {
     "TILE_ATOMIC_LOOP(xchg, f64, double, v) TILE_ATOMIC_LOOP(xchg, f16, unsigned short, v) TILE_ATOMIC_LOOP(xchg, bf16, unsigned short, v)\n",
     "TILE_ATOMIC_LOOP(xchg, i16, short, v) TILE_ATOMIC_LOOP(xchg, u16, unsigned short, v)\n",
     "TILE_ATOMIC_LOOP(xchg, i8, signed char, v) TILE_ATOMIC_LOOP(xchg, u8, unsigned char, v)\n",
-    "__device__ void tile_assert_fail(int *err, int line, const char *file, const char *msg) {\n",
-    "  if (atomicCAS(err, 0, line) == 0) { err[1] = (int)blockIdx.x; err[2] = (int)blockIdx.y; err[3] = (int)blockIdx.z; }\n",
+    "__device__ void tile_assert_fail(int *err, int kind, int id, int line, const char *file, const char *msg) {\n",
+    "  if (atomicCAS(err, 0, kind) == 0) { err[1] = line; err[2] = id; err[3] = (int)blockIdx.x; err[4] = (int)blockIdx.y; err[5] = (int)blockIdx.z; }\n",
     "  printf(\"%s:%d: tl_device_assert failed in program (%d, %d, %d), thread %d: %s\\n\", file, line,\n",
     "         (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg); }\n",
     NULL};

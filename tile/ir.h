@@ -475,6 +475,9 @@ static int tile__region_within(const tile__func *f, int inner, int outer) {
    One thread-local tile_error. tile__error() formats it, hands it to the log
    function, and returns the status so callers can `return tile__error(...)`. */
 static _Thread_local tile_error tile__err;
+/* > 0: errors are recorded but not logged (a caller that reports them as
+   one error of its own: the tuner's failing configs) */
+static _Thread_local int tile__err_mute;
 static tile_log_fn tile__log_fn;
 static void *tile__log_user;
 static int tile__log_set;
@@ -529,6 +532,7 @@ static tile_status tile__verror(tile_status st, const char *kernel, const char *
         snprintf(e->message, sizeof e->message, "%s:%d: error %s: %s", file, line, e->id, text);
     else
         snprintf(e->message, sizeof e->message, "error %s: %s", e->id, text);
+    if (tile__err_mute) return st;
     if (tile__log_set) tile__log_fn(e, tile__log_user);
     else if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s\n", e->message);
     return st;

@@ -213,9 +213,10 @@ struct tile__emitter {
     void (*loop_end)(tile__emitter *);
     /* print one element: the program ids, its index in the tile (rank ints) */
     void (*print)(tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred);
-    /* where cond is false: record a failure of the kernel at `line` (the
-       launch reports it) and go on */
-    void (*check)(tile__emitter *, int cond, const char *msg, const char *file, int line);
+    /* where cond is false: record a failure of the kernel (TILE__CHECK_*
+       `kind`, check `id`: the op's index, `line`) for the launch to report,
+       and go on */
+    void (*check)(tile__emitter *, int cond, int kind, int id, const char *msg, const char *file, int line);
     /* >>mma: tensor cores and asynchronous copies (sm_80 and later), as
        inline PTX. Shared-memory addresses are byte offsets into the kernel's
        dynamic shared memory, as for smem_store/smem_load. */
@@ -259,6 +260,14 @@ static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
     default: snprintf(buf, n, "fence.proxy.async.shared::cta;"); break;
     }
 }
+/* A failed device check writes the kernel's record (the hidden last
+   parameter; the first failure of a launch wins): {kind, line, check (the
+   op's index), program x, y, z, 0, 0}. The kind, not the message, tells the
+   library's own check from a user's. A compiled kernel's has_assert says
+   which kinds it has: a user's assert makes the launch wait for it. */
+enum { TILE__CHECK_ASSERT = 1, TILE__CHECK_STEP = 2 };   /* tl_device_assert; a TL_FOR step <= 0 */
+enum { TILE__HAS_USER_CHECK = 1, TILE__HAS_LIB_CHECK = 2 };
+enum { TILE__REC_INTS = 8 };
 /* hopper modes of tile__lower_func: no wgmma; wgmma, each tl_dot waiting
    for its own; wgmma kept in flight across iterations where the emitter
    allows it (tile__async_dot) */
@@ -1485,17 +1494,21 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__p
     tile__assign_carried(lw, fop, p, 1);   /* advance the carried values the slice owns */
 }
 /* A TL_FOR's upper bound as run: a step <= 0 with lo < hi would never
-   end, so it is reported (as the interpreter does) and the loop skipped. */
+   end, so it is reported (as the interpreter does) and the loop skipped.
+   A step that is a positive constant needs neither. */
 static int tile__for_hi(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
-    const int *o = lw->f->pool + op->opnd;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd;
     tl_dtype it = tile__vdt(lw, o[0]);
+    int lo = lw->regs[o[0]][0], hi = lw->regs[o[1]][0], sd = f->vals[o[2]].def;
+    if (sd >= 0 && f->ops[sd].code == TILE__OP_CONST && (tile__is_signed(tile__vdt(lw, o[2])) ? f->ops[sd].i[0] > 0 : f->ops[sd].i[0] != 0)) return hi;
     tile__elem z;
     z.u = 0;
-    int lo = lw->regs[o[0]][0], hi = lw->regs[o[1]][0];
     int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
                       em->op2(em, TILE__OP_LT, it, TL_I1, lo, hi));
-    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), "TL_FOR step must be positive", op->file, op->line);
+    em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), TILE__CHECK_STEP, (int)(op - f->ops), "TL_FOR step must be positive", op->file,
+              op->line);
     return em->op3(em, TILE__OP_WHERE, it, it, bad, lo, hi);
 }
 /* >>wgmma: a pipelined loop whose one tl_dot is a wgmma on two pipelined
@@ -1840,7 +1853,8 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     case TILE__OP_ASSERT: {
         const tile__layout *L = &lw->lay[o[0]];
-        for (int e = 0; e < L->E; e++) em->check(em, lw->regs[o[0]][e], op->s ? op->s : "", op->file, op->line);
+        for (int e = 0; e < L->E; e++)
+            em->check(em, lw->regs[o[0]][e], TILE__CHECK_ASSERT, (int)(op - lw->f->ops), op->s ? op->s : "", op->file, op->line);
         return;
     }
     case TILE__OP_BARRIER: em->barrier(em); return;

@@ -9,6 +9,7 @@
    CUDA functions; without one, launches run in the interpreter. Memory from
    tile_malloc is registered so a launch can tell a stray pointer, and the
    interpreter a stray lane, from a real one. */
+#include <unistd.h>   /* sysconf: the host's memory */
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -32,13 +33,16 @@
 #endif
 int mkstemp(char *tmpl);
 
-/* ---- knobs: every environment variable, read in one place ------------------ */
+/* ---- knobs: every environment variable, read in one place ------------------
+   A bad value is one notice naming the knob (tile__knob_* in cuda.h), and
+   the default. TILE_ARCH is checked where it applies, when a kernel is
+   compiled without a GPU (tile__target), against the back end in use. */
 typedef struct tile__knobs {
     int interpret;            /* TILE_INTERPRET=1                          */
     char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
     int dump_ir, dump_ttgir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,ttgir,cuda,ptx */
     char dump_dir[512];       /* TILE_DUMP_DIR                             */
-    char arch[16];            /* TILE_ARCH: the target when compiling without a GPU */
+    char arch[32];            /* TILE_ARCH: the target when compiling without a GPU */
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
@@ -47,35 +51,41 @@ typedef struct tile__knobs {
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
+/* TILE_DUMP: a comma-separated list of stage names; the unknown ones in one notice */
+static void tile__read_dump_knob(void) {
+    static const char *const names[] = {"ir", "ttgir", "cuda", "ptx", "llir", "times"};
+    int *const flags[] = {&tile__kn.dump_ir, &tile__kn.dump_ttgir, &tile__kn.dump_cuda, &tile__kn.dump_ptx, &tile__kn.dump_llir, &tile__kn.dump_times};
+    const char *v = getenv("TILE_DUMP"), *p = v;
+    char bad[160] = "";
+    size_t nbad = 0;
+    while (p && *p) {
+        size_t n = strcspn(p, ","), k = 0;
+        while (k < sizeof names / sizeof *names && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
+        if (k < sizeof names / sizeof *names) *flags[k] = 1;
+        else if (n && nbad < sizeof bad) nbad += (size_t)snprintf(bad + nbad, sizeof bad - nbad, "%s\"%.*s\"", nbad ? ", " : "", (int)(n < 40 ? n : 40), p);
+        p += n;
+        if (*p == ',') p++;
+    }
+    if (nbad) {
+        char why[256];
+        snprintf(why, sizeof why, "no stage %s (ir, ttgir, cuda, ptx, llir, times); ignored", bad);
+        tile__knob_notice("TILE_DUMP", v, why);
+    }
+}
 static void tile__read_knobs(void) {
     const char *v;
-    tile__kn.interpret = tile__env_flag("TILE_INTERPRET");
-    v = getenv("TILE_BACKEND");
-    snprintf(tile__kn.backend, sizeof tile__kn.backend, "%s", v ? v : "");
-    v = getenv("TILE_DUMP");
-    if (v) {
-        /* a comma-separated list of stage names */
-        const char *p = v;
-        while (*p) {
-            size_t n = strcspn(p, ",");
-            if (n == 2 && strncmp(p, "ir", 2) == 0) tile__kn.dump_ir = 1;
-            if (n == 4 && strncmp(p, "cuda", 4) == 0) tile__kn.dump_cuda = 1;
-            if (n == 5 && strncmp(p, "ttgir", 5) == 0) tile__kn.dump_ttgir = 1;
-            if (n == 3 && strncmp(p, "ptx", 3) == 0) tile__kn.dump_ptx = 1;
-            if (n == 4 && strncmp(p, "llir", 4) == 0) tile__kn.dump_llir = 1;
-            if (n == 5 && strncmp(p, "times", 5) == 0) tile__kn.dump_times = 1;
-            p += n;
-            if (*p == ',') p++;
-        }
-    }
-    v = getenv("TILE_DUMP_DIR");
-    snprintf(tile__kn.dump_dir, sizeof tile__kn.dump_dir, "%s", v ? v : "");
-    tile__kn.sync = tile__env_flag("TILE_SYNC");
-    tile__kn.managed = tile__env_flag("TILE_MANAGED");
-    v = getenv("TILE_ARCH");
-    snprintf(tile__kn.arch, sizeof tile__kn.arch, "%s", v ? v : "");
+    tile__kn.interpret = tile__knob_flag("TILE_INTERPRET", 0);
+    tile__knob_str("TILE_BACKEND", tile__kn.backend, sizeof tile__kn.backend);
+    tile__read_dump_knob();
+    tile__knob_str("TILE_DUMP_DIR", tile__kn.dump_dir, sizeof tile__kn.dump_dir);
+    tile__kn.sync = tile__knob_flag("TILE_SYNC", 0);
+    tile__kn.managed = tile__knob_flag("TILE_MANAGED", 0);
+    tile__knob_str("TILE_ARCH", tile__kn.arch, sizeof tile__kn.arch);
     v = getenv("TILE_WGMMA");
-    tile__kn.wgmma = v && strcmp(v, "0") == 0 ? TILE__HOPPER_OFF : v && strcmp(v, "wait") == 0 ? TILE__HOPPER_WAIT : TILE__HOPPER_ASYNC;
+    tile__kn.wgmma = TILE__HOPPER_ASYNC;
+    if (v && strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
+    else if (v && strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
+    else if (v && *v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
@@ -94,7 +104,7 @@ static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
    and TILE_BACKEND is unset or names it; NVRTC compiles otherwise, and also
    a kernel it reports unsupported when TILE_BACKEND does not force it. */
 static const tile_backend_hooks *tile__ext;
-void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h; }
+void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->name && h->load && h->compile ? h : NULL; }
 static int tile__ext_on;
 static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
 static void tile__decide_ext(void) {
@@ -102,9 +112,10 @@ static void tile__decide_ext(void) {
     char why[1024] = "";
     int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
-    tile__ext_on = tile__ext->load(why, sizeof why);
-    if (!tile__ext_on && forced && !tile__env_flag("TILE_QUIET"))
-        fprintf(stderr, "tile: TILE_BACKEND=%s: %s; compiling with NVRTC\n", kn->backend, why);
+    int r = tile__ext->load(why, sizeof why);   /* < 0: a knob of its own is wrong, and `why` names it */
+    tile__ext_on = r > 0;
+    if (!tile__ext_on && (forced || r < 0) && !tile__env_flag("TILE_QUIET"))
+        fprintf(stderr, "tile: %s%s%s%s; compiling with NVRTC\n", forced ? "TILE_BACKEND=" : "", forced ? kn->backend : "", forced ? ": " : "", why);
 }
 static int tile__ext_mode(void) {
     pthread_once(&tile__ext_once, tile__decide_ext);
@@ -117,7 +128,8 @@ static void tile__decide_mode(void) {
     int ext = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0 && !ext)
         why = tile__ext ? "this build has no such back end (interp, nvrtc, llvm)" : "this build has no such back end (interp, nvrtc; llvm needs tile_backend_llvm.c)";
-    else if (!tile__cu_available()) why = "no CUDA driver or device";
+    else if (!tile__cu_available())   /* the driver's own words where a knob of cuda.h is set: they name it */
+        why = tile__cuda_knobs()->cuda[0] || tile__cuda_knobs()->device[0] ? tile__cu_st.why : "no CUDA driver or device";
     else if (!tile__ext_mode() && !tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
     if (!why) {
         tile__gpu_on = 1;
@@ -152,16 +164,36 @@ static int tile__block_find(uintptr_t addr) {
     }
     return -1;
 }
+/* [addr, addr + bytes) inside one allocation; no sum that could wrap */
 static int tile__mem_valid(uint64_t addr, size_t bytes) {
     pthread_mutex_lock(&tile__mem_lock);
     int b = tile__block_find((uintptr_t)addr);
-    int ok = b >= 0 && (uintptr_t)addr + bytes <= tile__blocks[b].base + tile__blocks[b].size;
+    int ok = b >= 0 && bytes <= tile__blocks[b].base + tile__blocks[b].size - (uintptr_t)addr;
     pthread_mutex_unlock(&tile__mem_lock);
     return ok;
 }
+/* The bytes of memory this host has (0: unknown). */
+static size_t tile__host_bytes(void) {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (unsigned long long)pages <= SIZE_MAX / (unsigned long long)page) return (size_t)pages * (size_t)page;
+#endif
+    return 0;
+}
 void *tile_malloc(size_t bytes) {
-    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64;
+    /* rounded up to 64 bytes; a size that cannot be rounded, or more than
+       the host has in the interpreter, fails before an allocator sees it
+       (the device's driver says so itself) */
+    if (bytes > SIZE_MAX - 63) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): no device or host has that much memory", bytes);
+        return NULL;
+    }
+    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, host = tile__gpu_mode() ? 0 : tile__host_bytes();
     void *p = NULL;
+    if (host && n > host) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the host's %zu MiB of memory", bytes, host >> 20);
+        return NULL;
+    }
     if (tile__gpu_mode()) {
         tile_status st = tile__knobs_get()->managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
         if (st != TILE_OK) return NULL;
@@ -202,40 +234,61 @@ tile_status tile_free(void *p) {
     free(p);
     return TILE_OK;
 }
-static tile_status tile__check_dev(const char *call, const void *p, size_t bytes) {
-    if (bytes == 0 || tile__mem_valid((uint64_t)(uintptr_t)p, bytes)) return TILE_OK;
-    return tile__error(TILE_ERR_ARG, NULL, NULL, 0, "%s: [%p, +%zu) is not inside one tile_malloc allocation", call, p, bytes);
+/* The pointers of a copy or memset: none NULL, device ones inside one
+   allocation (with 0 bytes, anything goes). The NULL test is written out
+   at each call, so that a compiler sees no copy from or to NULL follows. */
+static tile_status tile__null_arg(const char *call, const char *which, size_t bytes) {
+    tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "%s: the %s is NULL (%zu bytes)", call, which, bytes);
+    return TILE_ERR_VALUE;
+}
+static tile_status tile__check_dev(const char *call, const char *which, const void *p, size_t bytes) {
+    if (bytes == 0 || (bytes <= PTRDIFF_MAX && tile__mem_valid((uint64_t)(uintptr_t)p, bytes))) return TILE_OK;
+    tile__error(TILE_ERR_ARG, NULL, NULL, 0, "%s: %s [%p, +%zu) is not inside one tile_malloc allocation", call, which, p, bytes);
+    return TILE_ERR_ARG;
 }
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_htod", dst, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_htod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_htod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_htod(dst, src, bytes, NULL, 0);
     memcpy(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
+/* a synchronous copy back: the launches before it have finished, and their device records are read */
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_dtoh", src, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtoh", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtoh", "source", src, bytes);
     if (st != TILE_OK || !bytes) return st;
-    if (tile__gpu_mode()) return tile__cu_dtoh(dst, src, bytes, NULL, 0);
+    if (tile__gpu_mode()) {
+        st = tile__cu_dtoh(dst, src, bytes, NULL, 0);
+        return st == TILE_OK ? tile__rec_collect(0) : st;
+    }
     memcpy(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memcpy_dtod", src, bytes);
-    if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", dst, bytes);
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtod", "source", src, bytes);
+    if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_dtod(dst, src, bytes, NULL, 0);
     memmove(dst, src, bytes);
-    return st;
+    return TILE_OK;
 }
 tile_status tile_memset(void *dst, int byte, size_t bytes) {
-    tile_status st = tile__check_dev("tile_memset", dst, bytes);
+    if (bytes && !dst) return tile__null_arg("tile_memset", "destination", bytes);
+    tile_status st = tile__check_dev("tile_memset", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) return tile__cu_memset(dst, byte, bytes, NULL, 0);
     memset(dst, byte, bytes);
-    return st;
+    return TILE_OK;
 }
-tile_status tile_synchronize(void) { return tile__gpu_mode() ? tile__cu_sync() : TILE_OK; }
+tile_status tile_synchronize(void) {
+    if (!tile__gpu_mode()) return TILE_OK;
+    unsigned long long upto = tile__rec_mark();
+    tile_status st = tile__cu_sync();
+    return st == TILE_OK ? tile__rec_collect(upto) : st;
+}
 
 /* ---- the pipeline ---------------------------------------------------------------- */
 static void tile__dump(const char *kernel, const char *stage, const char *text) {
@@ -378,8 +431,10 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
     *out = e;
     return TILE_OK;
 }
+static void tile__rec_forget(const tile_kernel *k);
 void tile_kernel_release(tile_kernel *k) {
     if (!k) return;
+    tile__rec_forget(k);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
@@ -399,6 +454,25 @@ void tile_kernel_release(tile_kernel *k) {
 }
 
 /* ---- launch -------------------------------------------------------------------------- */
+/* What every entry point taking a kernel checks first: a kernel object as
+   TILE_KERNEL makes one, and its arguments (need_args) or an out-pointer
+   (out != NULL means one was asked for; *out is cleared). Errors are at the
+   launch site. */
+static tile_status tile__check_kernel(const char *call, const tile_kernel *k, const tile_launch *o, const tile_arg *args, int need_args, char **out,
+                                      int want_out) {
+    const char *name = k && k->name ? k->name : NULL;
+    if (out) *out = NULL;
+    if (!k) return tile__error(TILE_ERR_VALUE, NULL, o->file, o->line, "%s: the kernel is NULL", call);
+    int ok = k->name && k->body && k->nparams >= 0 && k->nparams <= 64 && (k->nparams == 0 || k->params);
+    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype < TL_DTYPE_COUNT_;
+    if (!ok)
+        return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: not a kernel as TILE_KERNEL makes one (its name, body or parameters (at most 64) are missing or broken)",
+                           call);
+    if (need_args && k->nparams > 0 && !args)
+        return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: the arguments are NULL (%s takes %d)", call, name, k->nparams);
+    if (want_out && !out) return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: the result pointer is NULL", call);
+    return TILE_OK;
+}
 static tile_status tile__check_launch(const tile_kernel *k, const tile_launch *o, const tile_arg *args, unsigned grid[3]) {
     unsigned long long total = 1;
     for (int d = 0; d < 3; d++) {
@@ -425,34 +499,210 @@ static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) 
                "kernel %s is launched (or built) from inside another kernel's body (%s)", k->name, tile__b->k->name);
     return TILE_ERR_CONTEXT;
 }
-/* The device record a failing tl_device_assert writes: {line, x, y, z};
-   one per process, zeroed again after each failure is reported. */
-static void *tile__assert_buf;
-static pthread_mutex_t tile__assert_lock = PTHREAD_MUTEX_INITIALIZER;
-static tile_status tile__assert_record(void **out) {
-    tile_status st = TILE_OK;
-    pthread_mutex_lock(&tile__assert_lock);
-    if (!tile__assert_buf && (st = tile__cu_alloc(16, &tile__assert_buf, NULL, 0)) == TILE_OK)
-        st = tile__cu_memset(tile__assert_buf, 0, 16, NULL, 0);
-    *out = tile__assert_buf;
-    pthread_mutex_unlock(&tile__assert_lock);
+/* ---- device error records ----------------------------------------------------------
+   Why it is shaped this way: a kernel's checks (a user's tl_device_assert,
+   and the library's own: a TL_FOR whose step is not positive) fail on the
+   device after the launch has returned, so a failure is written down there
+   and read later. Each launch of a kernel that has checks gets a record of
+   its own, a slot of one pool in device memory, as the kernel's hidden last
+   parameter; the first check of the launch to fail writes {kind, line,
+   check, program x, y, z} into it (TILE__CHECK_*, lower.h). The host keeps
+   for each slot whose launch it is (kernel, launch line) and an event
+   recorded after the launch. A slot is read, and cleared, as soon as its
+   launch is known to have finished: right after it when the launch waits
+   (TILE_SYNC, or a user's assert), else at the next launch if its event
+   has completed, and at the latest at the next tile_synchronize,
+   tile_stream_synchronize, tile_event_synchronize or tile_memcpy_dtoh.
+   The pool is read back on a non-blocking stream of its own, so reading
+   waits for no other work. The record's kind, never a message's text,
+   tells the library's checks from a user's; its check index names the op,
+   and so the file, line and message to report. */
+enum { TILE__NREC = 128 };
+typedef struct tile__rec_site {        /* whose a record is                              */
+    const tile__func *f;               /* the kernel's IR; NULL once it is released      */
+    const tile_kernel *k;
+    char kernel[64], kfile[256];       /* the kernel's name and file                     */
+    char file[256];                    /* the launch site ("" when unknown)              */
+    int line;
+} tile__rec_site;
+typedef struct tile__rec_slot {
+    int busy;                          /* a launch owns it                               */
+    int launched;                      /* the kernel is launched and `seq` set           */
+    int has_event;                     /* `done` was recorded after it                   */
+    unsigned long long seq;            /* launch order                                   */
+    CUevent done;
+    tile__rec_site site;
+} tile__rec_slot;
+static struct {
+    pthread_mutex_t lock;
+    void *pool;                        /* TILE__NREC records of TILE__REC_INTS ints      */
+    CUstream side;                     /* where the pool is read and cleared             */
+    tile__rec_slot *slots;
+    int nbusy;
+    unsigned long long seq;            /* the latest launch's                            */
+    int host[TILE__NREC * TILE__REC_INTS];
+} tile__recs = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, 0, {0}};
+
+/* The error a record stands for, decoded without reporting it: the record,
+   whose it is, and how many later launches failed as well. */
+typedef struct tile__rec_error {
+    tile_status status;
+    char kernel[64], file[256];
+    int line;
+    char text[768];        /* what tile__error formats at most */
+} tile__rec_error;
+static void tile__rec_decode(const int *rec, const tile__rec_site *s, int later, tile__rec_error *out) {
+    int kind = rec[0], line = rec[1], check = rec[2];
+    const tile__op *op = s->f && check >= 0 && check < s->f->nops ? &s->f->ops[check] : NULL;
+    if (op && (op->line != line || op->code != (kind == TILE__CHECK_STEP ? TILE__OP_FOR : TILE__OP_ASSERT))) op = NULL;
+    char where[300] = "", more[64] = "";
+    if (s->file[0]) snprintf(where, sizeof where, "; launched at %s:%d", s->file, s->line);
+    if (later) snprintf(more, sizeof more, "; %d later launch%s failed as well", later, later > 1 ? "es" : "");
+    tile__copy_cut(out->kernel, sizeof out->kernel, s->kernel);
+    tile__copy_cut(out->file, sizeof out->file, op && op->file ? op->file : s->kfile);
+    out->line = line;
+    if (kind == TILE__CHECK_STEP) {
+        out->status = TILE_ERR_VALUE;
+        snprintf(out->text, sizeof out->text, "TL_FOR step must be positive (program (%d,%d,%d))%s%s", rec[3], rec[4], rec[5], where, more);
+    } else if (kind == TILE__CHECK_ASSERT) {
+        out->status = TILE_ERR_ASSERT;
+        snprintf(out->text, sizeof out->text, "tl_device_assert failed in program (%d,%d,%d): %.300s%s%s", rec[3], rec[4], rec[5],
+                 !op ? "(the message is gone: the kernel was released before its record was read)" : op->s ? op->s : "", where, more);
+    } else {
+        out->status = TILE_ERR_INTERNAL;
+        snprintf(out->text, sizeof out->text, "a device record of unknown kind %d%s", kind, where);
+    }
+}
+static tile_status tile__rec_report(const tile__rec_error *e) { return tile__error(e->status, e->kernel, e->file, e->line, "%s", e->text); }
+
+/* The pool, its stream and its slots, made on first use (lock held). */
+static tile_status tile__rec_init_locked(void) {
+    if (tile__recs.slots) return TILE_OK;
+    tile_status st = tile__cu_alloc(sizeof tile__recs.host, &tile__recs.pool, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_memset(tile__recs.pool, 0, sizeof tile__recs.host, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_create_flags(&tile__recs.side, TILE__CU_STREAM_NON_BLOCKING, NULL, 0);
+    if (st == TILE_OK && !(tile__recs.slots = (tile__rec_slot *)calloc(TILE__NREC, sizeof *tile__recs.slots)))
+        st = tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "out of host memory for the device error records");
+    if (st != TILE_OK) {
+        tile__cu_free(tile__recs.pool, NULL, 0);
+        tile__cu_stream_destroy(tile__recs.side, NULL, 0);
+        tile__recs.pool = NULL;
+        tile__recs.side = NULL;
+    }
     return st;
 }
-static tile_status tile__assert_check(const tile__func *f, void *buf, const tile_launch *o) {
-    int rec[4];
-    tile_status st = tile__cu_dtoh(rec, buf, sizeof rec, o->file, o->line);
-    if (st != TILE_OK || rec[0] == 0) return st;
-    tile__cu_memset(buf, 0, sizeof rec, o->file, o->line);
-    const char *file = o->file, *msg = "";
-    for (int i = 0; i < f->nops; i++)
-        if (!f->ops[i].dead && f->ops[i].line == rec[0] && (f->ops[i].code == TILE__OP_ASSERT || f->ops[i].code == TILE__OP_FOR)) {
-            file = f->ops[i].file;
-            if (f->ops[i].code == TILE__OP_FOR)
-                return tile__error(TILE_ERR_VALUE, f->name, file, rec[0], "TL_FOR step must be positive (program (%d,%d,%d))", rec[1], rec[2], rec[3]);
-            msg = f->ops[i].s ? f->ops[i].s : "";
-            break;
+/* Read the records of the launches known to have finished (launched at or
+   before `upto`, or with a completed event), clear the failed ones and free
+   their slots. The earliest failure is decoded into *err (*found = 1), the
+   later ones counted in it. Lock held. */
+static tile_status tile__rec_collect_locked(unsigned long long upto, int *found, tile__rec_error *err) {
+    static const int zeros[TILE__REC_INTS];
+    int fin[TILE__NREC], nfin = 0, later = 0, cleared = 0, first = -1;
+    tile_status st = TILE_OK;
+    for (int i = 0; i < TILE__NREC && st == TILE_OK; i++) {
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        int done = sl->busy && sl->launched && sl->seq <= upto;
+        if (sl->busy && sl->launched && !done && sl->has_event) st = tile__cu_event_done(sl->done, &done, NULL, 0);
+        if (done) fin[nfin++] = i;
+    }
+    if (st != TILE_OK || !nfin) return st;
+    st = tile__cu_dtoh_async(tile__recs.host, tile__recs.pool, sizeof tile__recs.host, tile__recs.side, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        int i = fin[j];
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        if (tile__recs.host[i * TILE__REC_INTS]) {
+            if (first < 0 || sl->seq < tile__recs.slots[first].seq) first = i;
+            later++;
+            st = tile__cu_htod_async((char *)tile__recs.pool + (size_t)i * sizeof zeros, zeros, sizeof zeros, tile__recs.side, NULL, 0);
+            cleared = 1;
         }
-    return tile__error(TILE_ERR_ASSERT, f->name, file, rec[0], "tl_device_assert failed in program (%d,%d,%d): %s", rec[1], rec[2], rec[3], msg);
+    }
+    if (st == TILE_OK && cleared) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    if (st == TILE_OK && first >= 0) {
+        tile__rec_decode(&tile__recs.host[first * TILE__REC_INTS], &tile__recs.slots[first].site, later - 1, err);
+        *found = 1;
+    }
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        tile__recs.slots[fin[j]].busy = 0;
+        tile__recs.nbusy--;
+    }
+    return st;
+}
+/* The latest launch so far: what a synchronization that starts now finishes. */
+static unsigned long long tile__rec_mark(void) {
+    pthread_mutex_lock(&tile__recs.lock);
+    unsigned long long m = tile__recs.seq;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return m;
+}
+/* Read what can be read (see above); the earliest failure is the error. */
+static tile_status tile__rec_collect(unsigned long long upto) {
+    tile__rec_error err;
+    int found = 0;
+    if (!tile__gpu_mode()) return TILE_OK;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__recs.nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* A slot for a launch of k (IR f) from o: its index and the record's device
+   address. With every slot taken, the oldest launch is waited for. */
+static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, const tile_launch *o, int *slot, void **rec) {
+    tile__rec_error err;
+    int found = 0, i = 0;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__rec_init_locked();
+    while (st == TILE_OK && !found && tile__recs.nbusy == TILE__NREC) {
+        int old = -1;
+        for (int j = 0; j < TILE__NREC; j++)
+            if (tile__recs.slots[j].launched && tile__recs.slots[j].has_event && (old < 0 || tile__recs.slots[j].seq < tile__recs.slots[old].seq)) old = j;
+        if (old < 0) st = tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "more than %d launches with device checks at once", TILE__NREC);
+        else if ((st = tile__cu_event_sync(tile__recs.slots[old].done, o->file, o->line)) == TILE_OK) st = tile__rec_collect_locked(0, &found, &err);
+    }
+    while (st == TILE_OK && !found && tile__recs.slots[i].busy) i++;
+    tile__rec_slot *sl = st == TILE_OK && !found ? &tile__recs.slots[i] : NULL;
+    if (sl && !sl->done) st = tile__cu_event_create_flags(&sl->done, TILE__CU_EVENT_DISABLE_TIMING, o->file, o->line);
+    if (sl && st == TILE_OK) {
+        sl->busy = 1;
+        sl->launched = sl->has_event = 0;
+        sl->site.f = f;
+        sl->site.k = k;
+        tile__copy_cut(sl->site.kernel, sizeof sl->site.kernel, k->name);
+        tile__copy_cut(sl->site.kfile, sizeof sl->site.kfile, k->file ? k->file : "");
+        tile__copy_cut(sl->site.file, sizeof sl->site.file, o->file ? o->file : "");
+        sl->site.line = o->line;
+        tile__recs.nbusy++;
+        *slot = i;
+        *rec = (char *)tile__recs.pool + (size_t)i * TILE__REC_INTS * sizeof(int);
+    }
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* The launch of a slot's kernel is on `stream`: number it and mark its end. */
+static tile_status tile__rec_launched(int slot, void *stream, const tile_launch *o) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__rec_slot *sl = &tile__recs.slots[slot];
+    sl->seq = ++tile__recs.seq;
+    sl->launched = 1;
+    tile_status st = tile__cu_event_record(sl->done, (CUstream)stream, o->file, o->line);
+    sl->has_event = st == TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st;
+}
+/* The launch never happened: its record is still clear. */
+static void tile__rec_drop(int slot) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__recs.slots[slot].busy = 0;
+    tile__recs.nbusy--;
+    pthread_mutex_unlock(&tile__recs.lock);
+}
+/* k's IR is about to be freed: records still to be read lose their messages. */
+static void tile__rec_forget(const tile_kernel *k) {
+    pthread_mutex_lock(&tile__recs.lock);
+    for (int i = 0; tile__recs.slots && i < TILE__NREC; i++)
+        if (tile__recs.slots[i].busy && tile__recs.slots[i].site.k == k) tile__recs.slots[i].site.f = NULL;
+    pthread_mutex_unlock(&tile__recs.lock);
 }
 /* Triton's specialization: pointers and integers divisible by 16. */
 static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
@@ -464,11 +714,40 @@ static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
     }
     return m;
 }
-/* The target to compile for: the device's, else TILE_ARCH. */
+/* 1 when the back end in use compiles for `arch`; else 0 and why not. The
+   registered back end answers for what it compiles; what it cannot, NVRTC
+   compiles unless TILE_BACKEND forces it. */
+static int tile__arch_ok(const char *arch, char *why, size_t n) {
+    char varch[32];
+    if (!arch || strncmp(arch, "sm_", 3) != 0 || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch)) {
+        snprintf(why, n, "not an architecture like sm_80 or sm_90a");
+        return 0;
+    }
+    if (tile__ext_mode() && tile__ext->supports) {
+        if (tile__ext->supports(arch, why, n)) return 1;
+        if (strcmp(tile__knobs_get()->backend, tile__ext->name) == 0) return 0;
+    }
+    return tile__nvrtc_arch_ok(arch, why, n);
+}
+/* TILE_ARCH, once checked: "" when unset or when the back end cannot use it */
+static char tile__arch_knob[32];
+static pthread_once_t tile__arch_once = PTHREAD_ONCE_INIT;
+static void tile__check_arch_knob(void) {
+    const char *a = tile__knobs_get()->arch;
+    char why[400], text[480];
+    if (!a[0]) return;
+    if (tile__arch_ok(a, why, sizeof why)) {
+        memcpy(tile__arch_knob, a, strlen(a) + 1);
+        return;
+    }
+    snprintf(text, sizeof text, "%s; ignored: compiling for sm_90a", why);
+    tile__knob_notice("TILE_ARCH", a, text);
+}
+/* The target to compile for: the device's, else TILE_ARCH, else sm_90a. */
 static tile_status tile__target(char *arch, size_t n) {
     if (tile__gpu_mode()) return tile__cu_arch(arch, n);
-    const char *a = tile__knobs_get()->arch;
-    snprintf(arch, n, "%.15s", a[0] ? a : "sm_90a");
+    pthread_once(&tile__arch_once, tile__check_arch_knob);
+    tile__copy_cut(arch, n, tile__arch_knob[0] ? tile__arch_knob : "sm_90a");
     return TILE_OK;
 }
 /* >>backends: one variant through the registered back end. */
@@ -635,14 +914,17 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     return st;
 }
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__variant *v = NULL;
-    tile_status st = tile__get_variant(e, k, o, tile__spec16(k, args), &v);
+    /* an earlier launch's failure that is known by now is this call's error */
+    tile_status st = tile__rec_collect(0);
     if (st != TILE_OK) return st;
+    tile__variant *v = NULL;
+    if ((st = tile__get_variant(e, k, o, tile__spec16(k, args), &v)) != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
     union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[65];
     void *ptrs[65];
-    void *err = NULL;
-    if ((st = tile__assert_record(&err)) != TILE_OK) return st;
+    void *rec = NULL;                 /* a kernel without checks never touches it */
+    int slot = -1;
+    if (v->has_assert && (st = tile__rec_take(&e->f, k, o, &slot, &rec)) != TILE_OK) return st;
     for (int p = 0; p < k->nparams && p < 64; p++) {
         switch (k->params[p].dtype) {
         case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
@@ -655,21 +937,30 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         ptrs[p] = &vals[p];
     }
     int np = k->nparams < 64 ? k->nparams : 64;
-    vals[np].u = (uint64_t)(uintptr_t)err;     /* the hidden assert record */
+    vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
     st = tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
-    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__cu_sync_at(o->file, o->line, k->name);
-    if (st == TILE_OK && (tile__knobs_get()->sync || v->has_assert)) st = tile__assert_check(&e->f, err, o);
+    if (slot >= 0) {
+        if (st != TILE_OK) tile__rec_drop(slot);
+        else st = tile__rec_launched(slot, o->stream, o);
+    }
+    /* TILE_SYNC, or a user's assert: wait, and report what the launch found */
+    if (st == TILE_OK && (tile__knobs_get()->sync || (v->has_assert & TILE__HAS_USER_CHECK))) {
+        unsigned long long upto = tile__rec_mark();
+        st = tile__cu_sync_at(o->file, o->line, k->name);
+        if (st == TILE_OK) st = tile__rec_collect(upto);
+    }
     return st;
 }
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     unsigned grid[3];
+    tile_status st = tile__check_kernel("tile_launch_kernel", k, o, args, 1, NULL, 0);
+    if (st != TILE_OK) return st;
     if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
     if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
-    tile_status st = tile__check_launch(k, o, args, grid);
-    if (st != TILE_OK) return st;
+    if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
     tile__entry *e;
     if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
@@ -699,12 +990,14 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
 tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
-    char target[32];
+    char target[32], why[400];
     size_t smem;
-    *ptx = NULL;
-    tile_status st = tile__not_nested(k, o);
+    tile_status st = tile__check_kernel("tile_kernel_ptx", k, o, NULL, 0, ptx, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st != TILE_OK) return st;
-    if (arch) snprintf(target, sizeof target, "%s", arch);
+    if (arch && !tile__arch_ok(arch, why, sizeof why))
+        return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_kernel_ptx: target \"%.40s\": %s", arch, why);
+    if (arch) tile__copy_cut(target, sizeof target, arch);
     else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
     uint64_t spec = 0;
     for (int p = 0; p < k->nparams && p < 32; p++)
@@ -720,8 +1013,8 @@ tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text)
     const tile_launch *o = opts ? opts : &defaults;
     tile_meta key[TILE_MAX_META];
     int nk;
-    *text = NULL;
-    tile_status st = tile__not_nested(k, o);
+    tile_status st = tile__check_kernel("tile_kernel_ir", k, o, NULL, 0, text, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st == TILE_OK) st = tile__meta_key(k, o, key, &nk);
     if (st != TILE_OK) return st;
     tile__func f;
