@@ -1,0 +1,62 @@
+#!/bin/sh
+# tests/gpu_check.sh — the suite on a GPU machine, in one go, with
+# compute-sanitizer over the GPU tests beside it.
+#
+#   sh tests/gpu_check.sh BUILD_DIR LOG_DIR [seconds]
+#
+# BUILD_DIR is a finished CMake build of this tree (with the LLVM twins);
+# every log goes to LOG_DIR. At once and side by side:
+#   1. ctest: every test and example, through NVRTC and (the llvm/ twins)
+#      through LLVM, on the GPU (TILE_SYNC=1 TILE_MANAGED=1, as CTest sets);
+#   2. compute-sanitizer --tool memcheck over the tests that launch kernels
+#      touching global memory in every way (loads, stores, atomics, masks,
+#      loops, device asserts, the device error records) and two examples;
+#   3. compute-sanitizer --tool racecheck over those whose kernels share
+#      data through shared memory (reductions, scans, relayouts, tl_dot's
+#      staged operands and cp.async rings).
+# Each run has a time limit (default 420 s). The summary says ok or FAIL per
+# run, and the exit status is non-zero when one failed.
+set -u
+build=$1
+logs=$2
+limit=${3:-420}
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$logs"
+cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+export TILE_SYNC=1 TILE_MANAGED=1 TILE_QUIET=1
+
+(cd "$root" && timeout "$limit" ctest --test-dir "$build" -j6 --output-on-failure -L 'test|example|llvm' -E '^(package|compile_|readme|golden|ptx_)' \
+    >"$logs/ctest.log" 2>&1; echo $? >"$logs/ctest.rc") &
+
+sanitize() { # tool program [dir]
+    name=$(basename "$2")
+    dir=${3:-$root}
+    (cd "$dir" && timeout "$limit" "$cs" --tool "$1" --error-exitcode 99 --print-limit 20 "$2" >"$logs/$1_$name.log" 2>&1
+     echo $? >"$logs/$1_$name.rc") &
+}
+for t in test_ops_memory test_control test_cuda test_robust_api test_ops_reduce test_matmul; do
+    [ -x "$build/tests/$t" ] && sanitize memcheck "$build/tests/$t"
+done
+for e in softmax matmul; do
+    [ -x "$build/examples/$e" ] && sanitize memcheck "$build/examples/$e" "$build/examples"
+done
+for t in test_ops_reduce test_ops_shape test_matmul; do
+    [ -x "$build/tests/$t" ] && sanitize racecheck "$build/tests/$t"
+done
+[ -x "$build/examples/layer_norm" ] && sanitize racecheck "$build/examples/layer_norm" "$build/examples"
+wait
+
+status=0
+for rc in "$logs"/*.rc; do
+    name=$(basename "$rc" .rc)
+    code=$(cat "$rc")
+    if [ "$code" = 0 ]; then
+        summary=$(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY|tests passed' "$logs/$name.log" | tail -1)
+        echo "ok   $name  $summary"
+    else
+        echo "FAIL $name (status $code)"
+        grep -h -E 'Failed|FAIL|Invalid|Race|ERROR SUMMARY|RACECHECK SUMMARY|hazard' "$logs/$name.log" | head -12 | sed 's/^/    /'
+        status=1
+    fi
+done
+exit $status
