@@ -559,9 +559,10 @@ static char *tile__kdisk_key(const tile_kernel *k, const tile__func *f, int nw, 
     char *ir = tile__print_func(f), *src = NULL;
     size_t smem = 0;
     int has_assert = 0;
+    if (!ir) return NULL;   /* out of memory: the variant is not cached */
     if (tile__cuda_source(f, nw, ns, tile__hopper(arch), (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
         tile_clear_error();
-        free(ir);
+        TILE_FREE(ir);
         free(src);
         return NULL;
     }
@@ -576,7 +577,7 @@ static char *tile__kdisk_key(const tile_kernel *k, const tile__func *f, int nw, 
     tile__sb(&b, "\nnum_warps %d\nnum_stages %d\nspec %016llx\n", nw, ns, (unsigned long long)spec);
     tile__sb(&b, "ir %016llx %zu\nsource %016llx %zu\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)), strlen(ir),
              (unsigned long long)tile__fnv(TILE__FNV0, src, strlen(src)), strlen(src));
-    free(ir);
+    TILE_FREE(ir);
     free(src);
     if (b.oom) {
         free(b.s);
@@ -624,7 +625,7 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
     else if (p->smem > tile__kdisk_smem_limit())
         snprintf(why, whyn, "asks for %llu bytes of shared memory (at most %llu here)", (unsigned long long)p->smem,
                  (unsigned long long)tile__kdisk_smem_limit());
-    else if (p->has_assert > 1) snprintf(why, whyn, "a bad has_assert flag (%u)", p->has_assert);
+    else if (p->has_assert > (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK)) snprintf(why, whyn, "a bad has_assert flag (%u)", p->has_assert);
     else if (p->ptxlen == 0 || sg[p->siglen + p->ptxlen - 1] != 0 || strlen(sg + p->siglen) != p->ptxlen - 1)
         snprintf(why, whyn, "the PTX is not one NUL-terminated text");
     else if (!tile__ptx_has_entry(sg + p->siglen, k->name)) snprintf(why, whyn, "the PTX has no .entry %s", k->name);
@@ -756,7 +757,7 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func
     tile__kdisk_payload p;
     memset(&p, 0, sizeof p);
     p.smem = v->smem;
-    p.has_assert = (uint32_t)(v->has_assert != 0);
+    p.has_assert = (uint32_t)(v->has_assert & (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK));   /* which checks: TILE__HAS_*_CHECK */
     p.num_warps = (uint32_t)nw;
     p.num_stages = (uint32_t)ns;
     p.namelen = (uint32_t)strlen(kname);
@@ -1295,7 +1296,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         tile__config_text(&key, &full[i]);
         if (ir) tile__sb(&key, " ir=%016llx\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)));
         else tile__sb(&key, " ir=failed\n");
-        free(ir);
+        TILE_FREE(ir);
     }
     tile__err_mute--;
     if (key.oom || what.oom) {

@@ -391,6 +391,9 @@ static val ref_lane(int op, tl_dtype t, tl_dtype rt, val a, val b, val c, int *u
     default:
         r.f = rnd(rt, ref_math(op, x));
         if (is_transcendental(op)) *ulps = rt == TL_F16 || rt == TL_BF16 ? 1 : 2;
+        /* 1 / (1 + exp(-x)): exp's 2 ulp, then the add and the division (3 ulp seen
+           on the H200 through NVRTC at x = -17.3) */
+        if (op == OP_SIGMOID && (rt == TL_F32 || rt == TL_F64)) *ulps = 4;
         break;
     }
     return r;

@@ -248,12 +248,14 @@ typedef struct tile__func {
     int nomem;                               /* an allocation failed: see below */
 } tile__func;
 
-/* Growing tables of the lowering and the runtime (internal sizes only). */
+/* Growing tables of the lowering, the emitters and the runtime (internal
+   sizes only). These still abort when the host is out of memory, and do not
+   go through TILE_REALLOC until their callers can fail cleanly. */
 static void *tile__grow(void *p, int *cap, int need, size_t elem) {
     if (need <= *cap) return p;
     int n = *cap ? *cap : 16;
     while (n < need) n *= 2;
-    void *q = TILE_REALLOC(p, (size_t)n * elem);
+    void *q = realloc(p, (size_t)n * elem);
     if (!q) tile__die(__FILE__, __LINE__, "out of host memory");
     *cap = n;
     return q;

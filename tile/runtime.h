@@ -195,8 +195,18 @@ void *tile_malloc(size_t bytes) {
         return NULL;
     }
     if (tile__gpu_mode()) {
+        /* the driver's failure, told once and as tile_malloc's */
+        tile__err_mute++;
         tile_status st = tile__knobs_get()->managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
-        if (st != TILE_OK) return NULL;
+        tile__err_mute--;
+        if (st != TILE_OK) {
+            char why[sizeof tile__err.message];
+            const char *w = tile__err.message, *colon = strstr(w, ": ");
+            if (strncmp(w, "error ", 6) == 0 && colon) w = colon + 2;   /* without its "error TILE_ERR_...: " */
+            snprintf(why, sizeof why, "%s", w);
+            tile__error(st, NULL, NULL, 0, "tile_malloc(%zu): %s", bytes, why);
+            return NULL;
+        }
     } else if (!(p = aligned_alloc(64, n))) {
         tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): out of host memory", bytes);
         return NULL;
@@ -1004,9 +1014,15 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
         if (k->params[p].dtype == TL_PTR) spec |= (uint64_t)1 << p;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
-    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, spec, target, ptx, &smem, NULL);
+    char *text = NULL;
+    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, spec, target, &text, &smem, NULL);
     tile__func_free(&f);
-    return st;
+    if (st != TILE_OK) return st;
+    /* the caller frees it with tile_free_text, which is TILE_FREE */
+    size_t n = strlen(text) + 1;
+    if ((*ptx = (char *)TILE_MALLOC(n)) != NULL) memcpy(*ptx, text, n);
+    free(text);
+    return *ptx ? TILE_OK : tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
 }
 tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) {
     static const tile_launch defaults;
@@ -1025,4 +1041,4 @@ tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text)
     if (!*text) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory while printing the IR");
     return TILE_OK;
 }
-void tile_free_text(char *text) { free(text); }
+void tile_free_text(char *text) { TILE_FREE(text); }   /* tile__print_func's buffer */
