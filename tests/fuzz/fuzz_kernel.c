@@ -197,7 +197,7 @@ static tl_t fz_pool[FZ_POOL];
 static int fz_n;
 static long long fz_elems;       /* elements of big tiles made so far */
 static int fz_trips;             /* product of the open loops' trips  */
-static int fz_prints;
+static int fz_prints, fz_deeps;
 static int fz_after_if;          /* the line of the instruction after a TL_IF closed */
 _Static_assert(FZ_NOPS <= 64, "fz_skip_ops has a bit per op");
 static uint64_t fz_skip_ops;     /* TILE_FUZZ_SKIP                    */
@@ -822,6 +822,7 @@ static void fz_deep(void) {
     unsigned b = fz_u8();
     unsigned kind = fz_u8() % 3;
     int depth = b < 255 ? 32 * (1 + (int)b) : 8192 * (1 + (int)(fz_u8() % 8));
+    if (fz_deeps++) return;          /* one per kernel: building them takes time quadratic in depth */
     tl__frame **fs = (tl__frame **)calloc((size_t)depth, sizeof *fs);
     if (!fs) return;
     tl_t iv, x = fz_pick_where(FZ_W_INT_SCALAR, tl__cint(1));
@@ -1097,6 +1098,7 @@ static void fz_decode(const tl_t *params) {
     fz_trips = 1;
     fz_elems = 0;
     fz_prints = 0;
+    fz_deeps = 0;
     fz_after_if = 0;
     for (int p = 0; p < FZ_NPARAMS; p++) fz_params[p] = params[p];
     for (int p = FZ_NPTR; p < FZ_NPARAMS; p++) fz_pool[fz_n++] = params[p];   /* pointers come by FZ_PARAM and FZ_PTR */
