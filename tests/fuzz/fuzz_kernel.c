@@ -45,8 +45,9 @@
    Knobs: TILE_FUZZ_PTX=1 and TILE_FUZZ_STRICT=1 (above); TILE_FUZZ_VERBOSE=1
    keeps stdout (tl_print) and prints each input's status; TILE_FUZZ_TRACE=1
    prints each instruction and the pool after it (how to read an input);
-   TILE_FUZZ_SKIP=TRANS,INTERLEAVE never runs those ops (to fuzz past a
-   known bug); TILE_FUZZ_STATS=1 prints the statuses at exit (libFuzzer).
+   TILE_FUZZ_SKIP=TRANS,INTERLEAVE,CARRY never runs those ops, or changes
+   a carried value's type (to fuzz past a known bug); TILE_FUZZ_STATS=1
+   prints the statuses at exit (libFuzzer).
 
    The input: FZ_HDR header bytes, then instructions. A missing byte reads as
    0, so any input decodes. Header:
@@ -135,7 +136,7 @@ enum {
     X(BARRIER,   "(none)")                                                                    \
     X(META,      "kind: TL_META / TL_META_OR as a literal (and an arange)")                   \
     X(QUERY,     "pick what: tl_rank / tl_dim / tl_dtype_of as a literal")                    \
-    X(FOR,       "mode lo span step ncarry slots...")                                         \
+    X(FOR,       "mode lo span step [bounds] [dtype] ncarry slots...")                                         \
     X(IF,        "mode ... ncarry slots...")                                                  \
     X(WHILE,     "limit extra ncarry slots...")                                               \
     X(END,       "flags: close the innermost (bit 0: TL_ELSE follows a TL_IF)")               \
@@ -201,7 +202,7 @@ static int fz_prints, fz_deeps;
 static int fz_after_if;          /* the line of the instruction after a TL_IF closed */
 _Static_assert(FZ_NOPS <= 64, "fz_skip_ops has a bit per op");
 static uint64_t fz_skip_ops;     /* TILE_FUZZ_SKIP                    */
-static int fz_skip_interleave;
+static int fz_skip_interleave, fz_skip_carry;
 
 enum { FZ_K_FOR, FZ_K_IF, FZ_K_ELSE, FZ_K_WHILE };
 typedef struct fz_frame {
@@ -702,14 +703,11 @@ static fz_frame *fz_open(int kind) {
     fr->extra = -1;
     return fr;
 }
-/* lo, hi: literals, typed literals or run-time values clamped to them */
-static tl_t fz_bound(unsigned kind, int lit, int lo_lit, int hi_lit) {
+/* a bound: a literal, a typed literal or a run-time value (clamped by fz_for) */
+static tl_t fz_bound(unsigned kind, int lit) {
     switch (kind % 3) {
     case 1: return tl_cast_at(FZ_AT, tl__cint(lit), fz_int_dtype(fz_u8()));
-    case 2: {
-        tl_t x = fz_pick_where(FZ_W_INT_SCALAR, fz_params[FZ_NPTR]);
-        return tl_maximum_at(FZ_AT, tl_minimum_at(FZ_AT, x, tl__cint(lit == lo_lit ? lo_lit : hi_lit)), tl__cint(lo_lit));
-    }
+    case 2: return fz_pick_where(FZ_W_INT_SCALAR, fz_params[FZ_NPTR]);
     default: return tl__cint(lit);
     }
 }
@@ -720,11 +718,19 @@ static void fz_for(void) {
     int span = (int)(fz_u8() % (unsigned)(allowed + 1));
     unsigned sb = fz_u8();
     int down = (mode >> 4) % 4 == 1;
-    tl_t lov = fz_bound(mode, lo, lo, lo + span), hiv = fz_bound(mode >> 2, lo + span, lo, lo + span), step;
+    tl_t lov = fz_bound(mode, lo), hiv = fz_bound(mode >> 2, lo + span), step;
     switch ((mode >> 4) % 4) {
     case 1: step = tl__cint(-1 - (int)(sb % 2)); break;   /* counts down from hi to lo */
     case 2: step = sb < 16 ? tl__cint(0) : fz_pick_where(FZ_W_INT_SCALAR, tl__cint(1)); break;
     default: step = tl__cint(1 + (int)(sb % 3)); break;
+    }
+    if (mode % 3 || (mode >> 2) % 3 || (mode >> 4) % 4 == 2) {
+        /* not all weak literals: bounds and step in one dtype, lo <= hi <= lo + span
+           in it (wrapping past its end gives no trips): at most span trips */
+        tl_dtype t = fz_int_dtype(fz_u8());
+        lov = tl_cast_at(FZ_AT, lov, t);
+        hiv = tl_minimum_at(FZ_AT, tl_maximum_at(FZ_AT, tl_cast_at(FZ_AT, hiv, t), lov), tl_add_at(FZ_AT, lov, tl__cint(span)));
+        if ((mode >> 4) % 4 == 2) step = tl_cast_at(FZ_AT, step, t);
     }
     fz_frame *fr = fz_open(FZ_K_FOR);
     tl_t *v[FZ_MAXC];
@@ -1042,7 +1048,10 @@ static void fz_step(unsigned op) {
         unsigned b = fz_u8();
         const fz_frame *fr = fz_depth ? &fz_fr[fz_depth - 1] : NULL;
         int slot = fr && fr->nslots && (b & 1) ? fr->slots[(b >> 1) % (unsigned)fr->nslots] : fz_n - 1 - (int)((b >> 1) % (unsigned)fz_n);
-        fz_pool[slot] = fz_pool[fz_n - 1];
+        tl_t v = fz_pool[fz_n - 1];
+        for (int k = 0; fz_skip_carry && fr && k < fr->nslots; k++)
+            if (fr->slots[k] == slot && (tl_dtype_of(v) != tl_dtype_of(fz_pool[slot]) || !fz_same_shape(v, fz_pool[slot]))) return;
+        fz_pool[slot] = v;
         break;
     }
     case FZ_POP: {
@@ -1059,8 +1068,9 @@ static void fz_step(unsigned op) {
 
 /* TILE_FUZZ_TRACE=1: each instruction and the pool after it, on stderr */
 static int fz_trace;
-/* TILE_FUZZ_SKIP=TRANS,PERMUTE,INTERLEAVE: ops (names of FZ_OPS, and
-   INTERLEAVE for tl_interleave) never run, to fuzz past a known bug */
+/* TILE_FUZZ_SKIP=TRANS,PERMUTE,INTERLEAVE,CARRY: ops (names of FZ_OPS,
+   INTERLEAVE for tl_interleave) never run, and with CARRY a carried value
+   never changes its type (no TILE_ERR_CARRY), to fuzz past a known bug */
 static void fz_read_skip(void) {
 #define FZ_NAME(name, bytes) #name,
     static const char *const names[] = {FZ_OPS(FZ_NAME)};
@@ -1070,6 +1080,7 @@ static void fz_read_skip(void) {
         size_t n = strcspn(p, ",");
         int known = n == 10 && strncmp(p, "INTERLEAVE", n) == 0;
         fz_skip_interleave |= known;
+        if (n == 5 && strncmp(p, "CARRY", n) == 0) fz_skip_carry = known = 1;
         for (int op = 0; op < FZ_NOPS; op++)
             if (strlen(names[op]) == n && strncmp(p, names[op], n) == 0) fz_skip_ops |= 1ull << op, known = 1;
         if (!known) fprintf(stderr, "fuzz_kernel: TILE_FUZZ_SKIP: no op %.*s\n", (int)n, p);

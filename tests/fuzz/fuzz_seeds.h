@@ -191,8 +191,8 @@ FZ_SEED(for_sum, FZ_HDR0,
    induction variable, clamped; i64 bounds */
 FZ_SEED(for_down_nested, FZ_HDR0,
         FZ_LIT_TYPED, FZ_LI(0), FZ_D(TL_I64),
-        FZ_FOR, 16, 4, 6, 1, 1, 1, 1, 0,
-        FZ_FOR, 8, 2, 4, 0, 0, 0, 1, 1,
+        FZ_FOR, 16, 4, 6, 1, 1, 1, 1, 1, 0,
+        FZ_FOR, 8, 2, 4, 0, 0, 0, 1, 1, 1,
         FZ_BINARY, FZ_B_add, 2, 0, FZ_SET, 1, FZ_END, 0,
         FZ_BINARY, FZ_B_add, 1, 0, FZ_SET, 1, FZ_END, 0,
         FZ_IN(TL_I64), FZ_S0, FZ_STORE, 0, 0, 0, 0)
