@@ -7,23 +7,24 @@
      plain       any C11 compiler; main() runs every file named on the command
                  line (a directory: each file in it, by name), then, with
                  -runs=N, N mutations of them (-seed=S, -max_total_time=T).
-                 CTest replays tests/fuzz/corpus (fuzz_corpus_replay) and
-                 tests/fuzz/regress (fuzz_regress_replay) with it.
+                 CTest replays tests/fuzz/corpus and tests/fuzz/regress with
+                 it, in the interpreter and in the PTX mode (fuzz_*).
 
    Why it is shaped this way: a TILE_KERNEL body is plain C run while the
    kernel is built, so one kernel, fz_kernel, reads its "program" from the
    input and calls the tl_* functions it names. Its parameters are a pointer
    to every dtype (each a tile_malloc buffer of FZ_BUFN elements) and one
    scalar of each parameter type. Values live on a stack (the pool) that
-   starts with the parameters; each instruction takes operands from it by a
-   byte counted from the top and pushes its results. Operands are picked to
+   starts with the scalar parameters (pointers come by FZ_PARAM and FZ_PTR);
+   each instruction takes operands from it by a byte counted from the top
+   and pushes its results. Operands are picked to
    fit where a byte asks for it (same shape, a pointer, an integer scalar),
    so that most programs build and the rest fail in interesting places.
    TL_FOR / TL_IF / TL_ELSE / TL_WHILE are opened and closed by instructions
    (their begin/end functions, as the macros call them); carried variables
    are pool slots, so an instruction that stores into a slot inside a body
-   is `acc = ...`. The harness keeps every run finite and small: loop trips
-   are literals or clamped to literals (at most FZ_TRIPS along any nesting),
+   is `acc = ...`. The harness keeps every run finite and small: a loop runs
+   at most a literal number of trips (FZ_TRIPS along any nesting),
    TL_WHILE carries a hidden counter, tiles are at most FZ_SMALL elements
    unless an input asks for the odd huge or bad shape, tl_dot runs on at
    most 64x64x64.
@@ -63,15 +64,14 @@
      h5  the pattern the buffers are filled with; the float arguments
    Instructions: one byte picks the op (byte % FZ_NOPS, the enum below),
    then the op reads its operand bytes, listed beside it. "pick" is one
-   byte choosing a pool value (0 = the top); "like" picks a value of the
-   same shape as a given one (byte >= 0x80: any value); "shape" is
-   fz_shape's encoding; "dtype" fz_dtype's. */
+   byte choosing a number (not a pointer) in the pool, 0 = the top; "like"
+   one of the same shape as a given value, or a scalar; a pick byte >= 0xf0
+   takes any value; "shape" is fz_shape's encoding, "dtype" fz_dtype's. */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
