@@ -28,7 +28,7 @@ mkdir -p "$logs"
 cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 export TILE_SYNC=1 TILE_MANAGED=1 TILE_QUIET=1
 
-(cd "$root" && timeout "$limit" ctest --test-dir "$build" -j6 --output-on-failure -L 'test|example|llvm' -E '^(package|compile_|readme|golden|ptx_)' \
+(cd "$root" && timeout "$limit" ctest --test-dir "$build" -j6 --output-on-failure -L 'test|example|llvm' -E '^(package|compile_|readme|golden|ptx_|fuzz_.*_ptx_)' \
     >"$logs/ctest.log" 2>&1; echo $? >"$logs/ctest.rc") &
 
 sanitize() { # tool program [dir [api-errors]]
