@@ -180,24 +180,41 @@ static size_t tile__host_bytes(void) {
 #endif
     return 0;
 }
+/* The bytes of memory the device has (0: unknown), asked once. */
+static size_t tile__dev_total;
+static pthread_once_t tile__dev_total_once = PTHREAD_ONCE_INIT;
+static void tile__read_dev_total(void) {
+    size_t fr = 0, total = 0;
+    tile_error kept = tile__err;   /* a failure here is no one's error */
+    tile__err_mute++;
+    if (tile__cu_mem_info(&fr, &total) == TILE_OK) tile__dev_total = total;
+    tile__err_mute--;
+    tile__err = kept;
+}
 void *tile_malloc(size_t bytes) {
     /* rounded up to 64 bytes; a size that cannot be rounded, or more than
-       the host has in the interpreter, fails before an allocator sees it
-       (the device's driver says so itself) */
+       the memory there is (the device's; with TILE_MANAGED the device's and
+       the host's; the host's in the interpreter), fails before an allocator
+       sees it */
     if (bytes > SIZE_MAX - 63) {
         tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): no device or host has that much memory", bytes);
         return NULL;
     }
-    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, host = tile__gpu_mode() ? 0 : tile__host_bytes();
+    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, have = 0;
+    int gpu = tile__gpu_mode(), managed = gpu && tile__knobs_get()->managed;
+    if (gpu) pthread_once(&tile__dev_total_once, tile__read_dev_total);
+    if (!gpu || managed) have = tile__host_bytes();
+    if (gpu && tile__dev_total) have = managed && have <= SIZE_MAX - tile__dev_total ? have + tile__dev_total : tile__dev_total;
     void *p = NULL;
-    if (host && n > host) {
-        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the host's %zu MiB of memory", bytes, host >> 20);
+    if (have && n > have) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the %zu MiB of memory %s", bytes, have >> 20,
+                    !gpu ? "the host has" : managed ? "the device and the host have" : "the device has");
         return NULL;
     }
-    if (tile__gpu_mode()) {
+    if (gpu) {
         /* the driver's failure, told once and as tile_malloc's */
         tile__err_mute++;
-        tile_status st = tile__knobs_get()->managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
+        tile_status st = managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
         tile__err_mute--;
         if (st != TILE_OK) {
             char why[sizeof tile__err.message];
