@@ -374,7 +374,9 @@ typedef struct tile__ll_em {
     LLVMBasicBlockRef entry;
     tile__ll_reg *regs;
     int nregs, capregs;
-    tile__ll_frame stk[64];
+    /* open structured control flow: a kernel body nests at most 64 deep
+       (TILE__MAX_NEST), and the lowering adds a few levels inside an op */
+    tile__ll_frame stk[256];
     int depth;
     int has_assert, uses_math;
     char missing[256];                         /* the first feature this back end lacks */
@@ -1051,9 +1053,9 @@ static void tile__ll_assign(tile__emitter *e, int var, int v) {
     L.LLVMBuildStore(c->B, tile__ll_get(c, v), c->regs[var].v);
 }
 static tile__ll_frame *tile__ll_push(tile__ll_em *c, int kind) {
-    if (c->depth >= 64) {
-        tile__ll_missing(c, "control flow nested deeper than 64");
-        c->depth = 63;
+    if (c->depth >= (int)(sizeof c->stk / sizeof c->stk[0])) {
+        tile__ll_missing(c, "control flow nested deeper than 256");
+        c->depth = (int)(sizeof c->stk / sizeof c->stk[0]) - 1;
     }
     tile__ll_frame *fr = &c->stk[c->depth++];
     memset(fr, 0, sizeof *fr);

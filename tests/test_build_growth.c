@@ -104,6 +104,24 @@ TILE_KERNEL(interleave_scalars, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t va = tl_load(tl_add(x, tl_arange(0, 4))), vb = tl_load(tl_add(x, tl_arange(4, 8)));
     tl_store(tl_add(out, tl_arange(2, 10)), tl_interleave(va, vb));
 }
+/* TL_FORs nested as deep as a kernel may (64), one trip each: out = x + 1.
+   Built, run, and compiled to PTX (the LLVM back end once overflowed its
+   control-flow stack past 64 levels: the lowering adds levels of its own) */
+static void nest_once(tl_t *acc, tl_t p, int depth) {
+    if (depth == 0) {
+        *acc = tl_add(*acc, tl_load(p));
+        return;
+    }
+    tl_t a = *acc;
+    TL_FOR (i, 0, 1, 1, a) { nest_once(&a, p, depth - 1); }
+    *acc = a;
+}
+TILE_KERNEL(nest64, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 16);
+    tl_t acc = tl_full(TL_F32, 1.0, 16);
+    nest_once(&acc, tl_add(x, offs), 64);
+    tl_store(tl_add(out, offs), acc);
+}
 /* the 64 ints below INT_MAX */
 TILE_KERNEL(arange_top, (tl_ptr_i32, out)) {
     tl_t r = tl_arange(INT_MAX - 64, INT_MAX);
@@ -196,14 +214,37 @@ int main(void) {
     tt_poison(out, NX * sizeof *out);
     TT_OK(interleave_scalars(TILE_OPTS(.grid = {1}), x, out));
     tile_memcpy_dtoh(hout, out, sizeof hout);
-    double want[10] = {hx[0], hx[1]};
+    double want[16] = {hx[0], hx[1]};
     for (int k = 0; k < 4; k++) {
         want[2 + 2 * k] = hx[k];
         want[3 + 2 * k] = hx[4 + k];
     }
-    double got[10];
+    double got[16];
     for (int k = 0; k < 10; k++) got[k] = hout[k];
     tt_check_close("tl_interleave(scalar, scalar) and of [4] tiles", got, want, 10, 0, 0);
+
+    fill(hx, NX);
+    tile_memcpy_htod(x, hx, sizeof hx);
+    tt_poison(out, NX * sizeof *out);
+    TT_OK(nest64(TILE_OPTS(.grid = {1}), x, out));
+    tile_memcpy_dtoh(hout, out, sizeof hout);
+    for (int k = 0; k < 16; k++) {
+        got[k] = hout[k];
+        want[k] = (double)hx[k] + 1.0;
+    }
+    tt_check_close("64 nested TL_FORs", got, want, 16, 1e-6, 1e-6);
+    char *ptx = NULL;
+    tile_status pst = tile_kernel_ptx(TILE_KERNEL_OF(nest64), TILE_OPTS(.grid = {1}), "sm_80", &ptx);
+    if (pst == TILE_ERR_NODEVICE || pst == TILE_ERR_COMPILE) {
+        /* no compiler at all is a skip; a failed compile with one is a bug */
+        TT_CHECK(pst == TILE_ERR_NODEVICE, "64 nested TL_FORs to PTX: %s", tile_last_error());
+        if (pst == TILE_ERR_NODEVICE) printf("64 nested TL_FORs to PTX: skipped: %s\n", tile_last_error());
+    } else {
+        TT_CHECK(pst == TILE_OK && ptx && strstr(ptx, ".entry"), "64 nested TL_FORs to PTX through %s: %s", tile_backend_name(), tile_last_error());
+        if (pst == TILE_OK) printf("64 nested TL_FORs to PTX: ok (%zu bytes)\n", strlen(ptx));
+    }
+    tile_free_text(ptx);
+    tile_kernel_release(TILE_KERNEL_OF(nest64));
 
     tt_poison(iout, 64 * sizeof *iout);
     TT_OK(arange_top(TILE_OPTS(.grid = {1}), iout));
