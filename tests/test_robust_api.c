@@ -412,6 +412,10 @@ static void check_accepted(void) {
     /* tile_cdiv: no division by zero, no wrap */
     TT_CHECK(tile_cdiv(5, 0) == 0 && tile_cdiv(-200, 64) == 0 && tile_cdiv(100, 64) == 2, "tile_cdiv(5, 0) = %u, (-200, 64) = %u, (100, 64) = %u",
              tile_cdiv(5, 0), tile_cdiv(-200, 64), tile_cdiv(100, 64));
+    /* tile_round_to: integers wrap, also from doubles beyond int64 (no undefined conversion) */
+    TT_CHECK(tile_round_to(TL_I8, 300) == 44 && tile_round_to(TL_U8, -1) == 255 && tile_round_to(TL_I32, 1e30) == 0 &&
+                 tile_round_to(TL_I64, NAN) == 0 && tile_round_to(TL_U64, -1e19) == 18446744073709551616.0 - 1e19,
+             "tile_round_to: %g %g %g %g", tile_round_to(TL_I8, 300), tile_round_to(TL_U8, -1), tile_round_to(TL_I32, 1e30), tile_round_to(TL_U64, -1e19));
     tile_cache_stats_get(NULL);
     TT_CHECK(tile_meta_of(NULL, "BLOCK") == 0 && tile_meta_of(TILE_OPTS(.meta = {{"BLOCK", 8}}), NULL) == 0, "tile_meta_of with NULL");
     check_good("accepted calls");

@@ -755,7 +755,13 @@ double tile_round_to(tl_dtype t, double x) {
     tile__elem e;
     if (tile__is_float(t)) { e.f = x; return tile__convert(TL_F64, t, e).f; }
     if (!tile__is_int(t)) return x;
-    e.i = (int64_t)x;
+    /* wrap modulo 2^64 first: converting a double out of int64's range is undefined */
+    if (x != x || isinf(x)) e.i = 0;
+    else if (fabs(x) < 9223372036854775808.0) e.i = (int64_t)x;
+    else {
+        double m = fmod(x, 18446744073709551616.0);
+        e.u = (uint64_t)(m < 0 ? m + 18446744073709551616.0 : m);
+    }
     e = tile__norm(t, e);
     return tile__is_signed(t) || t == TL_I1 ? (double)e.i : (double)e.u;
 }
