@@ -197,7 +197,8 @@ typedef struct tile_cache_stats {
                                 others, or not for the kernel asked for            */
 } tile_cache_stats;
 void tile_cache_stats_get(tile_cache_stats *out);
-/* The cache directory in use ("" when the disk cache is off). */
+/* The cache directory in use, made and checked on the first call (""
+   when the disk cache is off, or its directory was refused). */
 const char *tile_cache_dir(void);
 
 #ifdef __cplusplus
