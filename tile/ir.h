@@ -270,8 +270,10 @@ static void *tile__grow(void *p, int *cap, int need, size_t elem) {
    kernel body, which goes on running (it is the user's C code), stays in
    bounds, every id it gets is an uncounted one that the builder's checks
    turn into poison, and the build reports TILE_ERR_NOMEM once at the end.
-   TILE_STRESS_GROW (tests) moves a table on every growth, so a stale
-   pointer into one is caught by AddressSanitizer at once. */
+   TILE_STRESS_GROW (tests) moves a table on every growth, growing it by
+   exactly what is needed while it is small (then by doubling, so that a
+   huge kernel stays linear), so a stale pointer into one is caught by
+   AddressSanitizer at once. */
 #define TILE__SPARE 72      /* > the most results, operands or args one append writes */
 static int tile__reserve(tile__func *f, void **p, int *cap, long long need, size_t elem) {
     if (f->nomem) return 0;
@@ -279,7 +281,7 @@ static int tile__reserve(tile__func *f, void **p, int *cap, long long need, size
     if (need <= *cap) return 1;
     long long n = *cap ? *cap : 16;
 #ifdef TILE_STRESS_GROW
-    n = need;
+    if (need < 4096) n = need;
 #endif
     while (n < need) n *= 2;
     if (n > INT_MAX / 2 || (size_t)n > SIZE_MAX / elem) {
