@@ -457,11 +457,10 @@ static int tile__disk_read(int kind, const char *name, const char *key, char **p
 /* Write atomically: a new file of a unique name (mkstemp, 0600) in the
    cache directory, renamed over the name, which replaces whatever was there
    (a bad file, a FIFO, a link: the link itself, never its target). */
-static int tile__disk_write(int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path, size_t pathn) {
-    const tile__at_knobs *kn = tile__at_knobs_get();
-    if (!kn->disk) return 0;
-    size_t keylen = strlen(key);
+/* The header of an entry holding `payload` under `key`. */
+static tile__disk_header tile__disk_header_of(int kind, const char *key, const void *payload, size_t paylen) {
     tile__disk_header hd;
+    size_t keylen = strlen(key);
     memset(&hd, 0, sizeof hd);
     memcpy(hd.magic, "TILECACH", 8);
     hd.format = TILE__DISK_FORMAT;
@@ -470,6 +469,13 @@ static int tile__disk_write(int kind, const char *name, const char *key, const v
     hd.paylen = paylen;
     hd.keyhash = tile__fnv(TILE__FNV0, key, keylen);
     hd.checksum = tile__fnv(tile__fnv(TILE__FNV0, key, keylen), payload, paylen);
+    return hd;
+}
+static int tile__disk_write(int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path, size_t pathn) {
+    const tile__at_knobs *kn = tile__at_knobs_get();
+    if (!kn->disk) return 0;
+    size_t keylen = strlen(key);
+    tile__disk_header hd = tile__disk_header_of(kind, key, payload, paylen);
     if (!tile__disk_path(path, pathn, name, hd.keyhash, kind)) return 0;
     char tmp[TILE__PATH_MAX + 16];
     int k = snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);

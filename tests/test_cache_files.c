@@ -238,16 +238,8 @@ static void remove_tree(const char *path) {
 /* A cache file as the library lays it out, with a valid checksum: what a
    forger who knows the format writes. */
 static int write_entry(const char *path, int kind, const char *key, const void *pay, size_t paylen) {
-    tile__disk_header hd;
     size_t keylen = strlen(key);
-    memset(&hd, 0, sizeof hd);
-    memcpy(hd.magic, "TILECACH", 8);
-    hd.format = TILE__DISK_FORMAT;
-    hd.kind = (uint32_t)kind;
-    hd.keylen = keylen;
-    hd.paylen = paylen;
-    hd.keyhash = tile__fnv(TILE__FNV0, key, keylen);
-    hd.checksum = tile__fnv(tile__fnv(TILE__FNV0, key, keylen), pay, paylen);
+    tile__disk_header hd = tile__disk_header_of(kind, key, pay, paylen);
     char *buf = (char *)malloc(sizeof hd + keylen + paylen);
     memcpy(buf, &hd, sizeof hd);
     memcpy(buf + sizeof hd, key, keylen);

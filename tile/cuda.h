@@ -205,9 +205,7 @@ static tile__nvrtc_api tile__nvrtc;
    these helpers: a value that means nothing is one notice on stderr (unless
    TILE_QUIET) naming the knob and the value, and the knob keeps its default.
    Then this file's. */
-static void tile__knob_notice(const char *knob, const char *value, const char *why) {
-    if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s=%s: %s\n", knob, value, why);
-}
+static void tile__knob_notice(const char *knob, const char *value, const char *why) { tile__notice("%s=%s: %s", knob, value, why); }
 /* 1 when a and b are equal but for the case of ASCII letters */
 static int tile__same_word(const char *a, const char *b) {
     for (; *a && *b; a++, b++) {
