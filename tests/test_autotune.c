@@ -499,9 +499,11 @@ static void test_disk(void) {
     /* bad files: each is ignored, the key retuned, the file rewritten whole */
     for (int kind = 0; kind < 5; kind++) {
         const char *what[] = {"truncated to the header", "truncated by one byte", "a flipped payload byte", "foreign text", "another key's file"};
+        /* the file rewritten by the previous kind may differ in length by a digit of its timing: cut the one on disk now */
+        long now = file_size(path);
         if (kind == 0) truncate_file(path, 40);
-        if (kind == 1) truncate_file(path, size - 1);
-        if (kind == 2) flip_byte(path, size - 3);
+        if (kind == 1) truncate_file(path, now - 1);
+        if (kind == 2) flip_byte(path, now - 3);
         if (kind == 3) write_text(path, "hello, I am not a cache file\n");
         if (kind == 4) {
             /* tune another key, then copy its file over this one's */
