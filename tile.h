@@ -326,6 +326,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/build.h"
 #include "tile/passes.h"
 #include "tile/interp.h"
+#include "tile/emit.h"
 #include "tile/lower.h"
 #include "tile/emit_cuda.h"
 #include "tile/cuda.h"

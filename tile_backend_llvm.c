@@ -54,9 +54,8 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
 #endif
-#define TILE__MAX_CARRY 32     /* tile/build.h's: only the lowering's unused copy here reads it */
 #include "tile/ir.h"
-#include "tile/lower.h"
+#include "tile/emit.h"    /* the emitter interface; the lowering itself stays in the library */
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #pragma GCC diagnostic ignored "-Wunused-function"  /* to the end: unused static copies are reported there */
