@@ -273,31 +273,38 @@ const char *tile_backend_name(void);
 typedef struct tile_backend_job tile_backend_job;
 struct tile_backend_job {
     const void *func;          /* the kernel's optimized tile IR (a tile__func) */
+    const void *config;        /* what to compile it for (a tile__config, tile/emit.h):
+                                  the target, warps, stages, specialization     */
+    void *meta;                /* out: what the launch needs (a tile__kernel_meta),
+                                  filled by `lower`                             */
     const char *name;          /* the kernel's name                              */
-    int num_warps;
-    uint64_t spec;             /* the arguments' specialization (runtime.h)      */
-    const char *arch;          /* "sm_90a", "sm_80"                              */
-    /* the library's lowering of the job, driving `emitter` (a tile__emitter);
-       it sets `smem`                                                          */
+    const char *arch;          /* the config's target: "sm_90a", "sm_80"        */
+    /* the library's lowering of the job, driving `emitter` (a tile__emitter) */
     tile_status (*lower)(tile_backend_job *job, void *emitter);
     tile_status (*error)(tile_status st, const char *kernel, const char *message);
     void (*dump)(const char *kernel, const char *stage, const char *text);
     int dump_llir, times;      /* TILE_DUMP=llir, TILE_DUMP=times                */
     int emitter_size;          /* sizeof(tile__emitter): both sides must agree   */
     int forced;                /* TILE_BACKEND names this back end: no fallback  */
-    char *ptx;                 /* out: the PTX (malloc'ed)                       */
-    size_t smem;               /* out: dynamic shared memory bytes               */
-    int has_assert;            /* out: its device checks (TILE__HAS_*_CHECK bits) */
+    char *key;                 /* out of emit: what the PTX will depend on (the
+                                  back end's version, the code it built), for
+                                  the disk cache's key (malloc'ed)               */
+    void *state;               /* the back end's own, from emit to release       */
+    char *ptx;                 /* out of assemble: the PTX (malloc'ed)           */
     int unsupported;           /* out: it failed on a feature the back end lacks */
-    int num_stages;            /* the launch's num_stages (0: the default)       */
 };
+/* A compile is emit (lower the kernel and build the code), then, unless the
+   disk cache has the result of that code, assemble (to PTX); release ends
+   every emit. */
 typedef struct tile_backend_hooks {
     const char *name;                                 /* "llvm"                  */
     /* 1: ready; else why not: 0, or -1 when a knob of its own is to blame */
     int (*load)(char *why, size_t n);
-    tile_status (*compile)(tile_backend_job *job);
     /* after load: 1 when it compiles for `arch` ("sm_90a"); else why not */
     int (*supports)(const char *arch, char *why, size_t n);
+    tile_status (*emit)(tile_backend_job *job);
+    tile_status (*assemble)(tile_backend_job *job);
+    void (*release)(tile_backend_job *job);
 } tile_backend_hooks;
 void tile_register_backend(const tile_backend_hooks *h);
 

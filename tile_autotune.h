@@ -195,6 +195,10 @@ typedef struct tile_cache_stats {
     long rejected;           /* cache files ignored: truncated, corrupt, foreign,
                                 not a regular file, not this user's, writable by
                                 others, or not for the kernel asked for            */
+    long lowerings;          /* kernels lowered to CUDA C or LLVM IR: once per
+                                variant compiled or loaded from the disk cache
+                                (its key is what the lowering made), and once per
+                                TILE_DUMP or tile_kernel_ptx                       */
 } tile_cache_stats;
 void tile_cache_stats_get(tile_cache_stats *out);
 /* The cache directory in use, made and checked on the first call (""
@@ -299,6 +303,7 @@ void tile_cache_stats_get(tile_cache_stats *out) {
     pthread_mutex_lock(&tile__at_stats_lock);
     *out = tile__at_stats;
     pthread_mutex_unlock(&tile__at_stats_lock);
+    out->lowerings = tile__lowered_count();
 }
 
 /* ---- hashing: FNV-1a, 64 bits ----------------------------------------------------- */
@@ -339,7 +344,7 @@ TILE__PRINTF(2, 3) static void tile__sb(tile__sbuf *b, const char *fmt, ...) {
    covers the key and the payload; the lengths must add up to the file's
    size exactly. Format 2: kernel entries say what they hold (name,
    signature, num_warps, num_stages) and both keys name the signature. */
-#define TILE__DISK_FORMAT 2u
+#define TILE__DISK_FORMAT 3u
 enum { TILE__DISK_KERNEL = 1, TILE__DISK_TUNE = 2 };
 typedef struct tile__disk_header {
     char magic[8];           /* "TILECACH"                                       */
@@ -535,9 +540,10 @@ static void tile__device_id(tile__sbuf *b) {
    and, where the driver can link, the cubin the driver made from it;
    loading the cubin skips the JIT. Without a GPU a variant is its PTX only
    (what tests compile and cache with no device). */
-typedef struct tile__kdisk_payload {
+typedef struct tile__kdisk_payload {   /* its tile__kernel_meta, and what it is for */
     uint64_t smem;               /* dynamic shared memory bytes                   */
     uint32_t has_assert, num_warps, num_stages;
+    uint32_t nthreads, cluster[3], maxnreg;
     uint32_t namelen, siglen, pad;
     uint64_t ptxlen, cubinlen;   /* the PTX with its NUL; 0: no cubin             */
 } tile__kdisk_payload;           /* then the name, the signature, PTX, cubin      */
@@ -561,31 +567,21 @@ static uint64_t tile__kdisk_smem_limit(void) {
 /* The compiler that makes the PTX: the registered back end, else NVRTC. */
 static const char *tile__kdisk_compiler(void) { return tile__ext_mode() ? tile__ext->name : "nvrtc"; }
 
-static char *tile__kdisk_key(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch) {
+/* The key of one variant, computed once per compile: the library, the
+   device and its driver, the kernel's signature, the whole configuration,
+   and what emit built: the back end's key (its first line names the
+   compiler and its version, verbatim; the code after it, hashed). */
+static char *tile__kdisk_key(const tile_kernel *k, const tile__config *cfg, const char *emitted) {
     tile__sbuf b = {0};
-    char *ir = tile__print_func(f), *src = NULL;
-    size_t smem = 0;
-    int has_assert = 0;
-    if (!ir) return NULL;   /* out of memory: the variant is not cached */
-    if (tile__cuda_source(f, nw, ns, tile__hopper(arch), (unsigned)spec, (unsigned)(spec >> 32), &src, &smem, &has_assert) != TILE_OK) {
-        tile_clear_error();
-        TILE_FREE(ir);
-        free(src);
-        return NULL;
-    }
-    /* NVRTC's version is in the key: load it now, not at the first compile,
-       so that the key looked up and the key stored are the same */
-    tile__nvrtc_available();
+    size_t head = strcspn(emitted, "\n"), rest = strlen(emitted) - head;
     tile__sb(&b, "tile kernel %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&b);
-    tile__sb(&b, "compiler %s\nnvrtc %d.%d\narch %s\nkernel %s\nsignature ", tile__kdisk_compiler(), tile__nvrtc_st.major, tile__nvrtc_st.minor,
-             arch, k->name);
+    tile__sb(&b, "compiler %s\nkernel %s\nsignature ", tile__kdisk_compiler(), k->name);
     tile__signature_text(&b, k);
-    tile__sb(&b, "\nnum_warps %d\nnum_stages %d\nspec %016llx\n", nw, ns, (unsigned long long)spec);
-    tile__sb(&b, "ir %016llx %zu\nsource %016llx %zu\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)), strlen(ir),
-             (unsigned long long)tile__fnv(TILE__FNV0, src, strlen(src)), strlen(src));
-    TILE_FREE(ir);
-    free(src);
+    tile__sb(&b, "\nconfig %s num_warps %d num_stages %d hopper %d spec16 %016llx spec1 %016llx\n", cfg->arch, cfg->num_warps, cfg->num_stages,
+             cfg->hopper, (unsigned long long)cfg->spec16, (unsigned long long)cfg->spec1);
+    tile__sb(&b, "%.*s\ncode %016llx %zu\n", (int)(head < 400 ? head : 400), emitted,
+             (unsigned long long)tile__fnv(TILE__FNV0, emitted + head, rest), rest);
     if (b.oom) {
         free(b.s);
         return NULL;
@@ -629,6 +625,10 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
         snprintf(why, whyn, "compiled for another signature than (%s)", sig.s ? sig.s : "");
     else if (p->num_warps != (uint32_t)nw || p->num_stages != (uint32_t)ns)
         snprintf(why, whyn, "compiled for num_warps %u, num_stages %u (asked: %d, %d)", p->num_warps, p->num_stages, nw, ns);
+    else if (p->nthreads == 0 || p->nthreads > 1024 || p->nthreads % 32 || p->cluster[0] == 0 || p->cluster[1] == 0 || p->cluster[2] == 0 ||
+             (uint64_t)p->cluster[0] * p->cluster[1] * p->cluster[2] > 16 || p->maxnreg > 255)
+        snprintf(why, whyn, "a bad launch record (%u threads, cluster %u x %u x %u, %u registers)", p->nthreads, p->cluster[0], p->cluster[1],
+                 p->cluster[2], p->maxnreg);
     else if (p->smem > tile__kdisk_smem_limit())
         snprintf(why, whyn, "asks for %llu bytes of shared memory (at most %llu here)", (unsigned long long)p->smem,
                  (unsigned long long)tile__kdisk_smem_limit());
@@ -647,13 +647,13 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
 
 /* Look the variant up on disk; 1 when found and checked, with v's module,
    function, shared memory and assert flag set (without a GPU: v->ptx). */
-static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch, tile__variant *v) {
+static int tile__kdisk_load(const tile_kernel *k, const tile__config *cfg, const char *key, tile__variant *v) {
     if (!tile__at_knobs_get()->disk) return 0;
-    char *key = tile__kdisk_key(k, f, nw, ns, spec, arch), *pay = NULL, path[TILE__PATH_MAX], why[256];
+    char *pay = NULL, path[TILE__PATH_MAX], why[256];
     const char *ptx = NULL, *cubin = NULL;
+    int nw = cfg->num_warps, ns = cfg->num_stages;
     size_t n = 0;
-    int ok = key && tile__disk_read(TILE__DISK_KERNEL, k->name, key, &pay, &n, path, sizeof path);
-    free(key);
+    int ok = tile__disk_read(TILE__DISK_KERNEL, k->name, key, &pay, &n, path, sizeof path);
     if (!ok) return 0;
     tile__kdisk_payload p;
     ok = tile__kdisk_check(pay, n, k, nw, ns, &p, &ptx, &cubin, why, sizeof why);
@@ -671,8 +671,13 @@ static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, i
         ok = v->ptx != NULL;
     }
     if (ok) {
-        v->smem = (size_t)p.smem;
-        v->has_assert = (int)p.has_assert;
+        v->meta.nthreads = (int)p.nthreads;
+        v->meta.smem = (size_t)p.smem;
+        v->meta.has_assert = (int)p.has_assert;
+        v->meta.cluster[0] = (int)p.cluster[0];
+        v->meta.cluster[1] = (int)p.cluster[1];
+        v->meta.cluster[2] = (int)p.cluster[2];
+        v->meta.maxnreg = (int)p.maxnreg;
         tile__at_count(&tile__at_stats.kernel_loads);
         if (tile__at_knobs_get()->verbose)
             fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", k->name, nw, cubin && tile__gpu_mode() ? "cubin" : "PTX", path);
@@ -728,9 +733,10 @@ static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
    where possible) and store both on disk; without a GPU keep its PTX and
    store that. Without the disk cache this is tile__cu_load. An entry that
    could never be loaded (shared memory beyond the limit) is not stored. */
-static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch,
-                                          const char *ptx, tile__variant *v, char *log, size_t logn) {
+static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__config *cfg, const char *key, const char *ptx, tile__variant *v, char *log,
+                                          size_t logn) {
     const char *kname = k->name;
+    int nw = cfg->num_warps, ns = cfg->num_stages;
     int gpu = tile__gpu_mode();
     tile__at_count(&tile__at_stats.compiles);
     if (!gpu) {
@@ -738,7 +744,7 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func
         if (!(v->ptx = (char *)malloc(len))) return tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory");
         memcpy(v->ptx, ptx, len);
     }
-    if (!tile__at_knobs_get()->disk) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
+    if (!tile__at_knobs_get()->disk || !key) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
     size_t cubinlen = 0;
     void *cubin = gpu ? tile__cu_ptx_to_cubin(ptx, &cubinlen) : NULL;
     tile_status st = gpu ? TILE_ERR_INTERNAL : TILE_OK;
@@ -752,19 +758,24 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func
         cubinlen = 0;
         if ((st = tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn)) != TILE_OK) return st;
     }
-    if ((uint64_t)v->smem > tile__kdisk_smem_limit()) {
+    if ((uint64_t)v->meta.smem > tile__kdisk_smem_limit()) {
         if (tile__at_knobs_get()->verbose)
-            fprintf(stderr, "tile cache: %s (num_warps %d): not stored: %zu bytes of shared memory is more than a block may have\n", kname, nw, v->smem);
+            fprintf(stderr, "tile cache: %s (num_warps %d): not stored: %zu bytes of shared memory is more than a block may have\n", kname, nw,
+                    v->meta.smem);
         free(cubin);
         return TILE_OK;
     }
-    char *key = tile__kdisk_key(k, f, nw, ns, spec, arch);
     tile__sbuf sig = {0};
     tile__signature_text(&sig, k);
     tile__kdisk_payload p;
     memset(&p, 0, sizeof p);
-    p.smem = v->smem;
-    p.has_assert = (uint32_t)(v->has_assert & (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK));   /* which checks: TILE__HAS_*_CHECK */
+    p.smem = v->meta.smem;
+    p.has_assert = (uint32_t)(v->meta.has_assert & (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK));   /* which checks: TILE__HAS_*_CHECK */
+    p.nthreads = (uint32_t)v->meta.nthreads;
+    p.cluster[0] = (uint32_t)v->meta.cluster[0];
+    p.cluster[1] = (uint32_t)v->meta.cluster[1];
+    p.cluster[2] = (uint32_t)v->meta.cluster[2];
+    p.maxnreg = (uint32_t)v->meta.maxnreg;
     p.num_warps = (uint32_t)nw;
     p.num_stages = (uint32_t)ns;
     p.namelen = (uint32_t)strlen(kname);
@@ -772,7 +783,7 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func
     p.ptxlen = strlen(ptx) + 1;
     p.cubinlen = cubinlen;
     size_t total = sizeof p + p.namelen + p.siglen + p.ptxlen + cubinlen;
-    char *pay = key && !sig.oom ? (char *)malloc(total) : NULL;
+    char *pay = !sig.oom ? (char *)malloc(total) : NULL;
     if (pay) {
         char path[TILE__PATH_MAX], *at = pay;
         memcpy(at, &p, sizeof p), at += sizeof p;
@@ -788,7 +799,6 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func
     }
     free(pay);
     free(sig.s);
-    free(key);
     free(cubin);
     return TILE_OK;
 }
@@ -1079,7 +1089,9 @@ static tile_status tile__finish_launch(const tile_autotuner *t, const tile_kerne
 /* "BLOCK_M=64 BLOCK_N=64 num_warps=4 num_stages=3" */
 static void tile__config_text(tile__sbuf *b, const tile_launch *l) {
     for (int i = 0; i < TILE_MAX_META && l->meta[i].name; i++) tile__sb(b, "%s=%lld ", l->meta[i].name, l->meta[i].value);
-    tile__sb(b, "num_warps=%d num_stages=%d", l->num_warps ? l->num_warps : 4, l->num_stages ? l->num_stages : 3);
+    int nw, ns;
+    tile__launch_defaults(l, &nw, &ns);
+    tile__sb(b, "num_warps=%d num_stages=%d", nw, ns);
 }
 /* "M=4096 N=4096" (pointers: whether 16-byte aligned) */
 static void tile__key_text(tile__sbuf *b, const tile__tune_state *s, const tile_kernel *k, const int64_t *key) {
@@ -1171,14 +1183,14 @@ static tile_status tile__tune_unsave(tile__tune_run *r) {
 typedef struct tile__precompile_job {
     tile_kernel *k;
     const tile_launch *l;
-    uint64_t spec;
+    tile__config cfg;
 } tile__precompile_job;
 static void *tile__precompile_one(void *p) {
     const tile__precompile_job *j = (const tile__precompile_job *)p;
     tile__entry *e;
     tile__variant *v;
     tile__err_mute++;
-    if (tile__get_entry(j->k, j->l, &e) == TILE_OK) tile__get_variant(e, j->k, j->l, j->spec, &v);
+    if (tile__get_entry(j->k, j->l, &e) == TILE_OK) tile__get_variant(e, j->k, j->l, &j->cfg, &v);
     tile__err_mute--;
     tile_clear_error();
     return NULL;
@@ -1193,7 +1205,11 @@ static void tile__precompile(tile_kernel *k, const tile_launch *full, int n, con
         for (int i = 0; i < m; i++) {
             jobs[i].k = k;
             jobs[i].l = &full[i0 + i];
-            jobs[i].spec = tile__spec16(k, args);
+            if (tile__config_resolve(k, jobs[i].l, args, NULL, &jobs[i].cfg) != TILE_OK) {
+                tile_clear_error();
+                started[i] = 0;
+                continue;
+            }
             started[i] = pthread_create(&th[i], NULL, tile__precompile_one, &jobs[i]) == 0;
             if (!started[i]) tile__precompile_one(&jobs[i]);
         }

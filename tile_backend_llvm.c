@@ -235,7 +235,7 @@ static tile__llvm_api L;
 static pthread_once_t tile__ll_once = PTHREAD_ONCE_INIT;
 static int tile__ll_ok;
 static int tile__ll_knob;      /* TILE_LLVM is set and names no usable LLVM */
-static unsigned tile__ll_major;
+static unsigned tile__ll_major, tile__ll_minor, tile__ll_patch;   /* the libLLVM loaded; minor and patch from LLVM 16 */
 static char tile__ll_why[1024], tile__ll_path[512];
 static pthread_mutex_t tile__ll_lock = PTHREAD_MUTEX_INITIALIZER;
 static LLVMContextRef tile__ll_ctx;
@@ -317,6 +317,8 @@ static void tile__ll_open(void) {
         return;
     }
     tile__ll_major = maj;
+    tile__ll_minor = mn;
+    tile__ll_patch = pt;
     L.LLVMInitializeNVPTXTargetInfo();
     L.LLVMInitializeNVPTXTarget();
     L.LLVMInitializeNVPTXTargetMC();
@@ -377,7 +379,7 @@ typedef struct tile__ll_em {
        (TILE__MAX_NEST), and the lowering adds a few levels inside an op */
     tile__ll_frame stk[256];
     int depth;
-    int has_assert, uses_math;
+    int uses_math;
     char missing[256];                         /* the first feature this back end lacks */
     LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, vd, ptr, gptr, sptr;
 } tile__ll_em;
@@ -1202,7 +1204,6 @@ static void tile__ll_check(tile__emitter *e, int cond, int kind, int id, const c
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
     const char *base = file ? strrchr(file, '/') : NULL;
-    c->has_assert |= kind == TILE__CHECK_ASSERT ? TILE__HAS_USER_CHECK : TILE__HAS_LIB_CHECK;
     LLVMValueRef ok = tile__ll_get(c, cond);
     LLVMBasicBlockRef fail = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.fail"),
                       first = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.first"),
@@ -1526,11 +1527,25 @@ static tile_status tile__ll_fail(tile_backend_job *job, const char *kernel, cons
     va_end(ap);
     return job->error(TILE_ERR_COMPILE, kernel, msg);
 }
-static tile_status tile__ll_compile_locked(tile_backend_job *job) {
+/* What a job holds from emit to release: the module and the target it is
+   for; LLVM's lock (one context for every kernel) is held all that time. */
+typedef struct tile__ll_job {
+    tile__ll_tm *tm;
+    LLVMModuleRef M;
+    LLVMValueRef fn;
+    int uses_math, raise;
+    char cpu[16], feat[32];
+    double t_lower, t_verify;                  /* TILE_DUMP=times */
+} tile__ll_job;
+
+/* tile_backend_hooks.emit: lower the kernel into a new module, verify it,
+   and key the job on LLVM's version, the target and the module's text
+   (before libdevice and O3, which depend only on those). */
+static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj) {
     const tile__func *f = (const tile__func *)job->func;
-    char cpu[16], feat[32], err[512] = "";
-    int raise;
-    double t0 = tile__ll_now(), t1, t2, t3, t4, t5;
+    const tile__config *cfg = (const tile__config *)job->config;
+    char err[512] = "";
+    double t0 = tile__ll_now(), t1;
     if (job->emitter_size != (int)sizeof(tile__emitter))
         return tile__ll_fail(job, f->name, "tile_backend_llvm.c was built against another version of tile.h (emitter size %d, not %d)",
                              (int)sizeof(tile__emitter), job->emitter_size);
@@ -1542,17 +1557,17 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
         snprintf(msg, sizeof msg, "target \"%.40s\": %s", job->arch, err);
         return job->error(TILE_ERR_VALUE, f->name, msg);
     }
-    tile__ll_target(job->arch, cpu, sizeof cpu, feat, sizeof feat, &raise);
-    tile__ll_tm *tm = tile__ll_machine(cpu, feat, err, sizeof err);
-    if (!tm) return tile__ll_fail(job, f->name, "%s", err);
+    tile__ll_target(job->arch, lj->cpu, sizeof lj->cpu, lj->feat, sizeof lj->feat, &lj->raise);
+    lj->tm = tile__ll_machine(lj->cpu, lj->feat, err, sizeof err);
+    if (!lj->tm) return tile__ll_fail(job, f->name, "%s", err);
 
     tile__ll_em c;
     memset(&c, 0, sizeof c);
     c.f = f;
     c.C = tile__ll_ctx;
-    c.M = L.LLVMModuleCreateWithNameInContext(f->name, c.C);
+    c.M = lj->M = L.LLVMModuleCreateWithNameInContext(f->name, c.C);
     L.LLVMSetTarget(c.M, tile__ll_triple);
-    L.LLVMSetModuleDataLayout(c.M, tm->td);
+    L.LLVMSetModuleDataLayout(c.M, lj->tm->td);
     c.i1 = L.LLVMInt1TypeInContext(c.C);
     c.i8 = L.LLVMInt8TypeInContext(c.C);
     c.i16 = L.LLVMInt16TypeInContext(c.C);
@@ -1565,20 +1580,20 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     c.gptr = L.LLVMPointerTypeInContext(c.C, 1);
     c.sptr = L.LLVMPointerTypeInContext(c.C, 3);
     /* the kernel: its parameters, then the hidden assert record */
-    LLVMTypeRef pts[66];
-    int np = f->nparams < 64 ? f->nparams : 64;
+    LLVMTypeRef pts[TILE__MAX_PARAMS + 2];
+    int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
     for (int p = 0; p < np; p++) pts[p] = tile__ll_ty(&c, f->vals[f->pool[f->regs[0].args + p]].t.dtype);
     pts[np] = c.ptr;
-    c.fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)np + 1, 0));
+    c.fn = lj->fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)np + 1, 0));
     L.LLVMSetFunctionCallConv(c.fn, LLVM_PTXKernelCallConv);
     c.err = L.LLVMGetParam(c.fn, (unsigned)np);
     char nt[16];
-    snprintf(nt, sizeof nt, "%d", 32 * job->num_warps);
+    snprintf(nt, sizeof nt, "%d", 32 * cfg->num_warps);
     if (tile__ll_major >= 20) L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.maxntid", 12, nt, (unsigned)strlen(nt)));
     else {
         /* !nvvm.annotations: the kernel flag and .maxntid (what LLVM 15-19 read) */
         const char *keys[2] = {"kernel", "maxntidx"};
-        int vals[2] = {1, 32 * job->num_warps};
+        int vals[2] = {1, 32 * cfg->num_warps};
         for (int k = 0; k < 2; k++) {
             LLVMMetadataRef md[3] = {L.LLVMValueAsMetadata(c.fn), L.LLVMMDStringInContext2(c.C, keys[k], strlen(keys[k])),
                                      L.LLVMValueAsMetadata(L.LLVMConstInt(c.i32, (unsigned long long)vals[k], 0))};
@@ -1613,8 +1628,9 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
     L.LLVMDisposeBuilder(c.A);
     L.LLVMDisposeBuilder(c.B);
     free(c.regs);
-    job->has_assert = c.has_assert;
+    lj->uses_math = c.uses_math;
     t1 = tile__ll_now();
+    lj->t_lower = t1 - t0;
     if (st == TILE_OK && c.missing[0]) {
         /* unless forced, the runtime hands the kernel to NVRTC, and no error is reported */
         job->unsupported = 1;
@@ -1629,18 +1645,43 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
         st = tile__ll_fail(job, f->name, "LLVM rejected the IR made for this kernel (a bug in tile; the IR is above): %s", msg ? msg : "");
     }
     if (msg) L.LLVMDisposeMessage(msg);
-    t2 = tile__ll_now();
+    if (st == TILE_OK) {
+        /* the key: one line naming this LLVM and the target, then the module */
+        char head[800];
+        int hn = snprintf(head, sizeof head, "llvm %u.%u.%u %s, %s %s%s\n", tile__ll_major, tile__ll_minor, tile__ll_patch, tile__ll_path, lj->cpu,
+                          lj->feat, lj->raise ? " raised" : "");
+        char *ir = L.LLVMPrintModuleToString(c.M);
+        size_t n = ir ? strlen(ir) : 0;
+        if (ir && hn > 0 && (size_t)hn < sizeof head && (job->key = (char *)malloc((size_t)hn + n + 1)) != NULL) {
+            memcpy(job->key, head, (size_t)hn);
+            memcpy(job->key + hn, ir, n + 1);
+        }
+        if (ir) L.LLVMDisposeMessage(ir);
+        if (!job->key) st = job->error(TILE_ERR_NOMEM, f->name, "out of host memory");
+    }
+    lj->t_verify = tile__ll_now() - t1;
+    return st;
+}
+/* tile_backend_hooks.assemble: libdevice where a math function is called,
+   O3, and the PTX */
+static tile_status tile__ll_assemble(tile_backend_job *job) {
+    const tile__func *f = (const tile__func *)job->func;
+    tile__ll_job *lj = (tile__ll_job *)job->state;
+    char err[512] = "", *msg = NULL;
+    tile_status st = TILE_OK;
+    if (!lj || !lj->M) return tile__ll_fail(job, f->name, "assemble without emit");
+    double t2 = tile__ll_now(), t3, t4, t5;
     /* libdevice, only when a math function is called; everything but the kernel internal */
-    if (st == TILE_OK && c.uses_math) {
-        if (!tile__ll_link_libdevice(c.M, tm->td, err, sizeof err)) st = tile__ll_fail(job, f->name, "%s", err);
+    if (lj->uses_math) {
+        if (!tile__ll_link_libdevice(lj->M, lj->tm->td, err, sizeof err)) st = tile__ll_fail(job, f->name, "%s", err);
         else
-            for (LLVMValueRef g = L.LLVMGetFirstFunction(c.M); g; g = L.LLVMGetNextFunction(g))
-                if (g != c.fn && !L.LLVMIsDeclaration(g)) L.LLVMSetLinkage(g, LLVM_InternalLinkage);
+            for (LLVMValueRef g = L.LLVMGetFirstFunction(lj->M); g; g = L.LLVMGetNextFunction(g))
+                if (g != lj->fn && !L.LLVMIsDeclaration(g)) L.LLVMSetLinkage(g, LLVM_InternalLinkage);
     }
     t3 = tile__ll_now();
     if (st == TILE_OK) {
         LLVMPassBuilderOptionsRef pbo = L.LLVMCreatePassBuilderOptions();
-        LLVMErrorRef e = L.LLVMRunPasses(c.M, "default<O3>", tm->tm, pbo);
+        LLVMErrorRef e = L.LLVMRunPasses(lj->M, "default<O3>", lj->tm->tm, pbo);
         L.LLVMDisposePassBuilderOptions(pbo);
         if (e) {
             char *em = L.LLVMGetErrorMessage(e);
@@ -1649,20 +1690,19 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
         }
     }
     if (st == TILE_OK && job->dump_llir) {
-        char *ir = L.LLVMPrintModuleToString(c.M);
+        char *ir = L.LLVMPrintModuleToString(lj->M);
         job->dump(f->name, "llir", ir);
         L.LLVMDisposeMessage(ir);
     }
     t4 = tile__ll_now();
     if (st == TILE_OK) {
         LLVMMemoryBufferRef mb = NULL;
-        msg = NULL;
-        if (L.LLVMTargetMachineEmitToMemoryBuffer(tm->tm, c.M, LLVM_AssemblyFile, &msg, &mb)) {
+        if (L.LLVMTargetMachineEmitToMemoryBuffer(lj->tm->tm, lj->M, LLVM_AssemblyFile, &msg, &mb)) {
             st = tile__ll_fail(job, f->name, "LLVM could not emit PTX: %s", msg ? msg : "?");
         } else {
             const char *txt = L.LLVMGetBufferStart(mb);
             size_t len = L.LLVMGetBufferSize(mb);
-            if (raise) job->ptx = tile__ll_raise(txt, len, job->arch);
+            if (lj->raise) job->ptx = tile__ll_raise(txt, len, job->arch);
             else if ((job->ptx = (char *)malloc(len + 1)) != NULL) {
                 memcpy(job->ptx, txt, len);
                 job->ptx[len] = 0;
@@ -1673,22 +1713,32 @@ static tile_status tile__ll_compile_locked(tile_backend_job *job) {
         if (msg) L.LLVMDisposeMessage(msg);
     }
     t5 = tile__ll_now();
-    L.LLVMDisposeModule(c.M);
     if (job->times)
         fprintf(stderr, "tile: %s through LLVM %u (%s %s): lower %.2f ms, verify %.2f ms, link %.2f ms, opt %.2f ms, emit %.2f ms\n", f->name,
-                tile__ll_major, cpu, feat, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4);
+                tile__ll_major, lj->cpu, lj->feat, lj->t_lower, lj->t_verify, t3 - t2, t4 - t3, t5 - t4);
     return st;
 }
-static tile_status tile__ll_compile(tile_backend_job *job) {
+static tile_status tile__ll_emit(tile_backend_job *job) {
     char why[1024];
+    job->state = NULL;
     if (!tile__ll_available(why, sizeof why)) return job->error(TILE_ERR_COMPILE, ((const tile__func *)job->func)->name, why);
+    tile__ll_job *lj = (tile__ll_job *)calloc(1, sizeof *lj);
+    if (!lj) return job->error(TILE_ERR_NOMEM, ((const tile__func *)job->func)->name, "out of host memory");
     pthread_mutex_lock(&tile__ll_lock);
-    tile_status st = tile__ll_compile_locked(job);
+    job->state = lj;
+    return tile__ll_emit_locked(job, lj);
+}
+/* tile_backend_hooks.release: the module, and LLVM's lock */
+static void tile__ll_release(tile_backend_job *job) {
+    tile__ll_job *lj = (tile__ll_job *)job->state;
+    if (!lj) return;
+    if (lj->M) L.LLVMDisposeModule(lj->M);
+    free(lj);
+    job->state = NULL;
     pthread_mutex_unlock(&tile__ll_lock);
-    return st;
 }
 
-static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_compile, tile__ll_supports};
+static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor)) static void tile__ll_register(void) { tile_register_backend(&tile__ll_hooks); }
 #else

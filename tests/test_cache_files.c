@@ -378,7 +378,9 @@ static tile_status lookup_variant(const tile_launch *o, tile__variant **v, tile_
     for (int i = 0; i < 3; i++) bufs[i] = tile_malloc(KN * sizeof(float)), args[i].p = bufs[i];
     args[3].i = KN;
     tile_status st = tile__get_entry(TILE_KERNEL_OF(muladd_kernel), o, &e);
-    if (st == TILE_OK) st = tile__get_variant(e, TILE_KERNEL_OF(muladd_kernel), o, tile__spec16(TILE_KERNEL_OF(muladd_kernel), args), v);
+    tile__config cfg;
+    if (st == TILE_OK) st = tile__config_resolve(TILE_KERNEL_OF(muladd_kernel), o, args, NULL, &cfg);
+    if (st == TILE_OK) st = tile__get_variant(e, TILE_KERNEL_OF(muladd_kernel), o, &cfg, v);
     for (int i = 0; i < 3; i++) tile_free(bufs[i]);
     return st;
 }
@@ -387,14 +389,12 @@ static char *reference_ptx(const tile_launch *o) {
     tile__entry *e = NULL;
     tile_arg args[4];
     void *bufs[3];
-    char arch[32], *ptx = NULL;
-    size_t smem = 0;
+    char *ptx = NULL;
+    tile__config cfg;
     for (int i = 0; i < 3; i++) bufs[i] = tile_malloc(KN * sizeof(float)), args[i].p = bufs[i];
     args[3].i = KN;
-    uint64_t spec = tile__spec16(TILE_KERNEL_OF(muladd_kernel), args);
-    tile__target(arch, sizeof arch);
-    if (tile__get_entry(TILE_KERNEL_OF(muladd_kernel), o, &e) == TILE_OK)
-        tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, spec, arch, &ptx, &smem, NULL);
+    if (tile__config_resolve(TILE_KERNEL_OF(muladd_kernel), o, args, NULL, &cfg) == TILE_OK && tile__get_entry(TILE_KERNEL_OF(muladd_kernel), o, &e) == TILE_OK)
+        tile__compile(TILE_KERNEL_OF(muladd_kernel), &e->f, &cfg, NULL, &ptx);
     for (int i = 0; i < 3; i++) tile_free(bufs[i]);
     return ptx;
 }
@@ -428,6 +428,75 @@ static void case_kernel(const char *what) {
     if (!gpu()) TT_CHECK(st == TILE_OK && v && v->ptx && ref && strcmp(v->ptx, ref) == 0, "%s: the loaded PTX is the kernel's own", what);
     run_kernel(what, KN, o);
     free(ref);
+    tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
+}
+/* One compile per variant, keyed on what it built: a cache miss lowers the
+   kernel once and compiles it once; the next process lowers it once (the
+   key is the code emit made) and compiles nothing; the same code from
+   another version of the back end (a faked key: another LLVM, another
+   NVRTC) is not loaded. */
+static const tile_backend_hooks *real_backend;
+static tile_status faked_emit(tile_backend_job *job) {
+    tile_status st = real_backend->emit(job);
+    if (st == TILE_OK && job->key) {
+        /* the first line names the back end's version: an upgrade */
+        const char *rest = strchr(job->key, '\n');
+        const char *fake = "llvm 999.0.0 (a faked upgrade)";
+        size_t n = strlen(fake) + strlen(rest ? rest : "") + 1;
+        char *k = (char *)malloc(n);
+        if (k) snprintf(k, n, "%s%s", fake, rest ? rest : "");
+        free(job->key);
+        job->key = k;
+    }
+    return st;
+}
+static void case_key(void) {
+    const tile_launch *o = TILE_OPTS(.grid = {KN / 256}, .meta = {{"BLOCK", 256}});
+    tile__variant *v = NULL;
+    tile_arg args[4];
+    void *bufs[3];
+    tile_cache_stats s0 = stats();
+    tile_status st = lookup_variant(o, &v, args, bufs);
+    tile_cache_stats s1 = stats();
+    printf("a miss: %s, lowerings %ld, compiles %ld, stores %ld\n", tile_status_id(st), s1.lowerings - s0.lowerings, s1.compiles - s0.compiles,
+           s1.kernel_stores - s0.kernel_stores);
+    TT_CHECK(st == TILE_OK && s1.lowerings == s0.lowerings + 1 && s1.compiles == s0.compiles + 1 && s1.kernel_stores == s0.kernel_stores + 1,
+             "a cache miss lowers once, compiles once, stores once (lowerings %ld, compiles %ld, stores %ld)", s1.lowerings - s0.lowerings,
+             s1.compiles - s0.compiles, s1.kernel_stores - s0.kernel_stores);
+    run_kernel("key: the variant compiled", KN, o);
+    tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
+    s1 = stats();
+    st = lookup_variant(o, &v, args, bufs);
+    tile_cache_stats s2 = stats();
+    TT_CHECK(st == TILE_OK && s2.lowerings == s1.lowerings + 1 && s2.compiles == s1.compiles && s2.kernel_loads == s1.kernel_loads + 1,
+             "a disk hit lowers once and compiles nothing (lowerings %ld, compiles %ld, loads %ld)", s2.lowerings - s1.lowerings,
+             s2.compiles - s1.compiles, s2.kernel_loads - s1.kernel_loads);
+    /* another version of the back end: the same code, another key */
+    static tile_backend_hooks faked;
+    int nvrtc = !tile__ext_mode();
+    if (nvrtc) tile__nvrtc_st.minor += 100;
+    else {
+        real_backend = tile__ext;
+        faked = *tile__ext;
+        faked.emit = faked_emit;
+        tile__ext = &faked;
+    }
+    tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
+    st = lookup_variant(o, &v, args, bufs);
+    tile_cache_stats s3 = stats();
+    TT_CHECK(st == TILE_OK && s3.compiles == s2.compiles + 1 && s3.kernel_loads == s2.kernel_loads && s3.rejected == s2.rejected,
+             "%s of another version: the entry is not used, the variant is compiled (compiles %ld, loads %ld)", nvrtc ? "NVRTC" : "LLVM",
+             s3.compiles - s2.compiles, s3.kernel_loads - s2.kernel_loads);
+    run_kernel("key: compiled for the other version", KN, o);
+    if (nvrtc) tile__nvrtc_st.minor -= 100;
+    else tile__ext = real_backend;
+    /* and the first version's entry is still there */
+    tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
+    st = lookup_variant(o, &v, args, bufs);
+    tile_cache_stats s4 = stats();
+    TT_CHECK(st == TILE_OK && s4.compiles == s3.compiles && s4.kernel_loads == s3.kernel_loads + 1,
+             "back to the first version: its entry loads (compiles %ld, loads %ld)", s4.compiles - s3.compiles, s4.kernel_loads - s3.kernel_loads);
+    run_kernel("key: loaded again", KN, o);
     tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
 }
 /* The cache directory must be refused: one notice, no cache, right results. */
@@ -549,7 +618,9 @@ static void *once_thread(void *p) {
         tile_launch l = variant_launch(j, KN);
         tile__entry *e = NULL;
         tile_status st = tile__get_entry(TILE_KERNEL_OF(muladd_kernel), &l, &e);
-        if (st == TILE_OK) st = tile__get_variant(e, TILE_KERNEL_OF(muladd_kernel), &l, tile__spec16(TILE_KERNEL_OF(muladd_kernel), args), &once.v[t][j]);
+        tile__config cfg;
+        if (st == TILE_OK) st = tile__config_resolve(TILE_KERNEL_OF(muladd_kernel), &l, args, NULL, &cfg);
+        if (st == TILE_OK) st = tile__get_variant(e, TILE_KERNEL_OF(muladd_kernel), &l, &cfg, &once.v[t][j]);
         once.st[t][j] = st;
         if (st != TILE_OK) tile_clear_error();
     }
@@ -612,6 +683,7 @@ static int run_case(int argc, char **argv) {
     else if (strcmp(what, "stale") == 0) case_stale(atoi(a1));
     else if (strcmp(what, "repro") == 0) case_repro(a1, a2);
     else if (strcmp(what, "once") == 0) case_once(strcmp(a1, "again") == 0);
+    else if (strcmp(what, "key") == 0) case_key();
     else return 2;
     tile_autotune_release(&tuner);
     tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));
@@ -768,6 +840,18 @@ static void test_repro(void) {
     unlink(fixed);
 }
 
+static void test_key(void) {
+    char dir[800];
+    if (!have_compiler()) {
+        printf("compile once per variant, keyed on its code: skipped: no GPU, and neither NVRTC nor LLVM to make PTX\n");
+        return;
+    }
+    snprintf(dir, sizeof dir, "%s/key", base);
+    setenv("TILE_CACHE_DIR", dir, 1);
+    printf("-- compile once per variant, keyed on its code and the back end's version\n");
+    spawn("key", "-", NULL, "keyed on the code");
+    setenv("TILE_CACHE_DIR", cache, 1);
+}
 static void test_once(void) {
     char dir[800];
     if (!have_compiler()) {
@@ -820,6 +904,7 @@ int main(int argc, char **argv) {
     test_stale();
     test_repro();
     test_once();
+    test_key();
 
     tile_autotune_release(&tuner);
     tile_kernel_release(TILE_KERNEL_OF(muladd_kernel));

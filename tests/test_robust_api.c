@@ -509,10 +509,11 @@ static void check_shared_tuner(void) {
 static int kernel_checks(tile_kernel *k) {
     tile__func f;
     char *src = NULL;
-    size_t smem = 0;
+    tile__config cfg;
+    tile__kernel_meta meta;
     int flags = -1;
     if (tile__build(k, TILE_OPTS(), &f) != TILE_OK) return -1;
-    if (tile__cuda_source(&f, 4, 3, 0, 0, 0, &src, &smem, &flags) != TILE_OK) flags = -1;
+    if (tile__config_resolve(k, TILE_OPTS(), NULL, "sm_80", &cfg) == TILE_OK && tile__cuda_source(&f, &cfg, &src, &meta) == TILE_OK) flags = meta.has_assert;
     free(src);
     tile__func_free(&f);
     return flags;

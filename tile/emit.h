@@ -109,3 +109,27 @@ enum {
     TILE__MMA_TF32,    /* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32  */
     TILE__MMA_I8       /* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (wrapping) */
 };
+
+/* ---- one configuration in, one record out ---------------------------------------
+   tile__config is every choice a compile depends on, resolved once from the
+   launch options, the knobs and the target (tile__resolve in
+   tile/runtime.h, which holds every default), passed by pointer to each
+   stage and hashed whole for the caches. tile__kernel_meta is what the
+   compile hands back and the disk cache stores beside the code: the launch
+   reads its block size from it, not from num_warps. */
+#define TILE__MAX_PARAMS 64          /* parameters a kernel may have; each can be specialized */
+typedef struct tile__config {
+    char arch[32];                   /* the target: "sm_90a", "sm_80"                       */
+    int num_warps;                   /* warps per program (>= 1)                            */
+    int num_stages;                  /* stages of a pipelined TL_FOR (>= 1)                 */
+    int hopper;                      /* TILE__HOPPER_*: TILE_WGMMA on sm_90a, else OFF      */
+    uint64_t spec16;                 /* bit p: parameter p is divisible by 16 (a pointer: its address) */
+    uint64_t spec1;                  /* bit p: integer parameter p is 1 (it becomes the constant)       */
+} tile__config;
+typedef struct tile__kernel_meta {
+    int nthreads;                    /* threads per program: the launch's block             */
+    size_t smem;                     /* dynamic shared memory bytes                         */
+    int has_assert;                  /* its device checks: TILE__HAS_*_CHECK bits           */
+    int cluster[3];                  /* programs per cluster (1, 1, 1 today)                */
+    int maxnreg;                     /* registers per thread at most; 0: the compiler's choice */
+} tile__kernel_meta;

@@ -202,10 +202,9 @@ typedef struct tile__lower {
     tile__layout *lay;                /* per value                                   */
     int **regs;                       /* per value: E registers (1 for scalars)      */
     tile__axis *ax;                   /* per value                                   */
-    unsigned spec16;                  /* bit p: parameter p is divisible by 16       */
-    unsigned spec1;                   /* bit p: integer parameter p == 1             */
     int tid, lane, warp;              /* registers                                   */
     size_t smem;                      /* shared memory bytes the kernel needs        */
+    int has_check;                    /* the device checks it made: TILE__HAS_*_CHECK */
     tile_status st;
     /* >>mma */
     int stages;                       /* num_stages of the launch (>= 1)             */
@@ -1405,6 +1404,7 @@ static int tile__for_hi(tile__lower *lw, const tile__op *op) {
     z.u = 0;
     int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
                       em->op2(em, TILE__OP_LT, it, TL_I1, lo, hi));
+    lw->has_check |= TILE__HAS_LIB_CHECK;
     em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), TILE__CHECK_STEP, (int)(op - f->ops), "TL_FOR step must be positive", op->file,
               op->line);
     return em->op3(em, TILE__OP_WHERE, it, it, bad, lo, hi);
@@ -1751,6 +1751,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     case TILE__OP_ASSERT: {
         const tile__layout *L = &lw->lay[o[0]];
+        lw->has_check |= TILE__HAS_USER_CHECK;
         for (int e = 0; e < L->E; e++)
             em->check(em, lw->regs[o[0]][e], TILE__CHECK_ASSERT, (int)(op - lw->f->ops), op->s ? op->s : "", op->file, op->line);
         return;
@@ -1824,9 +1825,6 @@ static void tile__lower_region(tile__lower *lw, int reg) {
     }
 }
 
-/* Lower a verified function for num_warps warps. spec16: parameters known
-   divisible by 16; spec1: integer parameters known to be 1 (they become the
-   constant). Returns the shared memory the kernel needs in *smem. */
 /* ---- layout assignment (>>mma) -----------------------------------------------------
    Every value starts with the blocked layout of its shape. A tl_dot on
    tensor cores gives its result the MMA layout, which flows forward through
@@ -1876,18 +1874,33 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
     }
 }
 
-static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_stages, int hopper, unsigned spec16, unsigned spec1,
-                                    tile__emitter *em, size_t *smem) {
+/* kernels lowered in this process (tile_cache_stats.lowerings): once per
+   compiled variant, and once per dump or tile_kernel_ptx */
+static long tile__lowered;
+static pthread_mutex_t tile__lowered_lock = PTHREAD_MUTEX_INITIALIZER;
+static long tile__lowered_count(void) {
+    pthread_mutex_lock(&tile__lowered_lock);
+    long n = tile__lowered;
+    pthread_mutex_unlock(&tile__lowered_lock);
+    return n;
+}
+/* Lower a verified function for cfg (its warps, stages, wgmma mode and the
+   parameters' specialization: divisible by 16, or integers known to be 1,
+   which become the constant) through em; what the kernel needs at launch
+   comes back in *meta. */
+static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, tile__emitter *em, tile__kernel_meta *meta) {
     tile__lower lw;
+    pthread_mutex_lock(&tile__lowered_lock);
+    tile__lowered++;
+    pthread_mutex_unlock(&tile__lowered_lock);
     memset(&lw, 0, sizeof lw);
     lw.f = f;
     lw.em = em;
-    lw.nthreads = 32 * num_warps;
-    lw.spec16 = spec16;
-    lw.stages = num_stages > 0 ? num_stages : 3;
+    lw.nthreads = 32 * cfg->num_warps;
+    lw.stages = cfg->num_stages;
     lw.mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
-    lw.wgmma = lw.mma && hopper != TILE__HOPPER_OFF && em->wgmma && em->wg_sync;
-    lw.wgmma_async = lw.wgmma && hopper == TILE__HOPPER_ASYNC && em->wgmma_async_ok;
+    lw.wgmma = lw.mma && cfg->hopper != TILE__HOPPER_OFF && em->wgmma && em->wg_sync;
+    lw.wgmma_async = lw.wgmma && cfg->hopper == TILE__HOPPER_ASYNC && em->wgmma_async_ok;
     lw.lay = (tile__layout *)calloc((size_t)f->nvals, sizeof *lw.lay);
     lw.regs = (int **)calloc((size_t)f->nvals, sizeof *lw.regs);
     lw.ax = (tile__axis *)calloc((size_t)f->nvals, sizeof *lw.ax);
@@ -1906,14 +1919,14 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
         int reg = em->param(em, p);
-        if (p < 32 && (spec1 >> p & 1)) {
+        if (p < TILE__MAX_PARAMS && (cfg->spec1 >> p & 1)) {
             tile__elem one;
             one.i = 1;
             reg = em->lit(em, tile__vdt(&lw, params[p]), one);
             lw.ax[params[p]].one = 1;
         }
         tile__regs_new(&lw, params[p])[0] = reg;
-        if (p < 32 && (spec16 >> p & 1)) lw.ax[params[p]].div = 16;
+        if (p < TILE__MAX_PARAMS && (cfg->spec16 >> p & 1)) lw.ax[params[p]].div = 16;
     }
     tile__lower_region(&lw, 0);
     for (int v = 0; v < f->nvals; v++) free(lw.regs[v]);
@@ -1924,7 +1937,11 @@ static tile_status tile__lower_func(const tile__func *f, int num_warps, int num_
     free(lw.ax);
     free(lw.uses);
     free(lw.pipe);
-    *smem = lw.smem;
+    meta->nthreads = lw.nthreads;
+    meta->smem = lw.smem;
+    meta->has_assert = lw.has_check;
+    meta->cluster[0] = meta->cluster[1] = meta->cluster[2] = 1;
+    meta->maxnreg = 0;
     return lw.st;
 }
 

@@ -104,7 +104,7 @@ static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
    and TILE_BACKEND is unset or names it; NVRTC compiles otherwise, and also
    a kernel it reports unsupported when TILE_BACKEND does not force it. */
 static const tile_backend_hooks *tile__ext;
-void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->name && h->load && h->compile ? h : NULL; }
+void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->name && h->load && h->supports && h->emit && h->assemble && h->release ? h : NULL; }
 static int tile__ext_on;
 static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
 static void tile__decide_ext(void) {
@@ -358,18 +358,16 @@ fail:
 
 /* ---- the per-kernel cache --------------------------------------------------------
    One entry per distinct set of meta-parameters (sorted by name). */
-/* A kernel compiled for the device: one per num_warps, num_stages and
-   specialization. A variant is in its entry's list from the moment one
+/* A kernel compiled for the device: one per configuration (num_warps,
+   num_stages, specialization: tile__config). A variant is in its entry's list from the moment one
    thread starts compiling it; a thread that needs it meanwhile waits for
    that compile instead of starting its own (tile__get_variant). */
 enum { TILE__VARIANT_COMPILING, TILE__VARIANT_READY, TILE__VARIANT_FAILED };
 typedef struct tile__variant {
-    int num_warps, num_stages;
-    uint64_t spec;                 /* bit p: parameter p divisible by 16; bit 32 + p: it is 1 */
+    tile__config cfg;              /* what it was compiled for                      */
+    tile__kernel_meta meta;        /* what its launch needs: threads, shared memory, checks */
     CUmodule mod;
     CUfunction fn;
-    size_t smem;
-    int has_assert;                /* wait after launch and read the assert record */
     char *ptx;                     /* without a GPU the variant is its PTX (tests compile and cache it) */
     int state;                     /* TILE__VARIANT_*, under tile__cache_lock */
     struct tile__variant *next;
@@ -732,15 +730,6 @@ static void tile__rec_forget(const tile_kernel *k) {
     pthread_mutex_unlock(&tile__recs.lock);
 }
 /* Triton's specialization: pointers and integers divisible by 16. */
-static uint64_t tile__spec16(const tile_kernel *k, const tile_arg *args) {
-    uint64_t m = 0;
-    for (int p = 0; p < k->nparams && p < 32; p++) {
-        tl_dtype t = k->params[p].dtype;
-        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) m |= (uint64_t)1 << p;
-        if (tile__is_int(t) && args[p].i == 1) m |= (uint64_t)1 << (32 + p);   /* and ints on == 1, as Triton */
-    }
-    return m;
-}
 /* 1 when the back end in use compiles for `arch`; else 0 and why not. The
    registered back end answers for what it compiles; what it cannot, NVRTC
    compiles unless TILE_BACKEND forces it. */
@@ -777,40 +766,112 @@ static tile_status tile__target(char *arch, size_t n) {
     tile__copy_cut(arch, n, tile__arch_knob[0] ? tile__arch_knob : "sm_90a");
     return TILE_OK;
 }
-/* >>backends: one variant through the registered back end. */
+/* ---- one configuration: every default, in one place ------------------------------
+   num_warps 4 and num_stages 3, as Triton's; the target's wgmma mode (the
+   TILE_WGMMA knob, on sm_90a only); the arguments' specialization, as
+   Triton's: a pointer or an integer divisible by 16, an integer equal to 1
+   (without arguments, as for tile_kernel_ptx: pointers aligned to 16 bytes,
+   as tile_malloc's are, and nothing about integers). */
+static void tile__launch_defaults(const tile_launch *o, int *num_warps, int *num_stages) {
+    *num_warps = o->num_warps > 0 ? o->num_warps : 4;
+    *num_stages = o->num_stages > 0 ? o->num_stages : 3;
+}
+static tile_status tile__config_resolve(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const char *arch, tile__config *c) {
+    memset(c, 0, sizeof *c);
+    tile__launch_defaults(o, &c->num_warps, &c->num_stages);
+    if (arch) tile__copy_cut(c->arch, sizeof c->arch, arch);
+    else {
+        tile_status st = tile__target(c->arch, sizeof c->arch);
+        if (st != TILE_OK) return st;
+    }
+    c->hopper = tile__hopper(c->arch);
+    for (int p = 0; p < k->nparams && p < TILE__MAX_PARAMS; p++) {
+        tl_dtype t = k->params[p].dtype;
+        uint64_t bit = (uint64_t)1 << p;
+        if (!args) {
+            if (t == TL_PTR) c->spec16 |= bit;
+            continue;
+        }
+        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) c->spec16 |= bit;
+        if (tile__is_int(t) && args[p].i == 1) c->spec1 |= bit;
+    }
+    return TILE_OK;
+}
+static int tile__config_eq(const tile__config *a, const tile__config *b) {
+    return strcmp(a->arch, b->arch) == 0 && a->num_warps == b->num_warps && a->num_stages == b->num_stages && a->hopper == b->hopper &&
+           a->spec16 == b->spec16 && a->spec1 == b->spec1;
+}
+
+/* ---- the back half of the pipeline ---------------------------------------------------
+   emit (lower the kernel and build its code: CUDA C for NVRTC, a module in
+   the registered back end) → the disk cache's key, from the config and what
+   emit built → assemble (to PTX) → load → store. tile__compile reads it top
+   to bottom. */
+typedef struct tile__emitted {
+    int ext;                       /* through the registered back end (job), else NVRTC (src) */
+    tile_backend_job job;
+    char *src;                     /* NVRTC: the CUDA C                              */
+    const char *key;               /* what the PTX depends on: job.key, or NVRTC's version and src */
+    char *nvrtc_key;
+} tile__emitted;
 static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
-    return tile__lower_func((const tile__func *)job->func, job->num_warps, job->num_stages, tile__hopper(job->arch), (unsigned)job->spec,
-                            (unsigned)(job->spec >> 32), (tile__emitter *)em, &job->smem);
+    return tile__lower_func((const tile__func *)job->func, (const tile__config *)job->config, (tile__emitter *)em, (tile__kernel_meta *)job->meta);
 }
 static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
     return tile__error(st, kernel, NULL, 0, "%s", message);
 }
-static tile_status tile__ext_compile(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem, int *has_assert) {
-    const tile__knobs *kn = tile__knobs_get();
-    tile_backend_job job;
-    memset(&job, 0, sizeof job);
-    job.func = f;
-    job.name = f->name;
-    job.num_warps = num_warps;
-    job.num_stages = num_stages;
-    job.spec = spec;
-    job.arch = arch;
-    job.lower = tile__ext_lower;
-    job.error = tile__ext_error;
-    job.dump = tile__dump;
-    job.dump_llir = kn->dump_llir;
-    job.times = kn->dump_times;
-    job.emitter_size = (int)sizeof(tile__emitter);
-    job.forced = strcmp(kn->backend, tile__ext->name) == 0;
-    tile_status st = tile__ext->compile(&job);
-    if (st != TILE_OK && job.unsupported && !job.forced) return TILE_ERR_NODEVICE;
-    if (st == TILE_OK) {
-        *smem = job.smem;
-        if (has_assert) *has_assert = job.has_assert;
-        *ptx = job.ptx;
-        if (kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
+static void tile__emitted_free(tile__emitted *e) {
+    if (e->ext) {
+        if (e->job.state) tile__ext->release(&e->job);
+        free(e->job.key);
+        free(e->job.ptx);
     }
-    return st;
+    free(e->src);
+    free(e->nvrtc_key);
+    memset(e, 0, sizeof *e);
+}
+/* emit: the registered back end when it takes the target, else NVRTC's CUDA C */
+static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, tile__kernel_meta *meta) {
+    const tile__knobs *kn = tile__knobs_get();
+    memset(e, 0, sizeof *e);
+    memset(meta, 0, sizeof *meta);
+    if (tile__ext_mode()) {
+        tile_backend_job *job = &e->job;
+        e->ext = 1;
+        job->func = f;
+        job->config = cfg;
+        job->meta = meta;
+        job->name = f->name;
+        job->arch = cfg->arch;
+        job->lower = tile__ext_lower;
+        job->error = tile__ext_error;
+        job->dump = tile__dump;
+        job->dump_llir = kn->dump_llir;
+        job->times = kn->dump_times;
+        job->emitter_size = (int)sizeof(tile__emitter);
+        job->forced = strcmp(kn->backend, tile__ext->name) == 0;
+        tile_status st = tile__ext->emit(job);
+        if (st == TILE_OK) {
+            e->key = job->key;
+            return TILE_OK;
+        }
+        int fallback = job->unsupported && !job->forced;   /* a feature it lacks: NVRTC compiles it */
+        tile__emitted_free(e);
+        memset(meta, 0, sizeof *meta);
+        if (!fallback) return st;
+    }
+    tile_status st = tile__cuda_source(f, cfg, &e->src, meta);
+    if (st != TILE_OK) return st;
+    if (kn->dump_cuda) tile__dump(f->name, "cuda", e->src);
+    /* NVRTC's version is in the key: load it now, so that the key looked up
+       and the key stored are the same */
+    tile__nvrtc_available();
+    size_t n = strlen(e->src);
+    if (!(e->nvrtc_key = (char *)malloc(n + 64))) return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory");
+    snprintf(e->nvrtc_key, 64, "nvrtc %d.%d\n", tile__nvrtc_st.major, tile__nvrtc_st.minor);
+    memcpy(e->nvrtc_key + strlen(e->nvrtc_key), e->src, n + 1);
+    e->key = e->nvrtc_key;
+    return TILE_OK;
 }
 /* After an NVRTC failure: the generated source, in a new file of a unique
    name (mkstemp, 0600) in TILE_DUMP_DIR, else the cache directory, else
@@ -843,59 +904,72 @@ static void tile__write_repro(const char *kernel, const char *src, const char *a
     }
     tile__notice("the generated source is in %s; reproduce with: nvcc -x cu -ptx -arch=%s %s", path, arch, path);
 }
-/* Lower and compile one variant to PTX (dumping the stages asked for). */
-static tile_status tile__compile_ptx(const tile__func *f, int num_warps, int num_stages, uint64_t spec, const char *arch, char **ptx, size_t *smem,
-                                     int *has_assert) {
+/* assemble: what emit built, to PTX (*ptx is malloc'ed) */
+static tile_status tile__assemble_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, char **ptx) {
     const tile__knobs *kn = tile__knobs_get();
-    char *src = NULL, *log = NULL;
+    char *log = NULL;
+    tile_status st;
     *ptx = NULL;
-    if (kn->dump_ttgir) {
-        char *lay = tile__layout_dump(f, num_warps, tile__hopper(arch));
-        tile__dump(f->name, "ttgir", lay);
-        free(lay);
+    if (e->ext) {
+        if ((st = tile__ext->assemble(&e->job)) == TILE_OK) {
+            *ptx = e->job.ptx;
+            e->job.ptx = NULL;
+        }
+    } else {
+        st = tile__nvrtc_compile(e->src, f->name, cfg->arch, ptx, &log);
+        if (st != TILE_OK) tile__write_repro(f->name, e->src, cfg->arch);   /* the log is in the error */
+        free(log);
     }
-    if (tile__ext_mode()) {
-        tile_status est = tile__ext_compile(f, num_warps, num_stages, spec, arch, ptx, smem, has_assert);
-        if (est != TILE_ERR_NODEVICE) return est;        /* NODEVICE: unsupported there, NVRTC compiles it */
-    }
-    tile_status st = tile__cuda_source(f, num_warps, num_stages, tile__hopper(arch), (unsigned)spec, (unsigned)(spec >> 32), &src, smem, has_assert);
-    if (st != TILE_OK) return st;
-    if (kn->dump_cuda) tile__dump(f->name, "cuda", src);
-    st = tile__nvrtc_compile(src, f->name, arch, ptx, &log);
-    if (st != TILE_OK) tile__write_repro(f->name, src, arch);   /* the log is in the error */
-    free(log);
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
-    free(src);
     return st;
 }
-/* >>autotune: the disk cache of compiled variants, in tile_autotune.h: a
-   variant compiled by an earlier process is loaded from it; a new one is
-   loaded (from the driver's cubin) and stored in it. */
-static int tile__kdisk_load(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch, tile__variant *v);
-static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__func *f, int nw, int ns, uint64_t spec, const char *arch,
-                                          const char *ptx, tile__variant *v, char *log, size_t logn);
-/* Load or compile one variant into v (its module, function, shared memory,
-   assert flag; without a GPU its PTX). On failure v holds nothing. */
-static tile_status tile__make_variant(tile__entry *e, const tile_kernel *k, tile__variant *v) {
-    char arch[32], *ptx = NULL, log[2048];
-    int nw = v->num_warps, ns = v->num_stages;
-    tile_status st = tile__target(arch, sizeof arch);
-    double t0 = tile__host_ms(), t1;   /* >>backends: TILE_DUMP=times */
-    int from_disk = st == TILE_OK && tile__kdisk_load(k, &e->f, nw, ns, v->spec, arch, v);
-    if (st == TILE_OK && !from_disk) st = tile__compile_ptx(&e->f, nw, ns, v->spec, arch, &ptx, &v->smem, &v->has_assert);
+/* >>autotune: the disk cache of compiled variants, in tile_autotune.h */
+static char *tile__kdisk_key(const tile_kernel *k, const tile__config *cfg, const char *emitted);
+static int tile__kdisk_load(const tile_kernel *k, const tile__config *cfg, const char *key, tile__variant *v);
+static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__config *cfg, const char *key, const char *ptx, tile__variant *v, char *log,
+                                          size_t logn);
+/* The pipeline's back half for one variant of a built kernel f. With v: the
+   variant, loaded from the disk cache when an earlier process compiled the
+   same code, else assembled, loaded (its cubin from the driver) and stored;
+   without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
+   dumps and tile_kernel_ptx). On failure v holds nothing. */
+static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
+    const tile__knobs *kn = tile__knobs_get();
+    tile__emitted em;
+    tile__kernel_meta meta;
+    char *ptx = NULL, *key = NULL, log[2048];
+    int from_disk = 0;
+    double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
+    if (kn->dump_ttgir) {
+        char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
+        tile__dump(f->name, "ttgir", lay);                                   /* ttgir */
+        free(lay);
+    }
+    tile_status st = tile__emit_stage(f, cfg, &em, &meta);                         /* cuda | llir */
+    if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key)))      /* the disk key */
+        from_disk = tile__kdisk_load(k, cfg, key, v);
+    if (st == TILE_OK && !from_disk) st = tile__assemble_stage(f, cfg, &em, &ptx);  /* ptx */
+    tile__emitted_free(&em);
     t1 = tile__host_ms();
-    if (st == TILE_OK && !from_disk) st = tile__kdisk_load_store(k, &e->f, nw, ns, v->spec, arch, ptx, v, log, sizeof log);
-    if (tile__knobs_get()->dump_times)
-        fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, arch, tile_backend_name(), t1 - t0,
+    if (st == TILE_OK && !from_disk && v) {
+        v->meta = meta;
+        st = tile__kdisk_load_store(k, cfg, key, ptx, v, log, sizeof log);   /* load (cubin), store */
+    }
+    if (kn->dump_times && v)
+        fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, cfg->arch, tile_backend_name(), t1 - t0,
                 tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
+    free(key);
+    if (st == TILE_OK && !v) {
+        *ptx_out = ptx;
+        return TILE_OK;
+    }
     free(ptx);
-    if (st != TILE_OK) {
+    if (st != TILE_OK && v) {
         free(v->ptx);
         v->ptx = NULL;
         v->mod = NULL;
         v->fn = NULL;
-        v->smem = 0;
-        v->has_assert = 0;
+        memset(&v->meta, 0, sizeof v->meta);
     }
     return st;
 }
@@ -904,13 +978,12 @@ static tile_status tile__make_variant(tile__entry *e, const tile_kernel *k, tile
    puts it in the list as compiling and compiles it without the lock; the
    others wait for it. A compile that failed is tried again by the next
    thread that needs the variant, so each reports the error at its own line. */
-static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, uint64_t spec, tile__variant **out) {
-    int nw = o->num_warps ? o->num_warps : 4, ns = o->num_stages ? o->num_stages : 3;
+static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile__config *cfg, tile__variant **out) {
     tile__variant *v;
     pthread_mutex_lock(&tile__cache_lock);
     for (;;) {
         for (v = e->variants; v; v = v->next)
-            if (v->num_warps == nw && v->num_stages == ns && v->spec == spec) break;
+            if (tile__config_eq(&v->cfg, cfg)) break;
         if (v && v->state == TILE__VARIANT_READY) {
             pthread_mutex_unlock(&tile__cache_lock);
             *out = v;
@@ -924,15 +997,13 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
             pthread_mutex_unlock(&tile__cache_lock);
             return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         }
-        v->num_warps = nw;
-        v->num_stages = ns;
-        v->spec = spec;
+        v->cfg = *cfg;
         v->next = e->variants;
         e->variants = v;
     }
     v->state = TILE__VARIANT_COMPILING;
     pthread_mutex_unlock(&tile__cache_lock);
-    tile_status st = tile__make_variant(e, k, v);
+    tile_status st = tile__compile(k, &e->f, &v->cfg, v, NULL);
     pthread_mutex_lock(&tile__cache_lock);
     v->state = st == TILE_OK ? TILE__VARIANT_READY : TILE__VARIANT_FAILED;
     pthread_cond_broadcast(&tile__variant_done);
@@ -945,14 +1016,15 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     tile_status st = tile__rec_collect(0);
     if (st != TILE_OK) return st;
     tile__variant *v = NULL;
-    if ((st = tile__get_variant(e, k, o, tile__spec16(k, args), &v)) != TILE_OK) return st;
+    tile__config cfg;
+    if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK || (st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
-    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[65];
-    void *ptrs[65];
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 1];
+    void *ptrs[TILE__MAX_PARAMS + 1];
     void *rec = NULL;                 /* a kernel without checks never touches it */
     int slot = -1;
-    if (v->has_assert && (st = tile__rec_take(&e->f, k, o, &slot, &rec)) != TILE_OK) return st;
-    for (int p = 0; p < k->nparams && p < 64; p++) {
+    if (v->meta.has_assert && (st = tile__rec_take(&e->f, k, o, &slot, &rec)) != TILE_OK) return st;
+    for (int p = 0; p < k->nparams && p < TILE__MAX_PARAMS; p++) {
         switch (k->params[p].dtype) {
         case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
         case TL_I32: vals[p].i32 = (int32_t)args[p].i; break;
@@ -963,16 +1035,16 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         }
         ptrs[p] = &vals[p];
     }
-    int np = k->nparams < 64 ? k->nparams : 64;
+    int np = k->nparams < TILE__MAX_PARAMS ? k->nparams : TILE__MAX_PARAMS;
     vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
-    st = tile__cu_launch(v->fn, grid, 32u * (unsigned)v->num_warps, (unsigned)v->smem, o->stream, ptrs, o->file, o->line, k->name);
+    st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, ptrs, o->file, o->line, k->name);
     if (slot >= 0) {
         if (st != TILE_OK) tile__rec_drop(slot);
         else st = tile__rec_launched(slot, o->stream, o);
     }
     /* TILE_SYNC, or a user's assert: wait, and report what the launch found */
-    if (st == TILE_OK && (tile__knobs_get()->sync || (v->has_assert & TILE__HAS_USER_CHECK))) {
+    if (st == TILE_OK && (tile__knobs_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK))) {
         unsigned long long upto = tile__rec_mark();
         st = tile__cu_sync_at(o->file, o->line, k->name);
         if (st == TILE_OK) st = tile__rec_collect(upto);
@@ -993,18 +1065,18 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
     const tile__knobs *kn = tile__knobs_get();
     if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
-        /* TILE_DUMP=ttgir,cuda,ptx without a GPU: compile for TILE_ARCH, then interpret */
-        char arch[32], *ptx = NULL;
-        size_t smem;
-        tile__target(arch, sizeof arch);
-        if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile_ptx(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, tile__spec16(k, args), arch, &ptx, &smem, NULL);
-        else {
-            char *src = NULL;
-            uint64_t spec = tile__spec16(k, args);
-            st = tile__cuda_source(&e->f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, tile__hopper(arch), (unsigned)spec,
-                                   (unsigned)(spec >> 32), &src, &smem, NULL);
-            if (st == TILE_OK) tile__dump(e->f.name, "cuda", src);
-            free(src);
+        /* TILE_DUMP=ttgir,cuda,llir,ptx without a GPU: compile for TILE_ARCH, then interpret */
+        tile__config cfg;
+        char *ptx = NULL;
+        if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) == TILE_OK) {
+            if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
+            else {
+                /* TILE_DUMP=cuda alone: the CUDA C, whichever back end is in use */
+                char *src = NULL;
+                tile__kernel_meta meta;
+                if ((st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
+                free(src);
+            }
         }
         free(ptx);
         if (st != TILE_OK) return st;
@@ -1018,7 +1090,6 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     char target[32], why[400];
-    size_t smem;
     tile_status st = tile__check_kernel("tile_kernel_ptx", k, o, NULL, 0, ptx, 1);
     if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st != TILE_OK) return st;
@@ -1026,13 +1097,12 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
         return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_kernel_ptx: target \"%.40s\": %s", arch, why);
     if (arch) tile__copy_cut(target, sizeof target, arch);
     else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
-    uint64_t spec = 0;
-    for (int p = 0; p < k->nparams && p < 32; p++)
-        if (k->params[p].dtype == TL_PTR) spec |= (uint64_t)1 << p;
+    tile__config cfg;
+    if ((st = tile__config_resolve(k, o, NULL, target, &cfg)) != TILE_OK) return st;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
     char *text = NULL;
-    st = tile__compile_ptx(&f, o->num_warps ? o->num_warps : 4, o->num_stages ? o->num_stages : 3, spec, target, &text, &smem, NULL);
+    st = tile__compile(k, &f, &cfg, NULL, &text);
     tile__func_free(&f);
     if (st != TILE_OK) return st;
     /* the caller frees it with tile_free_text, which is TILE_FREE */
