@@ -58,17 +58,47 @@
    run in the interpreter. tile_malloc gives device memory then; move data
    with tile_memcpy_htod/dtoh.
 
-   KNOBS (environment, read once): TILE_BACKEND=nvrtc|interp,
-   TILE_INTERPRET=1, TILE_DUMP=ir,ttgir,cuda,ptx (stages printed to stderr,
-   or written to TILE_DUMP_DIR as <kernel>.<stage>), TILE_ARCH=sm_90a (the
-   target without a GPU), TILE_SYNC=1, TILE_MANAGED=1, TILE_CUDA, TILE_NVRTC,
-   TILE_DEVICE, TILE_DEBUG=1, TILE_QUIET=1; TILE_CACHE_DIR, TILE_CACHE=0 and
-   TILE_AUTOTUNE_VERBOSE=1 (tile_autotune.h).
-   With tile_backend_llvm.c: TILE_BACKEND=llvm, TILE_LLVM=/path/libLLVM.so,
-   TILE_DUMP=llir (the optimized LLVM IR) and TILE_DUMP=times (the time of
-   each compile stage). A bad value of any knob is one notice naming it, and
-   the knob keeps its default; TILE_ARCH is checked against the back end in
-   use, and only where it applies.
+   KNOBS (environment variables, read once; the table is tile/knobs.h, and
+   TILE_DUMP=knobs prints it with the values in use). A bad value of any knob
+   is one notice naming it, and the knob keeps its default; TILE_ARCH is
+   checked against the back end in use, and only where it applies.
+     TILE_BACKEND=llvm|nvrtc|interp: the back end: llvm when
+       tile_backend_llvm.c is linked and a libLLVM loads, else nvrtc on a GPU,
+       else interp (default: llvm, nvrtc or interp)
+     TILE_INTERPRET=1: run every kernel in the interpreter, even on a GPU
+       (default: 0)
+     TILE_DUMP=ir,ttgir,cuda,llir,ptx,times,knobs: print these stages to
+       stderr, or to TILE_DUMP_DIR/<kernel>.<stage>
+     TILE_DUMP_DIR=<dir>: where TILE_DUMP writes, and NVRTC's failing source
+     TILE_ARCH=sm_80|sm_90a|...: the target without a GPU (with one, the
+       GPU's) (default: sm_90a)
+     TILE_SYNC=1: every launch waits for its kernel and reports its errors
+       (default: 0)
+     TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch
+       (default: 0)
+     TILE_WGMMA=0|1|wait: tl_dot on sm_90a: 0 mma.sync; 1 wgmma, kept in
+       flight; wait: each waited for (default: 1)
+     TILE_QUIET=1: no errors or notices on stderr (default: 0)
+     TILE_DEBUG=1: NVRTC emits line info (-lineinfo) (default: 0)
+     TILE_CUDA=<path>: the CUDA driver library
+     TILE_NVRTC=<path>: the NVRTC library
+     TILE_DEVICE=<n>: the GPU to use (default: 0)
+     CUDA_HOME=<dir>: where NVRTC and libdevice are looked for
+     CUDA_PATH=<dir>: where NVRTC and libdevice are looked for, after
+       CUDA_HOME
+     TILE_CACHE=0|1: the disk cache of tuned configs and compiled kernels
+       (default: 1)
+     TILE_CACHE_DIR=<dir>: the disk cache's directory (default:
+       $XDG_CACHE_HOME/tile or ~/.cache/tile)
+     XDG_CACHE_HOME=<dir>: the disk cache is its tile/ when TILE_CACHE_DIR is
+       unset
+     HOME=<dir>: the disk cache is its .cache/tile when neither of those is
+       set
+     TILE_AUTOTUNE_VERBOSE=1: the tuner prints each config's time, the cache
+       what it does (default: 0)
+     TMPDIR=<dir>: NVRTC's failing source, without TILE_DUMP_DIR or a cache
+       directory (default: /tmp)
+     TILE_LLVM=<path>: the libLLVM of the LLVM back end (tile_backend_llvm.c)
 
    SECTIONS (grep for the tag)
      >>api       public types and functions (this file)
@@ -298,8 +328,9 @@ struct tile_backend_job {
    every emit. */
 typedef struct tile_backend_hooks {
     const char *name;                                 /* "llvm"                  */
-    /* 1: ready; else why not: 0, or -1 when a knob of its own is to blame */
-    int (*load)(char *why, size_t n);
+    /* 1: ready; else why not: 0, or -1 when a knob of its own is to blame.
+       knobs: the library's (a tile__knob_values, tile/knobs.h), read once */
+    int (*load)(const void *knobs, char *why, size_t n);
     /* after load: 1 when it compiles for `arch` ("sm_90a"); else why not */
     int (*supports)(const char *arch, char *why, size_t n);
     tile_status (*emit)(tile_backend_job *job);

@@ -264,11 +264,12 @@ static const char *tile__disk_dir_check(const char *dir, char *why, size_t n) {
     return why;
 }
 static void tile__at_read_knobs(void) {
-    const char *dir = getenv("TILE_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    const tile__knob_values *kv = tile__knob_values_get();
+    const char *dir = kv->cache_dir, *xdg = kv->xdg_cache_home, *home = kv->home;
     const char *knob = "TILE_CACHE_DIR";
     int k = -1;
-    tile__at_kn.verbose = tile__knob_flag("TILE_AUTOTUNE_VERBOSE", 0);
-    tile__at_kn.disk = tile__knob_flag("TILE_CACHE", 1);
+    tile__at_kn.verbose = kv->autotune_verbose;
+    tile__at_kn.disk = kv->cache;
     if (dir && *dir) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s", dir);
     else if (xdg && *xdg) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/tile", xdg), knob = "XDG_CACHE_HOME";
     else if (home && *home) k = snprintf(tile__at_kn.dir, sizeof tile__at_kn.dir, "%s/.cache/tile", home), knob = "HOME";

@@ -282,8 +282,9 @@ static void tile__ll_search(char *best, size_t n, unsigned *best_v) {
         }
     }
 }
+static const tile__knob_values *tile__ll_kv;   /* the library's knobs, from the load hook */
 static void tile__ll_open(void) {
-    const char *env = getenv("TILE_LLVM");
+    const char *env = tile__ll_kv ? tile__ll_kv->llvm : NULL;
     char path[512] = "";
     unsigned v = 0;
     if (env && *env) tile__ll_copy(path, sizeof path, env);
@@ -329,7 +330,7 @@ static void tile__ll_open(void) {
 /* tile_backend_hooks.load: 1 when LLVM is ready; else why not, and -1 when
    it is TILE_LLVM that names no usable LLVM (the runtime says so once) */
 static void tile__ll_open_knob(void) {
-    const char *env = getenv("TILE_LLVM");
+    const char *env = tile__ll_kv ? tile__ll_kv->llvm : NULL;
     tile__ll_open();
     if (!tile__ll_ok && env && *env) {
         char why[sizeof tile__ll_why];
@@ -342,6 +343,10 @@ static int tile__ll_available(char *why, size_t n) {
     pthread_once(&tile__ll_once, tile__ll_open_knob);
     if (!tile__ll_ok && why) tile__ll_copy(why, n, tile__ll_why);
     return tile__ll_ok ? 1 : tile__ll_knob ? -1 : 0;
+}
+static int tile__ll_load_hook(const void *knobs, char *why, size_t n) {
+    if (!tile__ll_kv) tile__ll_kv = (const tile__knob_values *)knobs;
+    return tile__ll_available(why, n);
 }
 /* tile_backend_hooks.supports: the targets LLVM's NVPTX back end is asked
    for with PTX 8.0, up to sm_90a (before LLVM 17, sm_87 to sm_90a as sm_86
@@ -1464,7 +1469,7 @@ static tile__ll_tm *tile__ll_machine(const char *cpu, const char *feat, char *er
    is read) and links in just the functions it calls, with what they call. */
 static LLVMMemoryBufferRef tile__ll_get_libdevice(char *err, size_t n) {
     if (tile__ll_libdevice) return tile__ll_libdevice;
-    const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda", "/opt/cuda"};
+    const char *roots[] = {tile__ll_kv ? tile__ll_kv->cuda_home : NULL, tile__ll_kv ? tile__ll_kv->cuda_path : NULL, "/usr/local/cuda", "/opt/cuda"};
     char path[600];
     for (int k = 0; k < 4; k++) {
         if (!roots[k] || !roots[k][0]) continue;
@@ -1738,7 +1743,7 @@ static void tile__ll_release(tile_backend_job *job) {
     pthread_mutex_unlock(&tile__ll_lock);
 }
 
-static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_available, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release};
+static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_load_hook, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor)) static void tile__ll_register(void) { tile_register_backend(&tile__ll_hooks); }
 #else

@@ -741,6 +741,29 @@ static void child_bad_llvm(const char *errfile) {
     TT_CHECK(notices(err, "TILE_LLVM=/nonexistent/libLLVM.so") == 1, "TILE_LLVM: %d notices, want 1; stderr:\n%s", notices(err, "TILE_LLVM="), err);
 }
 
+/* TILE_DUMP=knobs: once, every knob of the table with its value */
+static void child_dump_knobs(const char *errfile) {
+    tile_set_log(count_log, NULL);
+    float *x = (float *)tile_malloc(64 * sizeof(float)), *out = (float *)tile_malloc(64 * sizeof(float));
+    TT_OK(tile_memset(x, 0, 64 * sizeof(float)));
+    TT_OK(plain_kernel(TILE_OPTS(), x, out));
+    TT_OK(plain_kernel(TILE_OPTS(), x, out));
+    const char *err = child_stderr(errfile);
+    int dumps = 0;
+    for (const char *p = strstr(err, "// ---- tile: knobs\n"); p; p = strstr(p + 1, "// ---- tile: knobs\n")) dumps++;
+    TT_CHECK(dumps == 1, "TILE_DUMP=knobs: %d dumps, want 1; stderr:\n%s", dumps, err);
+    int missing = 0;
+#define KNOB_SEEN(name, kind, field, size, def, values, what) \
+    if (!strstr(err, "\n" #name " ")) missing++, printf("  TILE_DUMP=knobs lacks %s\n", #name);
+    TILE__KNOBS(KNOB_SEEN)
+#undef KNOB_SEEN
+    TT_CHECK(missing == 0, "TILE_DUMP=knobs: %d knobs of the table missing", missing);
+    TT_CHECK(strstr(err, "\nTILE_DEBUG             1 ") && strstr(err, "\nTILE_CACHE_DIR         (unset)"),
+             "TILE_DUMP=knobs: the values in use (TILE_DEBUG=yes is 1, TILE_CACHE_DIR unset); stderr:\n%s", err);
+    tile_free(x);
+    tile_free(out);
+}
+
 static void check_knobs(void) {
     char longdir[700];
     memset(longdir, 'd', sizeof longdir - 1);
@@ -757,6 +780,8 @@ static void check_knobs(void) {
     in_child("bad_arch_banana", arch2, child_bad_arch);
     in_child("arch_argument", arg, child_arch_arg);
     in_child("bad_knobs", knobs, child_bad_knobs);
+    static const char *const dump[] = {"TILE_QUIET", NULL, "TILE_DUMP", "knobs", "TILE_DEBUG", "yes", "TILE_CACHE_DIR", NULL, "TILE_DUMP_DIR", NULL, NULL};
+    in_child("dump_knobs", dump, child_dump_knobs);
     if (tile__ext) in_child("bad_llvm", llvm, child_bad_llvm);
     else printf("knobs: TILE_LLVM not checked: this program is built without tile_backend_llvm.c\n");
 }

@@ -200,65 +200,9 @@ typedef struct tile__nvrtc_api { TILE__NVRTC_SYMS(TILE__SYM_FIELD) } tile__nvrtc
 static tile__cu_api tile__cu;
 static tile__nvrtc_api tile__nvrtc;
 
-/* ---- knobs ------------------------------------------------------------------------
-   Every file reads its own environment variables once (pthread_once), with
-   these helpers: a value that means nothing is one notice on stderr (unless
-   TILE_QUIET) naming the knob and the value, and the knob keeps its default.
-   Then this file's. */
-static void tile__knob_notice(const char *knob, const char *value, const char *why) { tile__notice("%s=%s: %s", knob, value, why); }
-/* 1 when a and b are equal but for the case of ASCII letters */
-static int tile__same_word(const char *a, const char *b) {
-    for (; *a && *b; a++, b++) {
-        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a, y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
-        if (x != y) return 0;
-    }
-    return *a == *b;
-}
-/* A flag: 1/yes/on/true or 0/no/off/false; unset or empty: `def`. */
-static int tile__knob_flag(const char *knob, int def) {
-    static const char *const words[] = {"0", "1", "no", "yes", "off", "on", "false", "true"};
-    const char *v = getenv(knob);
-    if (!v || !*v) return def;
-    for (int i = 0; i < (int)(sizeof words / sizeof *words); i++)
-        if (tile__same_word(v, words[i])) return i % 2;
-    tile__knob_notice(knob, v, "not a flag (0 or 1); ignored");
-    return def;
-}
-/* A string into buf[n]: "" when unset, or (with a notice) when it does not fit. */
-static void tile__knob_str(const char *knob, char *buf, size_t n) {
-    const char *v = getenv(knob);
-    size_t len = v ? strlen(v) : 0;
-    buf[0] = 0;
-    if (len >= n) {
-        char why[96];
-        snprintf(why, sizeof why, "longer than %zu characters; ignored", n - 1);
-        tile__knob_notice(knob, v, why);
-    } else if (len) {
-        memcpy(buf, v, len + 1);
-    }
-}
-typedef struct tile__cu_knobs {
-    char cuda[512];       /* TILE_CUDA: path of the driver library          */
-    char nvrtc[512];      /* TILE_NVRTC: path of NVRTC                      */
-    char device[32];      /* TILE_DEVICE as written ("" : 0); parsed by init */
-    int lineinfo;         /* TILE_DEBUG=1: NVRTC emits -lineinfo             */
-    char cuda_home[512];  /* CUDA_HOME, CUDA_PATH: where NVRTC may live     */
-    char cuda_path[512];
-} tile__cu_knobs;
-static tile__cu_knobs tile__cu_kn;
-static pthread_once_t tile__cu_kn_once = PTHREAD_ONCE_INIT;
-static void tile__cu_read_knobs(void) {
-    tile__knob_str("TILE_CUDA", tile__cu_kn.cuda, sizeof tile__cu_kn.cuda);
-    tile__knob_str("TILE_NVRTC", tile__cu_kn.nvrtc, sizeof tile__cu_kn.nvrtc);
-    tile__knob_str("TILE_DEVICE", tile__cu_kn.device, sizeof tile__cu_kn.device);
-    tile__knob_str("CUDA_HOME", tile__cu_kn.cuda_home, sizeof tile__cu_kn.cuda_home);
-    tile__knob_str("CUDA_PATH", tile__cu_kn.cuda_path, sizeof tile__cu_kn.cuda_path);
-    tile__cu_kn.lineinfo = tile__knob_flag("TILE_DEBUG", 0);
-}
-static const tile__cu_knobs *tile__cuda_knobs(void) {
-    pthread_once(&tile__cu_kn_once, tile__cu_read_knobs);
-    return &tile__cu_kn;
-}
+/* ---- knobs: this file's (TILE_CUDA, TILE_NVRTC, TILE_DEVICE, CUDA_HOME,
+   CUDA_PATH, TILE_DEBUG) are rows of tile/knobs.h's table ---------------- */
+static const tile__knob_values *tile__cuda_knobs(void) { return tile__knob_values_get(); }
 
 /* ---- opening a library -------------------------------------------------------------
    dlsym returns a void *; copying its bytes into the function pointer is the
@@ -353,7 +297,7 @@ static void tile__cu_errtext(CUresult r, char *buf, size_t n) {
 }
 
 static void tile__cu_open(void) {
-    const tile__cu_knobs *kn = tile__cuda_knobs();
+    const tile__knob_values *kn = tile__cuda_knobs();
     char *why = tile__cu_st.why, e1[256] = "", e2[256] = "", et[160];
     size_t whyn = sizeof tile__cu_st.why;
     const char *path;
@@ -834,7 +778,7 @@ static struct {
 static void tile__nvrtc_open(void) {
     static const char *const sonames[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"};
     enum { NSONAMES = sizeof sonames / sizeof *sonames };
-    const tile__cu_knobs *kn = tile__cuda_knobs();
+    const tile__knob_values *kn = tile__cuda_knobs();
     char *why = tile__nvrtc_st.why, err[256] = "";
     size_t whyn = sizeof tile__nvrtc_st.why;
     void *h = NULL;
@@ -964,7 +908,7 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
     /* a * b + c stays two roundings unless the kernel asks for tl_fma: the
        same results as the interpreter (and CPU code) give */
     opts[nopt++] = "--fmad=false";
-    if (tile__cuda_knobs()->lineinfo) opts[nopt++] = "-lineinfo";
+    if (tile__cuda_knobs()->debug) opts[nopt++] = "-lineinfo";
 
     if ((r = tile__nvrtc.nvrtcCreateProgram(&prog, src, progname, 0, NULL, NULL)) != NVRTC_SUCCESS)
         return tile__error(TILE_ERR_COMPILE, kname, NULL, 0, "nvrtcCreateProgram failed: %s", tile__nvrtc.nvrtcGetErrorString(r));

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "knobs.h"   /* the environment, read once */
+
 /* Internal invariant violations only (bugs in tile, never user input). */
 #ifndef TILE_ASSERT
 #define TILE_ASSERT(c) ((c) ? (void)0 : tile__die(__FILE__, __LINE__, #c))
@@ -515,10 +517,6 @@ void tile_set_log(tile_log_fn fn, void *user) {
     tile__log_set = fn != NULL;
 }
 #endif
-static int tile__env_flag(const char *name) {
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
-}
 /* Report an error: `file`/`line` are the user's, `kernel` may be NULL. */
 static tile_status tile__verror(tile_status st, const char *kernel, const char *file, int line,
                                 const char *fmt, va_list ap) {
@@ -538,7 +536,7 @@ static tile_status tile__verror(tile_status st, const char *kernel, const char *
         snprintf(e->message, sizeof e->message, "error %s: %s", e->id, text);
     if (tile__err_mute) return st;
     if (tile__log_set) tile__log_fn(e, tile__log_user);
-    else if (!tile__env_flag("TILE_QUIET")) fprintf(stderr, "tile: %s\n", e->message);
+    else if (!tile__knob_values_get()->quiet) fprintf(stderr, "tile: %s\n", e->message);
     return st;
 }
 static tile_status tile__error(tile_status st, const char *kernel, const char *file, int line, const char *fmt, ...) {
@@ -557,7 +555,7 @@ __attribute__((format(printf, 1, 2)))
 static void tile__notice(const char *fmt, ...) {
     char text[1536];
     va_list ap;
-    if (tile__env_flag("TILE_QUIET")) return;
+    if (tile__knob_values_get()->quiet) return;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);

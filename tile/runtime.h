@@ -46,6 +46,7 @@ typedef struct tile__knobs {
     int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
     int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
+    int dump_knobs;           /* TILE_DUMP=knobs: every knob and its value, once */
     int wgmma;                /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80;
                                  =wait: wgmma, each tl_dot waiting for its own (TILE__HOPPER_*) */
 } tile__knobs;
@@ -53,9 +54,10 @@ static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
 /* TILE_DUMP: a comma-separated list of stage names; the unknown ones in one notice */
 static void tile__read_dump_knob(void) {
-    static const char *const names[] = {"ir", "ttgir", "cuda", "ptx", "llir", "times"};
-    int *const flags[] = {&tile__kn.dump_ir, &tile__kn.dump_ttgir, &tile__kn.dump_cuda, &tile__kn.dump_ptx, &tile__kn.dump_llir, &tile__kn.dump_times};
-    const char *v = getenv("TILE_DUMP"), *p = v;
+    static const char *const names[] = {"ir", "ttgir", "cuda", "ptx", "llir", "times", "knobs"};
+    int *const flags[] = {&tile__kn.dump_ir, &tile__kn.dump_ttgir, &tile__kn.dump_cuda, &tile__kn.dump_ptx, &tile__kn.dump_llir, &tile__kn.dump_times,
+                          &tile__kn.dump_knobs};
+    const char *v = tile__knob_values_get()->dump, *p = v;
     char bad[160] = "";
     size_t nbad = 0;
     while (p && *p) {
@@ -68,24 +70,38 @@ static void tile__read_dump_knob(void) {
     }
     if (nbad) {
         char why[256];
-        snprintf(why, sizeof why, "no stage %s (ir, ttgir, cuda, ptx, llir, times); ignored", bad);
+        snprintf(why, sizeof why, "no stage %s (ir, ttgir, cuda, ptx, llir, times, knobs); ignored", bad);
         tile__knob_notice("TILE_DUMP", v, why);
     }
 }
 static void tile__read_knobs(void) {
+    const tile__knob_values *kv = tile__knob_values_get();
     const char *v;
-    tile__kn.interpret = tile__knob_flag("TILE_INTERPRET", 0);
-    tile__knob_str("TILE_BACKEND", tile__kn.backend, sizeof tile__kn.backend);
+    tile__kn.interpret = kv->interpret;
+    memcpy(tile__kn.backend, kv->backend, sizeof tile__kn.backend);
     tile__read_dump_knob();
-    tile__knob_str("TILE_DUMP_DIR", tile__kn.dump_dir, sizeof tile__kn.dump_dir);
-    tile__kn.sync = tile__knob_flag("TILE_SYNC", 0);
-    tile__kn.managed = tile__knob_flag("TILE_MANAGED", 0);
-    tile__knob_str("TILE_ARCH", tile__kn.arch, sizeof tile__kn.arch);
-    v = getenv("TILE_WGMMA");
+    memcpy(tile__kn.dump_dir, kv->dump_dir, sizeof tile__kn.dump_dir);
+    tile__kn.sync = kv->sync;
+    tile__kn.managed = kv->managed;
+    memcpy(tile__kn.arch, kv->arch, sizeof tile__kn.arch);
+    v = kv->wgmma;
     tile__kn.wgmma = TILE__HOPPER_ASYNC;
-    if (v && strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
-    else if (v && strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
-    else if (v && *v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
+    if (strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
+    else if (strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
+    else if (*v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
+    if (tile__kn.dump_knobs) {   /* as tile__dump prints a stage (which reads these knobs: not from here) */
+        char text[8192], path[768];
+        FILE *fp = NULL;
+        tile__knobs_text(text, sizeof text);
+        if (tile__kn.dump_dir[0]) {
+            snprintf(path, sizeof path, "%s/tile.knobs", tile__kn.dump_dir);
+            if (!(fp = fopen(path, "w"))) fprintf(stderr, "tile: cannot write %s: %s\n", path, strerror(errno));
+        }
+        if (fp) {
+            fputs(text, fp);
+            fclose(fp);
+        } else fprintf(stderr, "// ---- tile: knobs\n%s", text);
+    }
 }
 static const tile__knobs *tile__knobs_get(void) {
     pthread_once(&tile__kn_once, tile__read_knobs);
@@ -112,9 +128,9 @@ static void tile__decide_ext(void) {
     char why[1024] = "";
     int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
-    int r = tile__ext->load(why, sizeof why);   /* < 0: a knob of its own is wrong, and `why` names it */
+    int r = tile__ext->load(tile__knob_values_get(), why, sizeof why);   /* < 0: a knob of its own is wrong, and `why` names it */
     tile__ext_on = r > 0;
-    if (!tile__ext_on && (forced || r < 0) && !tile__env_flag("TILE_QUIET"))
+    if (!tile__ext_on && (forced || r < 0) && !tile__knob_values_get()->quiet)
         fprintf(stderr, "tile: %s%s%s%s; compiling with NVRTC\n", forced ? "TILE_BACKEND=" : "", forced ? kn->backend : "", forced ? ": " : "", why);
 }
 static int tile__ext_mode(void) {
@@ -135,7 +151,7 @@ static void tile__decide_mode(void) {
         tile__gpu_on = 1;
         return;
     }
-    if (!tile__env_flag("TILE_QUIET"))
+    if (!tile__knob_values_get()->quiet)
         fprintf(stderr, "tile: %s%s%s%s; running kernels in the interpreter\n", kn->backend[0] ? "TILE_BACKEND=" : "", kn->backend,
                 kn->backend[0] ? ": " : "", why);
 }
@@ -878,10 +894,10 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
    $TMPDIR or /tmp, and the command that reproduces the failure. A fixed name
    in a shared directory could be a link planted by another user. */
 static void tile__write_repro(const char *kernel, const char *src, const char *arch) {
-    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = getenv("TMPDIR");
+    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = tile__knob_values_get()->tmpdir;
     const char *dir = dump[0] ? dump : cache[0] ? cache : tmp && *tmp ? tmp : "/tmp";
     char path[4096];
-    if (tile__env_flag("TILE_QUIET")) return;
+    if (tile__knob_values_get()->quiet) return;
     int k = snprintf(path, sizeof path, "%s/%s.cu.XXXXXX", dir, kernel);
     int fd = k > 0 && (size_t)k < sizeof path ? mkstemp(path) : -1;
     if (fd < 0) {
