@@ -297,6 +297,30 @@ tile_status tile_event_destroy(tile_event e);       /* NULL is fine            *
 /* "interp", "nvrtc" or "llvm": where kernels run and how they compile. */
 const char *tile_backend_name(void);
 
+/* >>cache: the disk cache (tile/cache.h) ---------------------------------------------------------------- */
+typedef struct tile_cache_stats {
+    long compiles;           /* variants compiled in this process (once each, however
+                                many threads need one at the same time)            */
+    long kernel_loads;       /* variants loaded from the disk cache                */
+    long kernel_stores;
+    long tunings;            /* keys tuned (configs timed)                         */
+    long tune_loads;         /* keys whose winner came from the disk cache         */
+    long tune_stores;
+    long configs_timed;
+    long rejected;           /* cache files ignored: truncated, corrupt, foreign,
+                                not a regular file, not this user's, writable by
+                                others, or not for the kernel asked for            */
+    long lowerings;          /* kernels lowered to CUDA C or LLVM IR: once per
+                                variant compiled or loaded from the disk cache
+                                (its key is what the lowering made), and once per
+                                TILE_DUMP or tile_kernel_ptx                       */
+} tile_cache_stats;
+void tile_cache_stats_get(tile_cache_stats *out);
+/* The cache directory in use, made and checked on the first call (""
+   when the disk cache is off, or its directory was refused). */
+const char *tile_cache_dir(void);
+
+
 /* >>backends: a back end that lives in its own file (tile_backend_llvm.c)
    registers itself here when it is linked in, from a constructor; the
    runtime hands it one kernel variant at a time. Not for users' code. */
@@ -363,12 +387,15 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/ir.h"
 #include "tile/build.h"
 #include "tile/passes.h"
-#include "tile/interp.h"
 #include "tile/emit.h"
 #include "tile/lower.h"
 #include "tile/emit_cuda.h"
 #include "tile/cuda.h"
+#include "tile/device.h"
+#include "tile/interp.h"
+#include "tile/cache.h"
 #include "tile/runtime.h"
 #include "tile_autotune.h"
+#include "tile/launch.h"
 #endif
 #endif

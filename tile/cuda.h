@@ -41,14 +41,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Whether memory, launches, streams and events go to the GPU: decided once
-   by the runtime (runtime.h). */
-static int tile__gpu_mode(void);
-/* The runtime's device error records (runtime.h): a mark before a
-   synchronization, then the records of the launches it finished are read. */
-static unsigned long long tile__rec_mark(void);
-static tile_status tile__rec_collect(unsigned long long upto);
-
 /* The internal API below is not all used by every program. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TILE__MAYBE_UNUSED __attribute__((unused))
@@ -942,110 +934,45 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
     return st;
 }
 
-/* ---- the public API: devices, streams, events -------------------------------------------
-   In GPU mode the handles are the driver's own (cast); in the interpreter
-   they are these host objects. */
-struct tile_stream_s { int host; };
-struct tile_event_s { int recorded; double ms; };
-
-/* The host's clock in milliseconds: monotonic where POSIX offers it. */
-static double tile__host_ms(void) {
-    struct timespec ts;
-#if defined(CLOCK_MONOTONIC)
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-    timespec_get(&ts, TIME_UTC);
-#endif
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+/* The driver's linker, looked up on its own so that an old driver without
+   it only loses the cubin. */
+typedef struct tile__culink_st *tile__culink;
+static struct {
+    pthread_once_t once;
+    int ok;
+    CUresult (*create)(unsigned nopt, CUjit_option *opts, void **vals, tile__culink *state);
+    CUresult (*add_data)(tile__culink state, int type, void *data, size_t size, const char *name, unsigned nopt, CUjit_option *opts,
+                         void **vals);
+    CUresult (*complete)(tile__culink state, void **cubin, size_t *size);
+    CUresult (*destroy)(tile__culink state);
+} tile__culink_api = {PTHREAD_ONCE_INIT, 0, NULL, NULL, NULL, NULL};
+static void tile__culink_open(void) {
+    char why[256];
+    void *lib = tile__cu_st.lib;
+    tile__culink_api.ok = lib && tile__dlsym_into(lib, "cuLinkCreate_v2", (void *)&tile__culink_api.create, sizeof tile__culink_api.create, "libcuda", why, sizeof why) &&
+                          tile__dlsym_into(lib, "cuLinkAddData_v2", (void *)&tile__culink_api.add_data, sizeof tile__culink_api.add_data, "libcuda", why, sizeof why) &&
+                          tile__dlsym_into(lib, "cuLinkComplete", (void *)&tile__culink_api.complete, sizeof tile__culink_api.complete, "libcuda", why, sizeof why) &&
+                          tile__dlsym_into(lib, "cuLinkDestroy", (void *)&tile__culink_api.destroy, sizeof tile__culink_api.destroy, "libcuda", why, sizeof why);
 }
-
-int tile_device_count(void) {
-    pthread_once(&tile__cu_st.once, tile__cu_open);
-    return tile__cu_st.ndev;
-}
-/* src into dst[n] (n > 0), cut to n - 1 characters when it must be */
-static void tile__copy_cut(char *dst, size_t n, const char *src) {
-    size_t len = strlen(src);
-    if (len >= n) len = n - 1;
-    memcpy(dst, src, len);
-    dst[len] = 0;
-}
-tile_status tile_device_name(char *buf, size_t n) {
-    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
-    buf[0] = 0;
-    if (!tile__gpu_mode()) {
-        tile__copy_cut(buf, n, "interpreter (CPU)");
-        return TILE_OK;
+/* PTX -> cubin by the driver's JIT (malloc'd); NULL when it cannot. */
+static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
+    enum { CU_JIT_INPUT_PTX_ = 1 };
+    *size = 0;
+    if (tile__cu_enter(NULL, 0) != TILE_OK) {
+        tile_clear_error();
+        return NULL;
     }
-    tile_status st = tile__cu_enter(NULL, 0);
-    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_st.props.name);
-    return st;
-}
-
-tile_status tile_stream_create(tile_stream *s) {
-    if (!s) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_stream_create: the result pointer is NULL");
-    *s = NULL;
-    if (tile__gpu_mode()) {
-        CUstream cs;
-        tile_status st = tile__cu_stream_create(&cs, NULL, 0);
-        if (st == TILE_OK) *s = (tile_stream)(void *)cs;
-        return st;
+    pthread_once(&tile__culink_api.once, tile__culink_open);
+    if (!tile__culink_api.ok) return NULL;
+    tile__culink st = NULL;
+    void *out = NULL, *cubin = NULL;
+    size_t n = 0;
+    if (tile__culink_api.create(0, NULL, NULL, &st) != CUDA_SUCCESS) return NULL;
+    if (tile__culink_api.add_data(st, CU_JIT_INPUT_PTX_, (void *)(uintptr_t)ptx, strlen(ptx) + 1, "tile.ptx", 0, NULL, NULL) == CUDA_SUCCESS &&
+        tile__culink_api.complete(st, &cubin, &n) == CUDA_SUCCESS && cubin && n && (out = malloc(n))) {
+        memcpy(out, cubin, n);
+        *size = n;
     }
-    if (!(*s = (tile_stream)calloc(1, sizeof **s)))
-        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_stream_create: out of host memory");
-    (*s)->host = 1;
-    return TILE_OK;
-}
-tile_status tile_stream_destroy(tile_stream s) {
-    if (!s) return TILE_OK;
-    if (tile__gpu_mode()) return tile__cu_stream_destroy((CUstream)(void *)s, NULL, 0);
-    free(s);
-    return TILE_OK;
-}
-tile_status tile_stream_synchronize(tile_stream s) {
-    if (!tile__gpu_mode()) return TILE_OK;
-    tile_status st = tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
-    return st == TILE_OK ? tile__rec_collect(0) : st;
-}
-tile_status tile_event_create(tile_event *e) {
-    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
-    *e = NULL;
-    if (tile__gpu_mode()) {
-        CUevent ce;
-        tile_status st = tile__cu_event_create(&ce, NULL, 0);
-        if (st == TILE_OK) *e = (tile_event)(void *)ce;
-        return st;
-    }
-    if (!(*e = (tile_event)calloc(1, sizeof **e)))
-        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_event_create: out of host memory");
-    return TILE_OK;
-}
-tile_status tile_event_record(tile_event e, tile_stream s) {
-    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_record: the event is NULL");
-    if (tile__gpu_mode()) return tile__cu_event_record((CUevent)(void *)e, (CUstream)(void *)s, NULL, 0);
-    e->recorded = 1;
-    e->ms = tile__host_ms();
-    return TILE_OK;
-}
-tile_status tile_event_synchronize(tile_event e) {
-    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_synchronize: the event is NULL");
-    if (!tile__gpu_mode()) return TILE_OK;
-    tile_status st = tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
-    return st == TILE_OK ? tile__rec_collect(0) : st;
-}
-tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
-    if (!start || !end || !ms) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: an argument is NULL");
-    *ms = 0;
-    if (tile__gpu_mode()) return tile__cu_event_elapsed((CUevent)(void *)start, (CUevent)(void *)end, ms, NULL, 0);
-    if (!start->recorded || !end->recorded)
-        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: the %s event was never recorded",
-                           start->recorded ? "end" : "start");
-    *ms = (float)(end->ms - start->ms);
-    return TILE_OK;
-}
-tile_status tile_event_destroy(tile_event e) {
-    if (!e) return TILE_OK;
-    if (tile__gpu_mode()) return tile__cu_event_destroy((CUevent)(void *)e, NULL, 0);
-    free(e);
-    return TILE_OK;
+    tile__culink_api.destroy(st);
+    return out;
 }

@@ -891,7 +891,3 @@ static int  tile__fold(tile__func *f);                 /* constant folding; retu
 static int  tile__cse(tile__func *f);                  /* common subexpressions            */
 static int  tile__dce(tile__func *f);                  /* dead pure ops                   */
 static char *tile__print_func(const tile__func *f);    /* malloc'd text: TILE_DUMP=ir     */
-/* interp.h */
-static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, const unsigned grid[3]);
-/* runtime.h: is [addr, addr+bytes) inside one live tile_malloc block? */
-static int tile__mem_valid(uint64_t addr, size_t bytes);

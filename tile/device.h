@@ -1,0 +1,648 @@
+/* tile/device.h — >>device: the GPU or the interpreter, memory, device
+   error records, and the public memory, stream and event API.
+
+   Why it is shaped this way: whether a process runs its kernels on a GPU
+   is decided once (tile__gpu_mode), and everything that touches memory or
+   time asks this layer, never the launch code above it: tile_malloc's
+   blocks are registered so a launch can tell a stray pointer, and the
+   interpreter a stray lane, from a real one; the record each checked
+   launch writes is read when its stream, the device or a copy back is
+   synchronized. It sits on the driver table (tile/cuda.h) and the knobs
+   (tile/knobs.h), and below the interpreter, the caches and the runtime. */
+#include <unistd.h>   /* sysconf: the host's memory */
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+/* Under strict ISO C (-std=c11 with no _POSIX_C_SOURCE) glibc hides these
+   POSIX names; the system's own values are used (glibc's spelling where the
+   public one is hidden), and mkstemp is declared again (the same prototype). */
+#if defined(O_NOFOLLOW)
+#define TILE__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW)
+#define TILE__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define TILE__O_NOFOLLOW 0   /* the cache's owner and mode checks still hold */
+#endif
+#if defined(O_CLOEXEC)
+#define TILE__O_CLOEXEC O_CLOEXEC
+#elif defined(__O_CLOEXEC)
+#define TILE__O_CLOEXEC __O_CLOEXEC
+#else
+#define TILE__O_CLOEXEC 0    /* FD_CLOEXEC is set after the open */
+#endif
+int mkstemp(char *tmpl);
+
+/* ---- knobs: every environment variable, read in one place ------------------
+   A bad value is one notice naming the knob (tile__knob_* in cuda.h), and
+   the default. TILE_ARCH is checked where it applies, when a kernel is
+   compiled without a GPU (tile__target), against the back end in use. */
+typedef struct tile__knobs {
+    int interpret;            /* TILE_INTERPRET=1                          */
+    char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
+    int dump_ir, dump_ttgir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,ttgir,cuda,ptx */
+    char dump_dir[512];       /* TILE_DUMP_DIR                             */
+    char arch[32];            /* TILE_ARCH: the target when compiling without a GPU */
+    int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
+    int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
+    int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
+    int dump_knobs;           /* TILE_DUMP=knobs: every knob and its value, once */
+    int wgmma;                /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80;
+                                 =wait: wgmma, each tl_dot waiting for its own (TILE__HOPPER_*) */
+} tile__knobs;
+static tile__knobs tile__kn;
+static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
+/* TILE_DUMP: a comma-separated list of stage names; the unknown ones in one notice */
+static void tile__read_dump_knob(void) {
+    static const char *const names[] = {"ir", "ttgir", "cuda", "ptx", "llir", "times", "knobs"};
+    int *const flags[] = {&tile__kn.dump_ir, &tile__kn.dump_ttgir, &tile__kn.dump_cuda, &tile__kn.dump_ptx, &tile__kn.dump_llir, &tile__kn.dump_times,
+                          &tile__kn.dump_knobs};
+    const char *v = tile__knob_values_get()->dump, *p = v;
+    char bad[160] = "";
+    size_t nbad = 0;
+    while (p && *p) {
+        size_t n = strcspn(p, ","), k = 0;
+        while (k < sizeof names / sizeof *names && !(strlen(names[k]) == n && strncmp(p, names[k], n) == 0)) k++;
+        if (k < sizeof names / sizeof *names) *flags[k] = 1;
+        else if (n && nbad < sizeof bad) nbad += (size_t)snprintf(bad + nbad, sizeof bad - nbad, "%s\"%.*s\"", nbad ? ", " : "", (int)(n < 40 ? n : 40), p);
+        p += n;
+        if (*p == ',') p++;
+    }
+    if (nbad) {
+        char why[256];
+        snprintf(why, sizeof why, "no stage %s (ir, ttgir, cuda, ptx, llir, times, knobs); ignored", bad);
+        tile__knob_notice("TILE_DUMP", v, why);
+    }
+}
+static void tile__read_knobs(void) {
+    const tile__knob_values *kv = tile__knob_values_get();
+    const char *v;
+    tile__kn.interpret = kv->interpret;
+    memcpy(tile__kn.backend, kv->backend, sizeof tile__kn.backend);
+    tile__read_dump_knob();
+    memcpy(tile__kn.dump_dir, kv->dump_dir, sizeof tile__kn.dump_dir);
+    tile__kn.sync = kv->sync;
+    tile__kn.managed = kv->managed;
+    memcpy(tile__kn.arch, kv->arch, sizeof tile__kn.arch);
+    v = kv->wgmma;
+    tile__kn.wgmma = TILE__HOPPER_ASYNC;
+    if (strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
+    else if (strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
+    else if (*v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
+    if (tile__kn.dump_knobs) {   /* as tile__dump prints a stage (which reads these knobs: not from here) */
+        char text[8192], path[768];
+        FILE *fp = NULL;
+        tile__knobs_text(text, sizeof text);
+        if (tile__kn.dump_dir[0]) {
+            snprintf(path, sizeof path, "%s/tile.knobs", tile__kn.dump_dir);
+            if (!(fp = fopen(path, "w"))) fprintf(stderr, "tile: cannot write %s: %s\n", path, strerror(errno));
+        }
+        if (fp) {
+            fputs(text, fp);
+            fclose(fp);
+        } else fprintf(stderr, "// ---- tile: knobs\n%s", text);
+    }
+}
+static const tile__knobs *tile__knobs_get(void) {
+    pthread_once(&tile__kn_once, tile__read_knobs);
+    return &tile__kn;
+}
+/* >>wgmma: how kernels for `arch` may use wgmma (TILE__HOPPER_*): only on
+   sm_90a (it is neither in sm_90 nor in later architectures) */
+static int tile__hopper(const char *arch) { return arch && strcmp(arch, "sm_90a") == 0 ? tile__knobs_get()->wgmma : TILE__HOPPER_OFF; }
+/* GPU mode or interpreter, decided once per process: the interpreter when
+   asked for, or when there is no driver, no device or no NVRTC (with one
+   line saying why); the GPU through NVRTC otherwise. */
+static int tile__gpu_on;
+static pthread_once_t tile__mode_once = PTHREAD_ONCE_INIT;
+/* >>backends: a back end linked in from its own file (tile_backend_llvm.c)
+   registers here from a constructor. It compiles every kernel when it loads
+   and TILE_BACKEND is unset or names it; NVRTC compiles otherwise, and also
+   a kernel it reports unsupported when TILE_BACKEND does not force it. */
+static const tile_backend_hooks *tile__ext;
+void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->name && h->load && h->supports && h->emit && h->assemble && h->release ? h : NULL; }
+static int tile__ext_on;
+static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
+static void tile__decide_ext(void) {
+    const tile__knobs *kn = tile__knobs_get();
+    char why[1024] = "";
+    int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
+    if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
+    int r = tile__ext->load(tile__knob_values_get(), why, sizeof why);   /* < 0: a knob of its own is wrong, and `why` names it */
+    tile__ext_on = r > 0;
+    if (!tile__ext_on && (forced || r < 0) && !tile__knob_values_get()->quiet)
+        fprintf(stderr, "tile: %s%s%s%s; compiling with NVRTC\n", forced ? "TILE_BACKEND=" : "", forced ? kn->backend : "", forced ? ": " : "", why);
+}
+static int tile__ext_mode(void) {
+    pthread_once(&tile__ext_once, tile__decide_ext);
+    return tile__ext_on;
+}
+static void tile__decide_mode(void) {
+    const tile__knobs *kn = tile__knobs_get();
+    if (kn->interpret || strcmp(kn->backend, "interp") == 0) return;
+    const char *why = NULL;
+    int ext = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
+    if (kn->backend[0] && strcmp(kn->backend, "nvrtc") != 0 && !ext)
+        why = tile__ext ? "this build has no such back end (interp, nvrtc, llvm)" : "this build has no such back end (interp, nvrtc; llvm needs tile_backend_llvm.c)";
+    else if (!tile__cu_available())   /* the driver's own words where a knob of cuda.h is set: they name it */
+        why = tile__cuda_knobs()->cuda[0] || tile__cuda_knobs()->device[0] ? tile__cu_st.why : "no CUDA driver or device";
+    else if (!tile__ext_mode() && !tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
+    if (!why) {
+        tile__gpu_on = 1;
+        return;
+    }
+    if (!tile__knob_values_get()->quiet)
+        fprintf(stderr, "tile: %s%s%s%s; running kernels in the interpreter\n", kn->backend[0] ? "TILE_BACKEND=" : "", kn->backend,
+                kn->backend[0] ? ": " : "", why);
+}
+static int tile__gpu_mode(void) {
+    pthread_once(&tile__mode_once, tile__decide_mode);
+    return tile__gpu_on;
+}
+const char *tile_backend_name(void) { return !tile__gpu_mode() ? "interp" : tile__ext_mode() ? tile__ext->name : "nvrtc"; }
+
+/* ---- helpers ---------------------------------------------------------------------- */
+/* The host's clock in milliseconds: monotonic where POSIX offers it. */
+static double tile__host_ms(void) {
+    struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+    timespec_get(&ts, TIME_UTC);
+#endif
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+/* src into dst[n] (n > 0), cut to n - 1 characters when it must be */
+static void tile__copy_cut(char *dst, size_t n, const char *src) {
+    size_t len = strlen(src);
+    if (len >= n) len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = 0;
+}
+
+/* ---- device error records ----------------------------------------------------------
+   Why it is shaped this way: a kernel's checks (a user's tl_device_assert,
+   and the library's own: a TL_FOR whose step is not positive) fail on the
+   device after the launch has returned, so a failure is written down there
+   and read later. Each launch of a kernel that has checks gets a record of
+   its own, a slot of one pool in device memory, as the kernel's hidden last
+   parameter; the first check of the launch to fail writes {kind, line,
+   check, program x, y, z} into it (TILE__CHECK_*, lower.h). The host keeps
+   for each slot whose launch it is (kernel, launch line) and an event
+   recorded after the launch. A slot is read, and cleared, as soon as its
+   launch is known to have finished: right after it when the launch waits
+   (TILE_SYNC, or a user's assert), else at the next launch if its event
+   has completed, and at the latest at the next tile_synchronize,
+   tile_stream_synchronize, tile_event_synchronize or tile_memcpy_dtoh.
+   The pool is read back on a non-blocking stream of its own, so reading
+   waits for no other work. The record's kind, never a message's text,
+   tells the library's checks from a user's; its check index names the op,
+   and so the file, line and message to report. */
+enum { TILE__NREC = 128 };
+typedef struct tile__rec_site {        /* whose a record is                              */
+    const tile__func *f;               /* the kernel's IR; NULL once it is released      */
+    const tile_kernel *k;
+    char kernel[64], kfile[256];       /* the kernel's name and file                     */
+    char file[256];                    /* the launch site ("" when unknown)              */
+    int line;
+} tile__rec_site;
+typedef struct tile__rec_slot {
+    int busy;                          /* a launch owns it                               */
+    int launched;                      /* the kernel is launched and `seq` set           */
+    int has_event;                     /* `done` was recorded after it                   */
+    unsigned long long seq;            /* launch order                                   */
+    CUevent done;
+    tile__rec_site site;
+} tile__rec_slot;
+static struct {
+    pthread_mutex_t lock;
+    void *pool;                        /* TILE__NREC records of TILE__REC_INTS ints      */
+    CUstream side;                     /* where the pool is read and cleared             */
+    tile__rec_slot *slots;
+    int nbusy;
+    unsigned long long seq;            /* the latest launch's                            */
+    int host[TILE__NREC * TILE__REC_INTS];
+} tile__recs = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, 0, {0}};
+
+/* The error a record stands for, decoded without reporting it: the record,
+   whose it is, and how many later launches failed as well. */
+typedef struct tile__rec_error {
+    tile_status status;
+    char kernel[64], file[256];
+    int line;
+    char text[768];        /* what tile__error formats at most */
+} tile__rec_error;
+static void tile__rec_decode(const int *rec, const tile__rec_site *s, int later, tile__rec_error *out) {
+    int kind = rec[0], line = rec[1], check = rec[2];
+    const tile__op *op = s->f && check >= 0 && check < s->f->nops ? &s->f->ops[check] : NULL;
+    if (op && (op->line != line || op->code != (kind == TILE__CHECK_STEP ? TILE__OP_FOR : TILE__OP_ASSERT))) op = NULL;
+    char where[300] = "", more[64] = "";
+    if (s->file[0]) snprintf(where, sizeof where, "; launched at %s:%d", s->file, s->line);
+    if (later) snprintf(more, sizeof more, "; %d later launch%s failed as well", later, later > 1 ? "es" : "");
+    tile__copy_cut(out->kernel, sizeof out->kernel, s->kernel);
+    tile__copy_cut(out->file, sizeof out->file, op && op->file ? op->file : s->kfile);
+    out->line = line;
+    if (kind == TILE__CHECK_STEP) {
+        out->status = TILE_ERR_VALUE;
+        snprintf(out->text, sizeof out->text, "TL_FOR step must be positive (program (%d,%d,%d))%s%s", rec[3], rec[4], rec[5], where, more);
+    } else if (kind == TILE__CHECK_ASSERT) {
+        out->status = TILE_ERR_ASSERT;
+        snprintf(out->text, sizeof out->text, "tl_device_assert failed in program (%d,%d,%d): %.300s%s%s", rec[3], rec[4], rec[5],
+                 !op ? "(the message is gone: the kernel was released before its record was read)" : op->s ? op->s : "", where, more);
+    } else {
+        out->status = TILE_ERR_INTERNAL;
+        snprintf(out->text, sizeof out->text, "a device record of unknown kind %d%s", kind, where);
+    }
+}
+static tile_status tile__rec_report(const tile__rec_error *e) { return tile__error(e->status, e->kernel, e->file, e->line, "%s", e->text); }
+
+/* The pool, its stream and its slots, made on first use (lock held). */
+static tile_status tile__rec_init_locked(void) {
+    if (tile__recs.slots) return TILE_OK;
+    tile_status st = tile__cu_alloc(sizeof tile__recs.host, &tile__recs.pool, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_memset(tile__recs.pool, 0, sizeof tile__recs.host, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_create_flags(&tile__recs.side, TILE__CU_STREAM_NON_BLOCKING, NULL, 0);
+    if (st == TILE_OK && !(tile__recs.slots = (tile__rec_slot *)calloc(TILE__NREC, sizeof *tile__recs.slots)))
+        st = tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "out of host memory for the device error records");
+    if (st != TILE_OK) {
+        tile__cu_free(tile__recs.pool, NULL, 0);
+        tile__cu_stream_destroy(tile__recs.side, NULL, 0);
+        tile__recs.pool = NULL;
+        tile__recs.side = NULL;
+    }
+    return st;
+}
+/* Read the records of the launches known to have finished (launched at or
+   before `upto`, or with a completed event), clear the failed ones and free
+   their slots. The earliest failure is decoded into *err (*found = 1), the
+   later ones counted in it. Lock held. */
+static tile_status tile__rec_collect_locked(unsigned long long upto, int *found, tile__rec_error *err) {
+    static const int zeros[TILE__REC_INTS];
+    int fin[TILE__NREC], nfin = 0, later = 0, cleared = 0, first = -1;
+    tile_status st = TILE_OK;
+    for (int i = 0; i < TILE__NREC && st == TILE_OK; i++) {
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        int done = sl->busy && sl->launched && sl->seq <= upto;
+        if (sl->busy && sl->launched && !done && sl->has_event) st = tile__cu_event_done(sl->done, &done, NULL, 0);
+        if (done) fin[nfin++] = i;
+    }
+    if (st != TILE_OK || !nfin) return st;
+    st = tile__cu_dtoh_async(tile__recs.host, tile__recs.pool, sizeof tile__recs.host, tile__recs.side, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        int i = fin[j];
+        tile__rec_slot *sl = &tile__recs.slots[i];
+        if (tile__recs.host[i * TILE__REC_INTS]) {
+            if (first < 0 || sl->seq < tile__recs.slots[first].seq) first = i;
+            later++;
+            st = tile__cu_htod_async((char *)tile__recs.pool + (size_t)i * sizeof zeros, zeros, sizeof zeros, tile__recs.side, NULL, 0);
+            cleared = 1;
+        }
+    }
+    if (st == TILE_OK && cleared) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    if (st == TILE_OK && first >= 0) {
+        tile__rec_decode(&tile__recs.host[first * TILE__REC_INTS], &tile__recs.slots[first].site, later - 1, err);
+        *found = 1;
+    }
+    for (int j = 0; j < nfin && st == TILE_OK; j++) {
+        tile__recs.slots[fin[j]].busy = 0;
+        tile__recs.nbusy--;
+    }
+    return st;
+}
+/* The latest launch so far: what a synchronization that starts now finishes. */
+static unsigned long long tile__rec_mark(void) {
+    pthread_mutex_lock(&tile__recs.lock);
+    unsigned long long m = tile__recs.seq;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return m;
+}
+/* Read what can be read (see above); the earliest failure is the error. */
+static tile_status tile__rec_collect(unsigned long long upto) {
+    tile__rec_error err;
+    int found = 0;
+    if (!tile__gpu_mode()) return TILE_OK;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__recs.nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* A slot for a launch of k (IR f) from o: its index and the record's device
+   address. With every slot taken, the oldest launch is waited for. */
+static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, const tile_launch *o, int *slot, void **rec) {
+    tile__rec_error err;
+    int found = 0, i = 0;
+    pthread_mutex_lock(&tile__recs.lock);
+    tile_status st = tile__rec_init_locked();
+    while (st == TILE_OK && !found && tile__recs.nbusy == TILE__NREC) {
+        int old = -1;
+        for (int j = 0; j < TILE__NREC; j++)
+            if (tile__recs.slots[j].launched && tile__recs.slots[j].has_event && (old < 0 || tile__recs.slots[j].seq < tile__recs.slots[old].seq)) old = j;
+        if (old < 0) st = tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "more than %d launches with device checks at once", TILE__NREC);
+        else if ((st = tile__cu_event_sync(tile__recs.slots[old].done, o->file, o->line)) == TILE_OK) st = tile__rec_collect_locked(0, &found, &err);
+    }
+    while (st == TILE_OK && !found && tile__recs.slots[i].busy) i++;
+    tile__rec_slot *sl = st == TILE_OK && !found ? &tile__recs.slots[i] : NULL;
+    if (sl && !sl->done) st = tile__cu_event_create_flags(&sl->done, TILE__CU_EVENT_DISABLE_TIMING, o->file, o->line);
+    if (sl && st == TILE_OK) {
+        sl->busy = 1;
+        sl->launched = sl->has_event = 0;
+        sl->site.f = f;
+        sl->site.k = k;
+        tile__copy_cut(sl->site.kernel, sizeof sl->site.kernel, k->name);
+        tile__copy_cut(sl->site.kfile, sizeof sl->site.kfile, k->file ? k->file : "");
+        tile__copy_cut(sl->site.file, sizeof sl->site.file, o->file ? o->file : "");
+        sl->site.line = o->line;
+        tile__recs.nbusy++;
+        *slot = i;
+        *rec = (char *)tile__recs.pool + (size_t)i * TILE__REC_INTS * sizeof(int);
+    }
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st == TILE_OK && found ? tile__rec_report(&err) : st;
+}
+/* The launch of a slot's kernel is on `stream`: number it and mark its end. */
+static tile_status tile__rec_launched(int slot, void *stream, const tile_launch *o) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__rec_slot *sl = &tile__recs.slots[slot];
+    sl->seq = ++tile__recs.seq;
+    sl->launched = 1;
+    tile_status st = tile__cu_event_record(sl->done, (CUstream)stream, o->file, o->line);
+    sl->has_event = st == TILE_OK;
+    pthread_mutex_unlock(&tile__recs.lock);
+    return st;
+}
+/* The launch never happened: its record is still clear. */
+static void tile__rec_drop(int slot) {
+    pthread_mutex_lock(&tile__recs.lock);
+    tile__recs.slots[slot].busy = 0;
+    tile__recs.nbusy--;
+    pthread_mutex_unlock(&tile__recs.lock);
+}
+/* k's IR is about to be freed: records still to be read lose their messages. */
+static void tile__rec_forget(const tile_kernel *k) {
+    pthread_mutex_lock(&tile__recs.lock);
+    for (int i = 0; tile__recs.slots && i < TILE__NREC; i++)
+        if (tile__recs.slots[i].busy && tile__recs.slots[i].site.k == k) tile__recs.slots[i].site.f = NULL;
+    pthread_mutex_unlock(&tile__recs.lock);
+}
+/* ---- memory ----------------------------------------------------------------------
+   Host memory in interpreter mode, kept in an address-sorted table so a lane's
+   address can be checked in O(log n). */
+typedef struct tile__block { uintptr_t base; size_t size; } tile__block;
+static tile__block *tile__blocks;
+static int tile__nblocks, tile__capblocks;
+static pthread_mutex_t tile__mem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* index of the block containing addr, or -1 */
+static int tile__block_find(uintptr_t addr) {
+    int lo = 0, hi = tile__nblocks - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (addr < tile__blocks[mid].base) hi = mid - 1;
+        else if (addr >= tile__blocks[mid].base + tile__blocks[mid].size) lo = mid + 1;
+        else return mid;
+    }
+    return -1;
+}
+/* [addr, addr + bytes) inside one allocation; no sum that could wrap */
+static int tile__mem_valid(uint64_t addr, size_t bytes) {
+    pthread_mutex_lock(&tile__mem_lock);
+    int b = tile__block_find((uintptr_t)addr);
+    int ok = b >= 0 && bytes <= tile__blocks[b].base + tile__blocks[b].size - (uintptr_t)addr;
+    pthread_mutex_unlock(&tile__mem_lock);
+    return ok;
+}
+/* The bytes of memory this host has (0: unknown). */
+static size_t tile__host_bytes(void) {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (unsigned long long)pages <= SIZE_MAX / (unsigned long long)page) return (size_t)pages * (size_t)page;
+#endif
+    return 0;
+}
+/* The bytes of memory the device has (0: unknown), asked once. */
+static size_t tile__dev_total;
+static pthread_once_t tile__dev_total_once = PTHREAD_ONCE_INIT;
+static void tile__read_dev_total(void) {
+    size_t fr = 0, total = 0;
+    tile_error kept = tile__err;   /* a failure here is no one's error */
+    tile__err_mute++;
+    if (tile__cu_mem_info(&fr, &total) == TILE_OK) tile__dev_total = total;
+    tile__err_mute--;
+    tile__err = kept;
+}
+void *tile_malloc(size_t bytes) {
+    /* rounded up to 64 bytes; a size that cannot be rounded, or more than
+       the memory there is (the device's; with TILE_MANAGED the device's and
+       the host's; the host's in the interpreter), fails before an allocator
+       sees it */
+    if (bytes > SIZE_MAX - 63) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): no device or host has that much memory", bytes);
+        return NULL;
+    }
+    size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, have = 0;
+    int gpu = tile__gpu_mode(), managed = gpu && tile__knobs_get()->managed;
+    if (gpu) pthread_once(&tile__dev_total_once, tile__read_dev_total);
+    if (!gpu || managed) have = tile__host_bytes();
+    if (gpu && tile__dev_total) have = managed && have <= SIZE_MAX - tile__dev_total ? have + tile__dev_total : tile__dev_total;
+    void *p = NULL;
+    if (have && n > have) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the %zu MiB of memory %s", bytes, have >> 20,
+                    !gpu ? "the host has" : managed ? "the device and the host have" : "the device has");
+        return NULL;
+    }
+    if (gpu) {
+        /* the driver's failure, told once and as tile_malloc's */
+        tile__err_mute++;
+        tile_status st = managed ? tile__cu_alloc_managed(n, &p, NULL, 0) : tile__cu_alloc(n, &p, NULL, 0);
+        tile__err_mute--;
+        if (st != TILE_OK) {
+            char why[sizeof tile__err.message];
+            const char *w = tile__err.message, *colon = strstr(w, ": ");
+            if (strncmp(w, "error ", 6) == 0 && colon) w = colon + 2;   /* without its "error TILE_ERR_...: " */
+            snprintf(why, sizeof why, "%s", w);
+            tile__error(st, NULL, NULL, 0, "tile_malloc(%zu): %s", bytes, why);
+            return NULL;
+        }
+    } else if (!(p = aligned_alloc(64, n))) {
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): out of host memory", bytes);
+        return NULL;
+    }
+    pthread_mutex_lock(&tile__mem_lock);
+    tile__blocks = (tile__block *)tile__grow(tile__blocks, &tile__capblocks, tile__nblocks + 1, sizeof *tile__blocks);
+    int at = tile__nblocks;
+    while (at > 0 && tile__blocks[at - 1].base > (uintptr_t)p) {
+        tile__blocks[at] = tile__blocks[at - 1];
+        at--;
+    }
+    tile__blocks[at].base = (uintptr_t)p;
+    tile__blocks[at].size = bytes ? bytes : 1;
+    tile__nblocks++;
+    pthread_mutex_unlock(&tile__mem_lock);
+    return p;
+}
+tile_status tile_free(void *p) {
+    if (!p) return TILE_OK;
+    pthread_mutex_lock(&tile__mem_lock);
+    int b = tile__block_find((uintptr_t)p);
+    if (b < 0 || tile__blocks[b].base != (uintptr_t)p) {
+        pthread_mutex_unlock(&tile__mem_lock);
+        return tile__error(TILE_ERR_ARG, NULL, NULL, 0, "tile_free(%p): not a pointer returned by tile_malloc (or freed twice)", p);
+    }
+    memmove(&tile__blocks[b], &tile__blocks[b + 1], sizeof *tile__blocks * (size_t)(tile__nblocks - b - 1));
+    tile__nblocks--;
+    if (tile__nblocks == 0) {
+        free(tile__blocks);
+        tile__blocks = NULL;
+        tile__capblocks = 0;
+    }
+    pthread_mutex_unlock(&tile__mem_lock);
+    if (tile__gpu_mode()) return tile__cu_free(p, NULL, 0);
+    free(p);
+    return TILE_OK;
+}
+/* The pointers of a copy or memset: none NULL, device ones inside one
+   allocation (with 0 bytes, anything goes). The NULL test is written out
+   at each call, so that a compiler sees no copy from or to NULL follows. */
+static tile_status tile__null_arg(const char *call, const char *which, size_t bytes) {
+    tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "%s: the %s is NULL (%zu bytes)", call, which, bytes);
+    return TILE_ERR_VALUE;
+}
+static tile_status tile__check_dev(const char *call, const char *which, const void *p, size_t bytes) {
+    if (bytes == 0 || (bytes <= PTRDIFF_MAX && tile__mem_valid((uint64_t)(uintptr_t)p, bytes))) return TILE_OK;
+    tile__error(TILE_ERR_ARG, NULL, NULL, 0, "%s: %s [%p, +%zu) is not inside one tile_malloc allocation", call, which, p, bytes);
+    return TILE_ERR_ARG;
+}
+tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_htod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_htod", "destination", dst, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_htod(dst, src, bytes, NULL, 0);
+    memcpy(dst, src, bytes);
+    return TILE_OK;
+}
+/* a synchronous copy back: the launches before it have finished, and their device records are read */
+tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtoh", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtoh", "source", src, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) {
+        st = tile__cu_dtoh(dst, src, bytes, NULL, 0);
+        return st == TILE_OK ? tile__rec_collect(0) : st;
+    }
+    memcpy(dst, src, bytes);
+    return TILE_OK;
+}
+tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes) {
+    if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_dtod", !dst ? "destination" : "source", bytes);
+    tile_status st = tile__check_dev("tile_memcpy_dtod", "source", src, bytes);
+    if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", "destination", dst, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_dtod(dst, src, bytes, NULL, 0);
+    memmove(dst, src, bytes);
+    return TILE_OK;
+}
+tile_status tile_memset(void *dst, int byte, size_t bytes) {
+    if (bytes && !dst) return tile__null_arg("tile_memset", "destination", bytes);
+    tile_status st = tile__check_dev("tile_memset", "destination", dst, bytes);
+    if (st != TILE_OK || !bytes) return st;
+    if (tile__gpu_mode()) return tile__cu_memset(dst, byte, bytes, NULL, 0);
+    memset(dst, byte, bytes);
+    return TILE_OK;
+}
+tile_status tile_synchronize(void) {
+    if (!tile__gpu_mode()) return TILE_OK;
+    unsigned long long upto = tile__rec_mark();
+    tile_status st = tile__cu_sync();
+    return st == TILE_OK ? tile__rec_collect(upto) : st;
+}
+
+/* ---- the public API: devices, streams, events -------------------------------------------
+   In GPU mode the handles are the driver's own (cast); in the interpreter
+   they are these host objects. */
+struct tile_stream_s { int host; };
+struct tile_event_s { int recorded; double ms; };
+
+int tile_device_count(void) {
+    pthread_once(&tile__cu_st.once, tile__cu_open);
+    return tile__cu_st.ndev;
+}
+tile_status tile_device_name(char *buf, size_t n) {
+    if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
+    buf[0] = 0;
+    if (!tile__gpu_mode()) {
+        tile__copy_cut(buf, n, "interpreter (CPU)");
+        return TILE_OK;
+    }
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_st.props.name);
+    return st;
+}
+
+tile_status tile_stream_create(tile_stream *s) {
+    if (!s) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_stream_create: the result pointer is NULL");
+    *s = NULL;
+    if (tile__gpu_mode()) {
+        CUstream cs;
+        tile_status st = tile__cu_stream_create(&cs, NULL, 0);
+        if (st == TILE_OK) *s = (tile_stream)(void *)cs;
+        return st;
+    }
+    if (!(*s = (tile_stream)calloc(1, sizeof **s)))
+        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_stream_create: out of host memory");
+    (*s)->host = 1;
+    return TILE_OK;
+}
+tile_status tile_stream_destroy(tile_stream s) {
+    if (!s) return TILE_OK;
+    if (tile__gpu_mode()) return tile__cu_stream_destroy((CUstream)(void *)s, NULL, 0);
+    free(s);
+    return TILE_OK;
+}
+tile_status tile_stream_synchronize(tile_stream s) {
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
+}
+tile_status tile_event_create(tile_event *e) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
+    *e = NULL;
+    if (tile__gpu_mode()) {
+        CUevent ce;
+        tile_status st = tile__cu_event_create(&ce, NULL, 0);
+        if (st == TILE_OK) *e = (tile_event)(void *)ce;
+        return st;
+    }
+    if (!(*e = (tile_event)calloc(1, sizeof **e)))
+        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_event_create: out of host memory");
+    return TILE_OK;
+}
+tile_status tile_event_record(tile_event e, tile_stream s) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_record: the event is NULL");
+    if (tile__gpu_mode()) return tile__cu_event_record((CUevent)(void *)e, (CUstream)(void *)s, NULL, 0);
+    e->recorded = 1;
+    e->ms = tile__host_ms();
+    return TILE_OK;
+}
+tile_status tile_event_synchronize(tile_event e) {
+    if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_synchronize: the event is NULL");
+    if (!tile__gpu_mode()) return TILE_OK;
+    tile_status st = tile__cu_event_sync((CUevent)(void *)e, NULL, 0);
+    return st == TILE_OK ? tile__rec_collect(0) : st;
+}
+tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
+    if (!start || !end || !ms) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: an argument is NULL");
+    *ms = 0;
+    if (tile__gpu_mode()) return tile__cu_event_elapsed((CUevent)(void *)start, (CUevent)(void *)end, ms, NULL, 0);
+    if (!start->recorded || !end->recorded)
+        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: the %s event was never recorded",
+                           start->recorded ? "end" : "start");
+    *ms = (float)(end->ms - start->ms);
+    return TILE_OK;
+}
+tile_status tile_event_destroy(tile_event e) {
+    if (!e) return TILE_OK;
+    if (tile__gpu_mode()) return tile__cu_event_destroy((CUevent)(void *)e, NULL, 0);
+    free(e);
+    return TILE_OK;
+}

@@ -1,0 +1,82 @@
+/* tile/launch.h — >>launch: the public entry points that take a kernel:
+   tile_launch_kernel (through the tuner when the launch has one, as
+   Triton's Autotuner wraps the JIT function), tile_kernel_ptx and
+   tile_kernel_ir. The top layer: it calls the runtime and the tuner. */
+tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
+    unsigned grid[3];
+    tile_status st = tile__check_kernel("tile_launch_kernel", k, o, args, 1, NULL, 0);
+    if (st != TILE_OK) return st;
+    if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
+    if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
+    if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
+    tile__entry *e;
+    if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
+    if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
+    const tile__knobs *kn = tile__knobs_get();
+    if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
+        /* TILE_DUMP=ttgir,cuda,llir,ptx without a GPU: compile for TILE_ARCH, then interpret */
+        tile__config cfg;
+        char *ptx = NULL;
+        if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) == TILE_OK) {
+            if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
+            else {
+                /* TILE_DUMP=cuda alone: the CUDA C, whichever back end is in use */
+                char *src = NULL;
+                tile__kernel_meta meta;
+                if ((st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
+                free(src);
+            }
+        }
+        free(ptx);
+        if (st != TILE_OK) return st;
+    }
+    return tile__interp_run(&e->f, args, grid);
+}
+/* Compile a kernel to PTX without a GPU: for `arch` (NULL: the device's, or
+   TILE_ARCH, or sm_90a), assuming pointer arguments aligned to 16 bytes (as
+   tile_malloc's are) and nothing about integers. */
+tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
+    char target[32], why[400];
+    tile_status st = tile__check_kernel("tile_kernel_ptx", k, o, NULL, 0, ptx, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
+    if (st != TILE_OK) return st;
+    if (arch && !tile__arch_ok(arch, why, sizeof why))
+        return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_kernel_ptx: target \"%.40s\": %s", arch, why);
+    if (arch) tile__copy_cut(target, sizeof target, arch);
+    else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
+    tile__config cfg;
+    if ((st = tile__config_resolve(k, o, NULL, target, &cfg)) != TILE_OK) return st;
+    tile__func f;
+    if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
+    char *text = NULL;
+    st = tile__compile(k, &f, &cfg, NULL, &text);
+    tile__func_free(&f);
+    if (st != TILE_OK) return st;
+    /* the caller frees it with tile_free_text, which is TILE_FREE */
+    size_t n = strlen(text) + 1;
+    if ((*ptx = (char *)TILE_MALLOC(n)) != NULL) memcpy(*ptx, text, n);
+    free(text);
+    return *ptx ? TILE_OK : tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+}
+tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) {
+    static const tile_launch defaults;
+    const tile_launch *o = opts ? opts : &defaults;
+    tile_meta key[TILE_MAX_META];
+    int nk;
+    tile_status st = tile__check_kernel("tile_kernel_ir", k, o, NULL, 0, text, 1);
+    if (st == TILE_OK) st = tile__not_nested(k, o);
+    if (st == TILE_OK) st = tile__meta_key(k, o, key, &nk);
+    if (st != TILE_OK) return st;
+    tile__func f;
+    st = tile__build(k, o, &f);
+    if (st != TILE_OK) return st;
+    *text = tile__print_func(&f);
+    tile__func_free(&f);
+    if (!*text) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory while printing the IR");
+    return TILE_OK;
+}
+void tile_free_text(char *text) { TILE_FREE(text); }   /* tile__print_func's buffer */
