@@ -130,7 +130,7 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
    (cuMemAlloc -> cuMemAlloc_v2), the table names the versioned symbol that
    the macro picks, since dlsym sees no macros. cuEventElapsedTime stays at
    its first version, which every driver exports. */
-#define TILE__CU_SYMS(X)                                                                          \
+#define TILE__CU_SYMS(X, OPT)                                                                          \
     X(cuInit,                  CUresult, (unsigned flags))                                        \
     X(cuDriverGetVersion,      CUresult, (int *version))                                          \
     X(cuGetErrorName,          CUresult, (CUresult error, const char **str))                      \
@@ -170,7 +170,19 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     X(cuEventSynchronize,      CUresult, (CUevent e))                                             \
     X(cuEventQuery,            CUresult, (CUevent e))                                             \
     X(cuEventElapsedTime,      CUresult, (float *ms, CUevent start, CUevent end))                 \
-    X(cuEventDestroy_v2,       CUresult, (CUevent e))
+    X(cuEventDestroy_v2,       CUresult, (CUevent e))                                              \
+    /* optional: an old driver lacks them, and only loses what they give */                      \
+    OPT(cuLinkCreate_v2,       CUresult, (unsigned nopt, CUjit_option *opts, void **vals, void **state)) \
+    OPT(cuLinkAddData_v2,      CUresult, (void *state, int type, void *data, size_t size, const char *name, \
+                                          unsigned nopt, CUjit_option *opts, void **vals))        \
+    OPT(cuLinkComplete,        CUresult, (void *state, void **cubin, size_t *size))               \
+    OPT(cuLinkDestroy,         CUresult, (void *state))                                           \
+    /* for the next steps (>>tma, clusters): a TMA descriptor, and a launch with attributes */   \
+    OPT(cuTensorMapEncodeTiled, CUresult, (void *map, int dtype, unsigned rank, void *addr,       \
+                                           const uint64_t *dims, const uint64_t *strides,         \
+                                           const unsigned *box, const unsigned *elem_strides,     \
+                                           int interleave, int swizzle, int l2, int oob))         \
+    OPT(cuLaunchKernelEx,      CUresult, (const void *config, CUfunction fn, void **params, void **extra))
 
 #define TILE__NVRTC_SYMS(X)                                                                       \
     X(nvrtcVersion,            nvrtcResult, (int *major, int *minor))                             \
@@ -186,7 +198,7 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     X(nvrtcDestroyProgram,     nvrtcResult, (nvrtcProgram *prog))
 
 #define TILE__SYM_FIELD(name, ret, params) ret (*name) params;
-typedef struct tile__cu_api { TILE__CU_SYMS(TILE__SYM_FIELD) } tile__cu_api;
+typedef struct tile__cu_api { TILE__CU_SYMS(TILE__SYM_FIELD, TILE__SYM_FIELD) } tile__cu_api;
 typedef struct tile__nvrtc_api { TILE__NVRTC_SYMS(TILE__SYM_FIELD) } tile__nvrtc_api;
 #undef TILE__SYM_FIELD
 static tile__cu_api tile__cu;
@@ -315,8 +327,14 @@ static void tile__cu_open(void) {
     int ok = 1;
 #define TILE__CU_LOAD(name, ret, params) \
     ok = ok && tile__dlsym_into(tile__cu_st.lib, #name, (void *)&tile__cu.name, sizeof tile__cu.name, path, why, whyn);
-    TILE__CU_SYMS(TILE__CU_LOAD)
+#define TILE__CU_LOAD_OPT(name, ret, params)                    \
+    {                                                           \
+        void *sym = dlsym(tile__cu_st.lib, #name);              \
+        memcpy((void *)&tile__cu.name, &sym, sizeof tile__cu.name); \
+    }
+    TILE__CU_SYMS(TILE__CU_LOAD, TILE__CU_LOAD_OPT)
 #undef TILE__CU_LOAD
+#undef TILE__CU_LOAD_OPT
     if (!ok) {
         memset(&tile__cu, 0, sizeof tile__cu);
         dlclose(tile__cu_st.lib);
@@ -934,26 +952,6 @@ TILE__MAYBE_UNUSED static tile_status tile__nvrtc_compile(const char *src, const
     return st;
 }
 
-/* The driver's linker, looked up on its own so that an old driver without
-   it only loses the cubin. */
-typedef struct tile__culink_st *tile__culink;
-static struct {
-    pthread_once_t once;
-    int ok;
-    CUresult (*create)(unsigned nopt, CUjit_option *opts, void **vals, tile__culink *state);
-    CUresult (*add_data)(tile__culink state, int type, void *data, size_t size, const char *name, unsigned nopt, CUjit_option *opts,
-                         void **vals);
-    CUresult (*complete)(tile__culink state, void **cubin, size_t *size);
-    CUresult (*destroy)(tile__culink state);
-} tile__culink_api = {PTHREAD_ONCE_INIT, 0, NULL, NULL, NULL, NULL};
-static void tile__culink_open(void) {
-    char why[256];
-    void *lib = tile__cu_st.lib;
-    tile__culink_api.ok = lib && tile__dlsym_into(lib, "cuLinkCreate_v2", (void *)&tile__culink_api.create, sizeof tile__culink_api.create, "libcuda", why, sizeof why) &&
-                          tile__dlsym_into(lib, "cuLinkAddData_v2", (void *)&tile__culink_api.add_data, sizeof tile__culink_api.add_data, "libcuda", why, sizeof why) &&
-                          tile__dlsym_into(lib, "cuLinkComplete", (void *)&tile__culink_api.complete, sizeof tile__culink_api.complete, "libcuda", why, sizeof why) &&
-                          tile__dlsym_into(lib, "cuLinkDestroy", (void *)&tile__culink_api.destroy, sizeof tile__culink_api.destroy, "libcuda", why, sizeof why);
-}
 /* PTX -> cubin by the driver's JIT (malloc'd); NULL when it cannot. */
 static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
     enum { CU_JIT_INPUT_PTX_ = 1 };
@@ -962,17 +960,16 @@ static void *tile__cu_ptx_to_cubin(const char *ptx, size_t *size) {
         tile_clear_error();
         return NULL;
     }
-    pthread_once(&tile__culink_api.once, tile__culink_open);
-    if (!tile__culink_api.ok) return NULL;
-    tile__culink st = NULL;
-    void *out = NULL, *cubin = NULL;
+    /* the driver's linker: an old driver without it only loses the cubin */
+    if (!tile__cu.cuLinkCreate_v2 || !tile__cu.cuLinkAddData_v2 || !tile__cu.cuLinkComplete || !tile__cu.cuLinkDestroy) return NULL;
+    void *st = NULL, *out = NULL, *cubin = NULL;
     size_t n = 0;
-    if (tile__culink_api.create(0, NULL, NULL, &st) != CUDA_SUCCESS) return NULL;
-    if (tile__culink_api.add_data(st, CU_JIT_INPUT_PTX_, (void *)(uintptr_t)ptx, strlen(ptx) + 1, "tile.ptx", 0, NULL, NULL) == CUDA_SUCCESS &&
-        tile__culink_api.complete(st, &cubin, &n) == CUDA_SUCCESS && cubin && n && (out = malloc(n))) {
+    if (tile__cu.cuLinkCreate_v2(0, NULL, NULL, &st) != CUDA_SUCCESS) return NULL;
+    if (tile__cu.cuLinkAddData_v2(st, CU_JIT_INPUT_PTX_, (void *)(uintptr_t)ptx, strlen(ptx) + 1, "tile.ptx", 0, NULL, NULL) == CUDA_SUCCESS &&
+        tile__cu.cuLinkComplete(st, &cubin, &n) == CUDA_SUCCESS && cubin && n && (out = malloc(n))) {
         memcpy(out, cubin, n);
         *size = n;
     }
-    tile__culink_api.destroy(st);
+    tile__cu.cuLinkDestroy(st);
     return out;
 }
