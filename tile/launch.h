@@ -20,12 +20,18 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
         tile__config cfg;
         char *ptx = NULL;
         if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) == TILE_OK) {
-            if (kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
+            /* the stages asked for: assembled for ptx or llir (tile__compile prints the others on its way) */
+            if (kn->dump_ptx || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
             else {
-                /* TILE_DUMP=cuda alone: the CUDA C, whichever back end is in use */
+                if (kn->dump_ttgir) {
+                    char *lay = tile__layout_dump(&e->f, cfg.num_warps, cfg.hopper);
+                    tile__dump(e->f.name, "ttgir", lay);
+                    free(lay);
+                }
+                /* TILE_DUMP=cuda: the CUDA C, whichever back end is in use */
                 char *src = NULL;
                 tile__kernel_meta meta;
-                if ((st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
+                if (kn->dump_cuda && (st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
                 free(src);
             }
         }
