@@ -1001,7 +1001,7 @@ static int tile__ll_cas(tile__emitter *e, tl_dtype t, int ptr, int cmp, int val,
     return tile__ll_new(c, t, r, 0);
 }
 /* a lane's value from lane ^ mask, in 32-bit pieces */
-static int tile__ll_shfl(tile__emitter *e, tl_dtype t, int v, int mask) {
+static int tile__ll_shfl_xor(tile__emitter *e, tl_dtype t, int v, int mask) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
     LLVMTypeRef ty = tile__ll_ty(c, t), pt[4] = {c->i32, c->i32, c->i32, c->i32};
@@ -1615,18 +1615,10 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
     c.B = L.LLVMCreateBuilderInContext(c.C);
     L.LLVMPositionBuilderAtEnd(c.A, c.entry);
     L.LLVMPositionBuilderAtEnd(c.B, start);
-    c.em.lit = tile__ll_lit; c.em.special = tile__ll_special; c.em.param = tile__ll_param;
-    c.em.op1 = tile__ll_op1; c.em.op2 = tile__ll_op2; c.em.op3 = tile__ll_op3; c.em.ptr_add = tile__ll_ptr_add;
-    c.em.round_tf32 = tile__ll_round_tf32; c.em.load = tile__ll_load; c.em.store = tile__ll_store;
-    c.em.atomic = tile__ll_atomic; c.em.cas = tile__ll_cas; c.em.shfl_xor = tile__ll_shfl;
-    c.em.smem_store = tile__ll_smem_store; c.em.smem_load = tile__ll_smem_load; c.em.barrier = tile__ll_barrier;
-    c.em.var = tile__ll_var; c.em.assign = tile__ll_assign; c.em.for_begin = tile__ll_for_begin; c.em.for_end = tile__ll_for_end;
-    c.em.if_begin = tile__ll_if_begin; c.em.if_else = tile__ll_if_else; c.em.if_end = tile__ll_if_end;
-    c.em.loop_begin = tile__ll_loop_begin; c.em.break_unless = tile__ll_break_unless; c.em.loop_end = tile__ll_loop_end;
-    c.em.print = tile__ll_print; c.em.check = tile__ll_check;
-    c.em.ldmatrix = tile__ll_ldmatrix; c.em.mma = tile__ll_mma; c.em.cp_async = tile__ll_cp_async;
-    c.em.cp_commit = tile__ll_cp_commit; c.em.cp_wait = tile__ll_cp_wait;
-    c.em.wgmma = tile__ll_wgmma; c.em.wg_sync = tile__ll_wg_sync; c.em.wgmma_async_ok = 1;
+#define TILE__LL_HOOK(ret, name, params) c.em.name = tile__ll_##name;
+    TILE__EMITTER_HOOKS(TILE__LL_HOOK)
+#undef TILE__LL_HOOK
+    c.em.wgmma_async_ok = 1;
     tile_status st = job->lower(job, &c.em);
     L.LLVMBuildRetVoid(c.B);
     L.LLVMBuildBr(c.A, start);

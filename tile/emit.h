@@ -12,68 +12,76 @@
    Virtual registers are ints >= 0. Types are tile dtypes; pointers are TL_PTR
    (a byte address). Control flow is structured; loops assign to variables
    made with `var`. */
+/* Every hook, once: X(return type, name, (parameters)). The struct's fields
+   and each emitter's table come from this list, and an emitter names its
+   functions <prefix>_<hook> (tile__cc_lit, tile__ll_lit, ...), so one that
+   lacks a hook does not compile. */
+#define TILE__EMITTER_HOOKS(X) \
+    X(int, lit, (tile__emitter *, tl_dtype t, tile__elem v))                                                             \
+    X(int, special, (tile__emitter *, int which)) /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz */                             \
+    X(int, param, (tile__emitter *, int k))                                                                              \
+    X(int, op1, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a))                                    \
+    X(int, op2, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b))                             \
+    X(int, op3, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c))                      \
+    X(int, ptr_add, (tile__emitter *, int p, int off, tl_dtype off_t, int elem_bytes))                                   \
+    X(int, round_tf32, (tile__emitter *, int v)) /* an f32 rounded to tf32 (10 fraction bits, to even) */                \
+    /* n consecutive elements of dtype t at ptr (n * size <= 16 bytes, aligned), under pred (-1: none) */                \
+    X(void, load, (tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *other, int *out, int cache, int evict)) \
+    X(void, store, (tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *vals, int cache, int evict))       \
+    X(int, atomic, (tile__emitter *, int kind, tl_dtype t, int ptr, int val, int pred, int sem, int scope))              \
+    X(int, cas, (tile__emitter *, tl_dtype t, int ptr, int cmp, int val, int pred, int sem, int scope))                  \
+    X(int, shfl_xor, (tile__emitter *, tl_dtype t, int v, int lane_mask))                                                \
+    X(void, smem_store, (tile__emitter *, tl_dtype t, int byte_off, int v))                                              \
+    X(int, smem_load, (tile__emitter *, tl_dtype t, int byte_off))                                                       \
+    X(void, barrier, (tile__emitter *))                                                                                  \
+    X(int, var, (tile__emitter *, tl_dtype t, int init))                                                                 \
+    X(void, assign, (tile__emitter *, int var, int v))                                                                   \
+    X(void, for_begin, (tile__emitter *, tl_dtype t, int iv_var, int lo, int hi, int step))                              \
+    X(void, for_end, (tile__emitter *))                                                                                  \
+    X(void, if_begin, (tile__emitter *, int cond))                                                                       \
+    X(void, if_else, (tile__emitter *))                                                                                  \
+    X(void, if_end, (tile__emitter *))                                                                                   \
+    X(void, loop_begin, (tile__emitter *))                                                                               \
+    X(void, break_unless, (tile__emitter *, int cond))                                                                   \
+    X(void, loop_end, (tile__emitter *))                                                                                 \
+    /* print one element: the program ids, its index in the tile (rank ints) */                                          \
+    X(void, print, (tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred))         \
+    /* where cond is false: record a failure of the kernel (TILE__CHECK_*                                                \
+       `kind`, check `id`: the op's index, `line`) for the launch to report,                                             \
+       and go on */                                                                                                      \
+    X(void, check, (tile__emitter *, int cond, int kind, int id, const char *msg, const char *file, int line))           \
+    /* >>mma: tensor cores and asynchronous copies (sm_80 and later), as                                                 \
+       inline PTX. Shared-memory addresses are byte offsets into the kernel's                                            \
+       dynamic shared memory, as for smem_store/smem_load. */                                                            \
+    /* ldmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16: `off` is this                                                 \
+       thread's row address; n (1, 2 or 4) b32 registers (I32) come out */                                               \
+    X(void, ldmatrix, (tile__emitter *, int off, int n, int trans, int *out))                                            \
+    /* mma.sync.aligned for `kind` (TILE__MMA_*): a is 4 b32 registers (I32),                                            \
+       b is 2, c is 4 accumulators (F32, or I32 for TILE__MMA_I8); d gets 4 */                                           \
+    X(void, mma, (tile__emitter *, int kind, const int *a, const int *b, const int *c, int *d))                          \
+    /* cp.async.{ca|cg}.shared.global: `bytes` (4, 8 or 16; 16 uses .cg) from                                            \
+       global `gptr` to shared `off`; where pred (I1, -1: none) is false the                                             \
+       source size is 0 and the bytes become zeros */                                                                    \
+    X(void, cp_async, (tile__emitter *, int off, int gptr, int bytes, int pred))                                         \
+    X(void, cp_commit, (tile__emitter *)) /* cp.async.commit_group        */                                             \
+    X(void, cp_wait, (tile__emitter *, int pending)) /* cp.async.wait_group pending  */                                  \
+    /* >>wgmma (sm_90a): wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16}                                          \
+       (kind TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b                                           \
+       1) in shared memory. Each descriptor is its hi bits (strides, swizzle)                                            \
+       or'ed with the 16-byte address bits of shared byte `off`:                                                         \
+       hi | (shared-window address of off) >> 4 & 0x3FFF. c is n/2                                                       \
+       accumulators (F32, scale-d 1); d gets n/2. */                                                                     \
+    X(void, wgmma, (tile__emitter *, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d)) \
+    /* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group                                                \
+       `pending`, or fence.proxy.async.shared::cta. The n registers in io                                                \
+       (F32) are tied through the instruction (io gets new ones), so no                                                  \
+       use of an accumulator moves across a fence or a wait. */                                                          \
+    X(void, wg_sync, (tile__emitter *, int what, int pending, int n, int *io))
+
 typedef struct tile__emitter tile__emitter;
+#define TILE__EMITTER_FIELD(ret, name, params) ret(*name) params;
 struct tile__emitter {
-    int (*lit)(tile__emitter *, tl_dtype t, tile__elem v);
-    int (*special)(tile__emitter *, int which);      /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz */
-    int (*param)(tile__emitter *, int k);
-    int (*op1)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a);
-    int (*op2)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b);
-    int (*op3)(tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c);
-    int (*ptr_add)(tile__emitter *, int p, int off, tl_dtype off_t, int elem_bytes);
-    int (*round_tf32)(tile__emitter *, int v);       /* an f32 rounded to tf32 (10 fraction bits, to even) */
-    /* n consecutive elements of dtype t at ptr (n * size <= 16 bytes, aligned), under pred (-1: none) */
-    void (*load)(tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *other, int *out, int cache, int evict);
-    void (*store)(tile__emitter *, tl_dtype t, int n, int ptr, int pred, const int *vals, int cache, int evict);
-    int (*atomic)(tile__emitter *, int kind, tl_dtype t, int ptr, int val, int pred, int sem, int scope);
-    int (*cas)(tile__emitter *, tl_dtype t, int ptr, int cmp, int val, int pred, int sem, int scope);
-    int (*shfl_xor)(tile__emitter *, tl_dtype t, int v, int lane_mask);
-    void (*smem_store)(tile__emitter *, tl_dtype t, int byte_off, int v);
-    int (*smem_load)(tile__emitter *, tl_dtype t, int byte_off);
-    void (*barrier)(tile__emitter *);
-    int (*var)(tile__emitter *, tl_dtype t, int init);
-    void (*assign)(tile__emitter *, int var, int v);
-    void (*for_begin)(tile__emitter *, tl_dtype t, int iv_var, int lo, int hi, int step);
-    void (*for_end)(tile__emitter *);
-    void (*if_begin)(tile__emitter *, int cond);
-    void (*if_else)(tile__emitter *);
-    void (*if_end)(tile__emitter *);
-    void (*loop_begin)(tile__emitter *);
-    void (*break_unless)(tile__emitter *, int cond);
-    void (*loop_end)(tile__emitter *);
-    /* print one element: the program ids, its index in the tile (rank ints) */
-    void (*print)(tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred);
-    /* where cond is false: record a failure of the kernel (TILE__CHECK_*
-       `kind`, check `id`: the op's index, `line`) for the launch to report,
-       and go on */
-    void (*check)(tile__emitter *, int cond, int kind, int id, const char *msg, const char *file, int line);
-    /* >>mma: tensor cores and asynchronous copies (sm_80 and later), as
-       inline PTX. Shared-memory addresses are byte offsets into the kernel's
-       dynamic shared memory, as for smem_store/smem_load. */
-    /* ldmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16: `off` is this
-       thread's row address; n (1, 2 or 4) b32 registers (I32) come out */
-    void (*ldmatrix)(tile__emitter *, int off, int n, int trans, int *out);
-    /* mma.sync.aligned for `kind` (TILE__MMA_*): a is 4 b32 registers (I32),
-       b is 2, c is 4 accumulators (F32, or I32 for TILE__MMA_I8); d gets 4 */
-    void (*mma)(tile__emitter *, int kind, const int *a, const int *b, const int *c, int *d);
-    /* cp.async.{ca|cg}.shared.global: `bytes` (4, 8 or 16; 16 uses .cg) from
-       global `gptr` to shared `off`; where pred (I1, -1: none) is false the
-       source size is 0 and the bytes become zeros */
-    void (*cp_async)(tile__emitter *, int off, int gptr, int bytes, int pred);
-    void (*cp_commit)(tile__emitter *);                   /* cp.async.commit_group        */
-    void (*cp_wait)(tile__emitter *, int pending);        /* cp.async.wait_group pending  */
-    /* >>wgmma (sm_90a): wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16}
-       (kind TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b
-       1) in shared memory. Each descriptor is its hi bits (strides, swizzle)
-       or'ed with the 16-byte address bits of shared byte `off`:
-       hi | (shared-window address of off) >> 4 & 0x3FFF. c is n/2
-       accumulators (F32, scale-d 1); d gets n/2. */
-    void (*wgmma)(tile__emitter *, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d);
-    /* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group
-       `pending`, or fence.proxy.async.shared::cta. The n registers in io
-       (F32) are tied through the instruction (io gets new ones), so no
-       use of an accumulator moves across a fence or a wait. */
-    void (*wg_sync)(tile__emitter *, int what, int pending, int n, int *io);
+    TILE__EMITTER_HOOKS(TILE__EMITTER_FIELD)
     /* 1: a loop may end with a wgmma group in flight and ptxas keeps the
        wgmmas asynchronous. So with LLVM's PTX; with NVRTC's, NVVM computes
        values (the lane) between the loop's exit and the wait there, and
