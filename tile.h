@@ -47,11 +47,12 @@
    (TILE_SYNC, user asserts), else by the next launch, tile_synchronize,
    stream or event synchronize, or tile_memcpy_dtoh.
 
-   MEMORY: host allocations of the IR, the builder, the passes and the
-   interpreter go through TILE_MALLOC(size), TILE_REALLOC(ptr, size) and
-   TILE_FREE(ptr) (malloc, realloc, free by default); define all three
-   before the implementation to use your own. A failed allocation is
-   TILE_ERR_NOMEM from the call that needed it, never an abort.
+   MEMORY: host allocations of the IR, the builder, the passes, the
+   interpreter, the lowering and the CUDA C emitter go through
+   TILE_MALLOC(size), TILE_REALLOC(ptr, size) and TILE_FREE(ptr) (malloc,
+   realloc, free by default); define all three before the implementation
+   to use your own. A failed allocation is TILE_ERR_NOMEM from the call
+   that needed it, never an abort.
 
    GPU: with an NVIDIA driver and NVRTC (both dlopen'ed), kernels are lowered
    to CUDA C, compiled to PTX and launched on the device; without them they

@@ -409,7 +409,13 @@ static LLVMTypeRef tile__ll_ty(tile__ll_em *c, tl_dtype t) {
 /* the type an element has in memory (i1 is a byte) */
 static LLVMTypeRef tile__ll_mty(tile__ll_em *c, tl_dtype t) { return t == TL_I1 ? c->i8 : tile__ll_ty(c, t); }
 static int tile__ll_new(tile__ll_em *c, tl_dtype t, LLVMValueRef v, int is_var) {
-    c->regs = (tile__ll_reg *)tile__grow(c->regs, &c->capregs, c->nregs + 1, sizeof *c->regs);
+    void *regs = c->regs;
+    if (!tile__grow(&regs, &c->capregs, c->nregs + 1, sizeof *c->regs)) {
+        /* out of host memory: the module is dropped (the first feature "missing") */
+        tile__ll_missing(c, "out of host memory: registers");
+        return c->nregs ? c->nregs - 1 : 0;
+    }
+    c->regs = (tile__ll_reg *)regs;
     c->regs[c->nregs].v = v;
     c->regs[c->nregs].t = t;
     c->regs[c->nregs].is_var = is_var;

@@ -10,7 +10,10 @@
    message (or TILE_OK where the failed allocation was not needed), never
    abort or crash, write nothing when it fails, and leave the library able
    to build and run the same kernel correctly at once; the sanitizer build
-   checks that nothing leaks. The same for tile_kernel_ir. */
+   checks that nothing leaks. The same for tile_kernel_ir, and for
+   tile_kernel_ptx, whose compile adds the lowering and the emitter (the
+   lowering's allocations, all from TILE_MALLOC, are one list freed when any
+   fails; the CUDA C emitter drops its text). */
 #include <stdlib.h>
 
 static long nm_fail_at = -1;   /* the allocation that fails (-1: none)       */
@@ -110,15 +113,22 @@ static int run_clean(const char *after) {
     return tt_check_close(after, g, want, ROWS * BLOCK, 1e-4, 1e-5);
 }
 
-/* Every allocation of one launch (ir = 0) or one tile_kernel_ir (ir = 1) in turn. */
-static void sweep(int ir, int sticky) {
-    const char *what = ir ? "tile_kernel_ir" : "launch";
+/* one launch (mode 0), tile_kernel_ir (1) or tile_kernel_ptx (2, for sm_80) */
+static tile_status attempt(int mode, char **text) {
+    if (mode == 0) return launch();
+    if (mode == 1) return tile_kernel_ir(TILE_KERNEL_OF(busy), TILE_OPTS(.meta = {{"BLOCK", BLOCK}}), text);
+    return tile_kernel_ptx(TILE_KERNEL_OF(busy), TILE_OPTS(.meta = {{"BLOCK", BLOCK}}), "sm_80", text);
+}
+/* Every allocation of one attempt in turn. */
+static long sweep(int mode, int sticky) {
+    const char *what = mode == 2 ? "tile_kernel_ptx" : mode == 1 ? "tile_kernel_ir" : "launch";
+    int ir = mode != 0;   /* a text comes back */
     /* how many allocations a clean attempt makes */
     tile_kernel_release(TILE_KERNEL_OF(busy));
     nm_fail_at = -1;
     nm_count = 0;
     char *text = NULL;
-    tile_status st = ir ? tile_kernel_ir(TILE_KERNEL_OF(busy), TILE_OPTS(.meta = {{"BLOCK", BLOCK}}), &text) : launch();
+    tile_status st = attempt(mode, &text);
     tile_free_text(text);
     TT_CHECK(st == TILE_OK, "a clean %s returned %s", what, tile_status_id(st));
     long total = nm_count;
@@ -133,7 +143,7 @@ static void sweep(int ir, int sticky) {
         nm_sticky = sticky;
         nm_fail_at = k;
         text = NULL;
-        st = ir ? tile_kernel_ir(TILE_KERNEL_OF(busy), TILE_OPTS(.meta = {{"BLOCK", BLOCK}}), &text) : launch();
+        st = attempt(mode, &text);
         nm_fail_at = -1;
         const tile_error *e = tile_last_error_info();
         if (st == TILE_ERR_NOMEM) {
@@ -164,6 +174,7 @@ static void sweep(int ir, int sticky) {
     TT_CHECK(nomem > 0, "%s: no failure was ever reported", what);
     printf("%s: %ld allocations, each failing in turn (%s): %d TILE_ERR_NOMEM, %d not needed, %d wrong\n", what, total,
            sticky ? "and all after it" : "alone", nomem, ok, bad);
+    return total;
 }
 
 int main(void) {
@@ -176,8 +187,16 @@ int main(void) {
     if (strcmp(tile_backend_name(), "interp") != 0)
         printf("backend %s: the sweep runs the interpreter's share of a launch only where it runs\n", tile_backend_name());
     run_clean("nothing");
-    for (int ir = 0; ir < 2; ir++)
-        for (int sticky = 0; sticky < 2; sticky++) sweep(ir, sticky);
+    long n_ir = 0, n_ptx = 0;
+    for (int mode = 0; mode < 2; mode++)
+        for (int sticky = 0; sticky < 2; sticky++) n_ir = sweep(mode, sticky);
+    if (tile__ext_mode() || tile__nvrtc_available()) {
+        for (int sticky = 0; sticky < 2; sticky++) n_ptx = sweep(2, sticky);
+        /* the lowering's state, registers and the CUDA C emitter's text come from TILE_MALLOC too */
+        TT_CHECK(n_ptx >= n_ir + 16, "tile_kernel_ptx makes %ld allocations through TILE_MALLOC, the build alone %ld: the lowering's are not hooked",
+                 n_ptx, n_ir);
+    } else
+        printf("tile_kernel_ptx: skipped: neither NVRTC nor LLVM loads here to compile the kernel\n");
     run_clean("the sweeps");
     tile_kernel_release(TILE_KERNEL_OF(busy));
     tile_free(gx);

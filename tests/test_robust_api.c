@@ -514,7 +514,7 @@ static int kernel_checks(tile_kernel *k) {
     int flags = -1;
     if (tile__build(k, TILE_OPTS(), &f) != TILE_OK) return -1;
     if (tile__config_resolve(k, TILE_OPTS(), NULL, "sm_80", &cfg) == TILE_OK && tile__cuda_source(&f, &cfg, &src, &meta) == TILE_OK) flags = meta.has_assert;
-    free(src);
+    TILE_FREE(src);
     tile__func_free(&f);
     return flags;
 }

@@ -657,12 +657,13 @@ static tile_status tile__cu_smem_optin(CUfunction fn, unsigned bytes, const char
                                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
                                bytes, tile__cu_st.props.smem_per_block_optin);
         } else {
-            if (i == tile__cu_nfsmem) {
-                tile__cu_fsmems = (tile__cu_fsmem *)tile__grow(tile__cu_fsmems, &tile__cu_capfsmem, tile__cu_nfsmem + 1,
-                                                                 sizeof *tile__cu_fsmems);
-                tile__cu_fsmems[tile__cu_nfsmem++].fn = fn;
-            }
-            tile__cu_fsmems[i].bytes = bytes;
+            void *grown = tile__cu_fsmems;
+            if (i < tile__cu_nfsmem) tile__cu_fsmems[i].bytes = bytes;
+            else if (tile__grow(&grown, &tile__cu_capfsmem, tile__cu_nfsmem + 1, sizeof *tile__cu_fsmems)) {
+                tile__cu_fsmems = (tile__cu_fsmem *)grown;
+                tile__cu_fsmems[tile__cu_nfsmem].fn = fn;
+                tile__cu_fsmems[tile__cu_nfsmem++].bytes = bytes;
+            }   /* else not remembered: the attribute is set again next time */
         }
     }
     pthread_mutex_unlock(&tile__cu_fsmem_lock);

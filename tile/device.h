@@ -469,7 +469,15 @@ void *tile_malloc(size_t bytes) {
         return NULL;
     }
     pthread_mutex_lock(&tile__mem_lock);
-    tile__blocks = (tile__block *)tile__grow(tile__blocks, &tile__capblocks, tile__nblocks + 1, sizeof *tile__blocks);
+    void *grown = tile__blocks;
+    if (!tile__grow(&grown, &tile__capblocks, tile__nblocks + 1, sizeof *tile__blocks)) {
+        pthread_mutex_unlock(&tile__mem_lock);
+        if (gpu) (void)tile__cu_free(p, NULL, 0);
+        else free(p);
+        tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): out of host memory for the allocation's record", bytes);
+        return NULL;
+    }
+    tile__blocks = (tile__block *)grown;
     int at = tile__nblocks;
     while (at > 0 && tile__blocks[at - 1].base > (uintptr_t)p) {
         tile__blocks[at] = tile__blocks[at - 1];

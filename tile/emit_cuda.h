@@ -18,14 +18,19 @@ typedef struct tile__cuda_em {
     int nregs, capregs;
     int depth;                      /* indentation  */
     const tile__func *f;
+    int oom;                        /* out of memory: the text is dropped, the source fails */
+    char missing[64];               /* the first op without a CUDA C rule */
 } tile__cuda_em;
 
 static void tile__cc_out(tile__cuda_em *c, const char *fmt, ...) {
     va_list ap;
+    if (c->oom) return;
     if (!c->buf) {
         c->cap = 1 << 16;
-        c->buf = (char *)malloc(c->cap);
-        if (!c->buf) tile__die(__FILE__, __LINE__, "out of host memory");
+        if (!(c->buf = (char *)TILE_MALLOC(c->cap))) {
+            c->oom = 1;
+            return;
+        }
     }
     for (;;) {
         va_start(ap, fmt);
@@ -36,8 +41,11 @@ static void tile__cc_out(tile__cuda_em *c, const char *fmt, ...) {
             return;
         }
         size_t want = c->cap * 2 + (size_t)(n > 0 ? n : 256) + 1;
-        char *nb = (char *)realloc(c->buf, want);
-        if (!nb) tile__die(__FILE__, __LINE__, "out of host memory");
+        char *nb = (char *)TILE_REALLOC(c->buf, want);
+        if (!nb) {
+            c->oom = 1;
+            return;
+        }
         c->buf = nb;
         c->cap = want;
     }
@@ -70,9 +78,23 @@ static const char *tile__cc_utype(tl_dtype t) {
     }
 }
 static int tile__cc_new(tile__cuda_em *c, tl_dtype t) {
-    c->types = (tl_dtype *)tile__grow(c->types, &c->capregs, c->nregs + 1, sizeof *c->types);
+    if (c->nregs == c->capregs) {
+        int cap = c->capregs ? 2 * c->capregs : 256;
+        tl_dtype *grown = cap > c->capregs ? (tl_dtype *)TILE_REALLOC(c->types, (size_t)cap * sizeof *grown) : NULL;
+        if (!grown) {
+            c->oom = 1;   /* the source fails; a register number is still handed out */
+            return c->nregs ? c->nregs - 1 : 0;
+        }
+        c->types = grown;
+        c->capregs = cap;
+    }
     c->types[c->nregs] = t;
     return c->nregs++;
+}
+/* an op the CUDA C emitter has no rule for: the source fails with TILE_ERR_INTERNAL naming it */
+static int tile__cc_missing(tile__cuda_em *c, const char *what, tile__opcode code, tl_dtype rt) {
+    if (!c->missing[0]) snprintf(c->missing, sizeof c->missing, "%s %s", what, tile__op_names[code]);
+    return tile__cc_new(c, rt);
 }
 /* declare a new register of dtype t holding the expression */
 static int tile__cc_def(tile__cuda_em *c, tl_dtype t, const char *fmt, ...) {
@@ -196,8 +218,7 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         return tile__cc_def(c, rt, "tile_bitcast<%s>(r%d)", tile__cc_ctype(rt), a);
     default: break;
     }
-    TILE_ASSERT(!"unary op without a CUDA C rule");
-    return -1;
+    return tile__cc_missing(c, "unary", code, rt);
 }
 
 static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) {
@@ -258,8 +279,7 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     case TILE__OP_GE: return tile__cc_def(c, rt, "(%s >= %s)", x, y);
     default: break;
     }
-    TILE_ASSERT(!"binary op without a CUDA C rule");
-    return -1;
+    return tile__cc_missing(c, "binary", code, rt);
 }
 static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__cuda_em *c = tile__cc_self(e);
@@ -397,15 +417,14 @@ static void tile__cc_cp_wait(tile__emitter *e, int pending) {
 /* >>wgmma: the accumulators are "+f" operands of the instruction, and of
    the fence and the wait around it */
 static void tile__cc_acc_copy(tile__cuda_em *c, int n, const int *in, int *out) {
-    int *tmp = (int *)malloc(sizeof(int) * (size_t)n);
-    if (!tmp) tile__die(__FILE__, __LINE__, "out of host memory");
+    int tmp[256];   /* n <= 128: wgmma's n/2 accumulators */
+    TILE_ASSERT(n > 0 && n <= 256);
     for (int k = 0; k < n; k++) tmp[k] = tile__cc_new(c, TL_F32);
     tile__cc_indent(c);
     tile__cc_out(c, "float");
     for (int k = 0; k < n; k++) tile__cc_out(c, "%s r%d = r%d", k ? "," : "", tmp[k], in[k]);
     tile__cc_out(c, ";\n");
     memcpy(out, tmp, sizeof(int) * (size_t)n);
-    free(tmp);
 }
 static void tile__cc_acc_operands(tile__cuda_em *c, int n, const int *acc) {
     for (int k = 0; k < n; k++) tile__cc_out(c, "%s\"+f\"(r%d)", k ? ", " : "", acc[k]);
@@ -659,14 +678,23 @@ static tile_status tile__cuda_source(const tile__func *f, const tile__config *cf
     tile__cc_out(&c, "%sint *tile_err) {\n  extern __shared__ __align__(1024) char tile_smem[];\n", f->nparams ? ", " : "");
     tile__cc_out(&c, "  unsigned tile_smem_u32; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %%1; cvt.u32.u64 %%0, t; }\" : \"=r\"(tile_smem_u32) : "
                      "\"l\"(tile_smem));\n");
-    tile_status st = tile__lower_func(f, cfg, &c.em, meta);
+    tile_status st = (c.types = (tl_dtype *)TILE_MALLOC(256 * sizeof *c.types)) != NULL ? TILE_OK : TILE_ERR_NOMEM;
+    if (st == TILE_OK) {
+        c.capregs = 256;
+        c.types[0] = TL_I32;
+        st = tile__lower_func(f, cfg, &c.em, meta);
+    }
     tile__cc_out(&c, "}\n");
-    free(c.types);
+    int reported = c.types != NULL;   /* the lowering reports its own errors */
+    TILE_FREE(c.types);
+    if ((st == TILE_OK && c.oom) || !reported) st = tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while writing the kernel's CUDA C");
+    else if (st == TILE_OK && c.missing[0])
+        st = tile__error(TILE_ERR_INTERNAL, f->name, NULL, 0, "the CUDA C emitter has no rule for the %s op (a bug in tile)", c.missing);
     if (st != TILE_OK) {
-        free(c.buf);
+        TILE_FREE(c.buf);
         *src = NULL;
         return st;
     }
-    *src = c.buf;
+    *src = c.buf;   /* the caller frees it with TILE_FREE */
     return TILE_OK;
 }

@@ -250,17 +250,18 @@ typedef struct tile__func {
     int nomem;                               /* an allocation failed: see below */
 } tile__func;
 
-/* Growing tables of the lowering, the emitters and the runtime (internal
-   sizes only). These still abort when the host is out of memory, and do not
-   go through TILE_REALLOC until their callers can fail cleanly. */
-static void *tile__grow(void *p, int *cap, int need, size_t elem) {
-    if (need <= *cap) return p;
+/* Growing tables of the emitters and the runtime (internal sizes only),
+   through TILE_REALLOC: 0 when the host is out of memory, with the table as
+   it was; each caller fails its call cleanly. */
+static int tile__grow(void **p, int *cap, int need, size_t elem) {
+    if (need <= *cap) return 1;
     int n = *cap ? *cap : 16;
-    while (n < need) n *= 2;
-    void *q = realloc(p, (size_t)n * elem);
-    if (!q) tile__die(__FILE__, __LINE__, "out of host memory");
+    while (n < need && n <= INT_MAX / 2) n *= 2;
+    void *q = n >= need && (size_t)n <= (size_t)-1 / elem ? TILE_REALLOC(*p, (size_t)n * elem) : NULL;
+    if (!q) return 0;   /* *p and *cap unchanged */
+    *p = q;
     *cap = n;
-    return q;
+    return 1;
 }
 
 /* The function's tables, and out of memory while building.

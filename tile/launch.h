@@ -25,14 +25,14 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
             else {
                 if (kn->dump_ttgir) {
                     char *lay = tile__layout_dump(&e->f, cfg.num_warps, cfg.hopper);
-                    tile__dump(e->f.name, "ttgir", lay);
-                    free(lay);
+                    if (lay) tile__dump(e->f.name, "ttgir", lay);
+                    TILE_FREE(lay);
                 }
                 /* TILE_DUMP=cuda: the CUDA C, whichever back end is in use */
                 char *src = NULL;
                 tile__kernel_meta meta;
                 if (kn->dump_cuda && (st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
-                free(src);
+                TILE_FREE(src);
             }
         }
         free(ptx);

@@ -26,6 +26,9 @@
      axis info     per value: contiguity, divisibility, constancy of the last dim
 */
 
+#include <setjmp.h>   /* out of memory in the lowering: back to tile__lower_func */
+#include <stddef.h>
+
 #define TILE__MAX_THREADS 1024
 #define TILE__VEC 4                   /* elements per thread along the last dim, at most: one 16-byte
                                          access of f32, so each warp-wide access is contiguous */
@@ -220,7 +223,39 @@ typedef struct tile__lower {
     int async_dot;                    /* >>wgmma: the tl_dot whose wgmmas stay in flight
                                          into the next iteration (its result), or 0 */
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
+    /* every allocation of the lowering is a block of one list (tile__lw_alloc):
+       out of memory anywhere, the lowering jumps back to tile__lower_func,
+       which frees the list and reports TILE_ERR_NOMEM */
+    struct tile__lw_blk *blocks;
+    jmp_buf oom;
 } tile__lower;
+typedef struct tile__lw_blk {
+    struct tile__lw_blk *prev, *next;
+    union { max_align_t a; char c[1]; } data;   /* what the caller gets */
+} tile__lw_blk;
+/* n zeroed bytes through TILE_MALLOC, kept on lw's list; never NULL */
+static void *tile__lw_alloc(tile__lower *lw, size_t n) {
+    size_t head = offsetof(tile__lw_blk, data);
+    tile__lw_blk *b = n <= (size_t)-1 - head ? (tile__lw_blk *)TILE_MALLOC(head + (n ? n : 1)) : NULL;
+    if (!b) longjmp(lw->oom, 1);
+    memset(&b->data, 0, n ? n : 1);
+    b->prev = NULL;
+    b->next = lw->blocks;
+    if (lw->blocks) lw->blocks->prev = b;
+    lw->blocks = b;
+    return &b->data;
+}
+static void tile__lw_free(tile__lower *lw, void *p) {
+    if (!p) return;
+    tile__lw_blk *b = (tile__lw_blk *)(void *)((char *)p - offsetof(tile__lw_blk, data));
+    if (b->prev) b->prev->next = b->next;
+    else lw->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    TILE_FREE(b);
+}
+static void tile__lw_free_all(tile__lower *lw) {
+    while (lw->blocks) tile__lw_free(lw, &lw->blocks->data);
+}
 
 static int tile__li(tile__lower *lw, int v) {
     tile__elem e;
@@ -229,9 +264,8 @@ static int tile__li(tile__lower *lw, int v) {
 }
 static int *tile__regs_new(tile__lower *lw, int v) {
     const tile__layout *L = &lw->lay[v];
-    free(lw->regs[v]);                /* an op lowered again (a pipelined loop's address code) */
-    lw->regs[v] = (int *)calloc((size_t)L->E, sizeof(int));
-    if (!lw->regs[v]) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__lw_free(lw, lw->regs[v]);   /* an op lowered again (a pipelined loop's address code) */
+    lw->regs[v] = (int *)tile__lw_alloc(lw, (size_t)L->E * sizeof(int));
     return lw->regs[v];
 }
 static tl_dtype tile__vdt(const tile__lower *lw, int v) { return lw->f->vals[v].t.dtype; }
@@ -315,8 +349,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
     tile__emitter *em = lw->em;
     if (nsrc == 1) {
         int local = 1;
-        int *pick = (int *)malloc(sizeof(int) * (size_t)Ld->E);
-        if (!pick) tile__die(__FILE__, __LINE__, "out of host memory");
+        int *pick = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)Ld->E);
         for (int e = 0; e < Ld->E && local; e++) {
             pick[e] = -2;
             for (int tid = 0; tid < lw->nthreads && local; tid++) {
@@ -331,7 +364,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         }
         if (local)
             for (int e = 0; e < Ld->E; e++) out[e] = src[0][pick[e]];
-        free(pick);
+        tile__lw_free(lw, pick);
         if (local) return;
     }
     if (remat > 0 && tile__remat_into(lw, remat, Ld, out)) return;   /* recompute rather than move */
@@ -567,8 +600,7 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
             tile__remat(lw, o[0], E, NULL, out);
             return;
         }
-        int *sc = (int *)malloc(sizeof(int) * (size_t)E * (size_t)sr);
-        if (!sc) tile__die(__FILE__, __LINE__, "out of host memory");
+        int *sc = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E * (size_t)sr);
         int zero = tile__li(lw, 0);
         for (int e = 0; e < E; e++)
             for (int d = 0; d < sr; d++) {
@@ -576,12 +608,11 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
                 else sc[e * sr + d] = cs[e * r + (d < op->i[0] ? d : d + 1)];
             }
         tile__remat(lw, o[0], E, sc, out);
-        free(sc);
+        tile__lw_free(lw, sc);
         return;
     }
     default: {
-        int *in = (int *)malloc(sizeof(int) * (size_t)E * 3);
-        if (!in) tile__die(__FILE__, __LINE__, "out of host memory");
+        int *in = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E * 3);
         for (int k = 0; k < op->nopnd; k++) tile__remat(lw, o[k], E, cs, in + k * E);
         tl_dtype ot = tile__vdt(lw, o[op->nopnd - 1]), rt = t->dtype;
         for (int e = 0; e < E; e++) {
@@ -592,7 +623,7 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
             else if (op->nopnd == 2) out[e] = em->op2(em, op->code, ot, rt, in[e], in[E + e]);
             else out[e] = em->op3(em, op->code, ot, rt, in[e], in[E + e], in[2 * E + e]);
         }
-        free(in);
+        tile__lw_free(lw, in);
         return;
     }
     }
@@ -601,21 +632,26 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
 static int tile__remat_into(tile__lower *lw, int v, const tile__layout *L, int *out) {
     if (!tile__can_remat(lw, v, 0)) return 0;
     int r = L->rank;
-    int *cs = (int *)malloc(sizeof(int) * (size_t)L->E * (size_t)(r ? r : 1));
-    if (!cs) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *cs = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)L->E * (size_t)(r ? r : 1));
     for (int e = 0; e < L->E; e++)
         for (int d = 0; d < r; d++) cs[e * r + d] = tile__coord_reg(lw, L, e, d);
     tile__remat(lw, v, L->E, cs, out);
-    free(cs);
+    tile__lw_free(lw, cs);
     return 1;
 }
 /* value v's registers in layout L (v's own when it has L already) */
 static int *tile__converted(tile__lower *lw, int v, const tile__layout *L) {
     const tile__func *f = lw->f;
     if (tile__same_layout(&lw->lay[v], L)) return lw->regs[v];
-    int *out = (int *)calloc((size_t)L->E, sizeof(int));
-    lw->tmp = (int **)tile__grow(lw->tmp, &lw->captmp, lw->ntmp + 1, sizeof *lw->tmp);
-    if (!out) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *out = (int *)tile__lw_alloc(lw, (size_t)L->E * sizeof(int));
+    if (lw->ntmp == lw->captmp) {
+        int cap = lw->captmp ? 2 * lw->captmp : 16;
+        int **grown = (int **)tile__lw_alloc(lw, (size_t)cap * sizeof *grown);
+        if (lw->ntmp) memcpy(grown, lw->tmp, (size_t)lw->ntmp * sizeof *grown);
+        tile__lw_free(lw, lw->tmp);
+        lw->tmp = grown;
+        lw->captmp = cap;
+    }
     lw->tmp[lw->ntmp++] = out;
     int d = f->vals[v].def;
     if (lw->lay[v].rank == 0 || (d >= 0 && f->ops[d].code == TILE__OP_CONST)) {
@@ -685,8 +721,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     int per = L->spt[axis] * L->reps[axis], inner = 1;
     for (int d = axis + 1; d < L->rank; d++) inner *= L->spt[d] * L->reps[d];
     int ngroups = L->E / per;
-    int *gv = (int *)malloc(sizeof(int) * (size_t)ngroups * 2), *gi = gv + ngroups;
-    if (!gv) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *gv = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)ngroups * 2), *gi = gv + ngroups;
     for (int g = 0; g < ngroups; g++) {
         int outer = g / inner, in = g % inner;
         for (int l = 0; l < per; l++) {
@@ -747,7 +782,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
         out[e] = arg ? i : v;
     }
     em->barrier(em);
-    free(gv);
+    tile__lw_free(lw, gv);
 }
 
 /* Inclusive scan: every element to shared memory, then each thread walks
@@ -815,8 +850,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     }
     em->barrier(em);
     int *out = tile__regs_new(lw, res);
-    int *accv = (int *)malloc(sizeof(int) * (size_t)Lr->E * 3), *mrow = accv + Lr->E, *ncol = mrow + Lr->E;
-    if (!accv) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *accv = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)Lr->E * 3), *mrow = accv + Lr->E, *ncol = mrow + Lr->E;
     for (int e = 0; e < Lr->E; e++) {
         tile__elem z;
         z.u = 0;
@@ -845,7 +879,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     em->for_end(em);
     for (int e = 0; e < Lr->E; e++) out[e] = accv[e];
     em->barrier(em);
-    free(accv);
+    tile__lw_free(lw, accv);
 }
 
 /* ---- tl_dot on tensor cores (>>mma) -------------------------------------------------
@@ -948,8 +982,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     int wc = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, 1), N / L->wn);
     int l15 = tile__iop(lw, TILE__OP_AND, lw->lane, 15), l16 = tile__iop(lw, TILE__OP_AND, lw->lane, 16);
     int g = tile__iop(lw, TILE__OP_SHR, lw->lane, 2), t4 = tile__iop(lw, TILE__OP_AND, lw->lane, 3);
-    int *acc = (int *)malloc(sizeof(int) * (size_t)(L->E + repm * 8 + repn * 4));
-    if (!acc) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *acc = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(L->E + repm * 8 + repn * 4));
     int *afr = acc + L->E, *asm_ = afr + repm * 4, *bfr = asm_ + repm * 4, *bsm = bfr + repn * 2;
     for (int e = 0; e < L->E; e++) {
         tile__elem z;
@@ -1011,7 +1044,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     }
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == ct ? acc[e] : em->op1(em, TILE__OP_CAST, ct, rt, acc[e]);
-    free(acc);
+    tile__lw_free(lw, acc);
 }
 /* >>wgmma: the warpgroup's m64nNk16 instructions, K/16 x repm of them, with
    operands read from shared memory by descriptor, then one commit and a
@@ -1026,8 +1059,7 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     const tile__layout *L = &lw->lay[res];
     int N = L->shape[1], K = f->vals[f->pool[op->opnd]].t.shape[1];
     tl_dtype rt = tile__vdt(lw, res);
-    int *acc = (int *)malloc(sizeof(int) * (size_t)L->E);
-    if (!acc) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *acc = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)L->E);
     for (int e = 0; e < L->E; e++) {
         tile__elem z;
         z.u = 0;
@@ -1053,7 +1085,7 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     em->wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
-    free(acc);
+    tile__lw_free(lw, acc);
 }
 static size_t tile__align1k(size_t x) { return (x + 1023) & ~(size_t)1023; }
 /* 1 when this tl_dot is lowered as wgmma: the target has it, the shape
@@ -1184,8 +1216,7 @@ static void tile__assign_all(tile__lower *lw, int n, const int *dst_values, cons
     tile__emitter *em = lw->em;
     int total = 0;
     for (int k = 0; k < n; k++) total += lw->lay[dst_values[k]].E;
-    int *tmp = (int *)malloc(sizeof(int) * (size_t)(total + 1)), at = 0;
-    if (!tmp) tile__die(__FILE__, __LINE__, "out of host memory");
+    int *tmp = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(total + 1)), at = 0;
     for (int k = 0; k < n; k++) {
         const int *src = tile__converted(lw, src_values[k], &lw->lay[dst_values[k]]);
         for (int e = 0; e < lw->lay[dst_values[k]].E; e++) tmp[at++] = em->var(em, tile__vdt(lw, src_values[k]), src[e]);
@@ -1193,7 +1224,7 @@ static void tile__assign_all(tile__lower *lw, int n, const int *dst_values, cons
     at = 0;
     for (int k = 0; k < n; k++)
         for (int e = 0; e < lw->lay[dst_values[k]].E; e++) em->assign(em, lw->regs[dst_values[k]][e], tmp[at++]);
-    free(tmp);
+    tile__lw_free(lw, tmp);
 }
 static const tile__op *tile__terminator(const tile__func *f, int reg) {
     const tile__region *r = &f->regs[reg];
@@ -1223,9 +1254,8 @@ static const tile__op *tile__terminator(const tile__func *f, int reg) {
 static void tile__loop_results(tile__lower *lw, const tile__op *op, const int *vars) {
     for (int k = 0; k < op->nres; k++) {
         int E = lw->lay[vars[k]].E;
-        free(lw->regs[op->res + k]);
-        lw->regs[op->res + k] = (int *)malloc(sizeof(int) * (size_t)E);
-        if (!lw->regs[op->res + k]) tile__die(__FILE__, __LINE__, "out of host memory");
+        tile__lw_free(lw, lw->regs[op->res + k]);
+        lw->regs[op->res + k] = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E);
         memcpy(lw->regs[op->res + k], lw->regs[vars[k]], sizeof(int) * (size_t)E);
         lw->ax[op->res + k] = tile__ax_unknown();
     }
@@ -1236,9 +1266,9 @@ typedef struct tile__pplan {
     int nloads, loads[8];             /* the pipelined loads' results          */
     int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice */
 } tile__pplan;
-static void tile__pplan_free(tile__pplan *p) {
-    free(p->inP);
-    free(p->pv);
+static void tile__pplan_free(tile__lower *lw, tile__pplan *p) {
+    tile__lw_free(lw, p->inP);
+    tile__lw_free(lw, p->pv);
     p->inP = p->pv = NULL;
 }
 /* 1 when op makes one of the plan's pipelined loads */
@@ -1301,10 +1331,9 @@ static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan
         }
     }
     if (!p->nloads) return 0;
-    p->inP = (char *)calloc((size_t)f->nops, 1);
-    p->pv = (char *)calloc((size_t)f->nvals, 1);
-    int *stack = (int *)malloc(sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
-    if (!p->inP || !p->pv || !stack) tile__die(__FILE__, __LINE__, "out of host memory");
+    p->inP = (char *)tile__lw_alloc(lw, (size_t)f->nops);
+    p->pv = (char *)tile__lw_alloc(lw, (size_t)f->nvals);
+    int *stack = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
     for (int l = 0; l < p->nloads; l++) {
         const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
         stack[sp++] = f->pool[ld->opnd];
@@ -1332,7 +1361,7 @@ static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan
         if (sp + op->nopnd > f->npool + 16) { ok = 0; break; }
         for (int j = 0; j < op->nopnd; j++) stack[sp++] = f->pool[op->opnd + j];
     }
-    free(stack);
+    tile__lw_free(lw, stack);
     for (int k = 0; k < R->nops && ok; k++)
         if (p->inP[R->ops[k]])
             for (int j = 0; j < f->ops[R->ops[k]].nres; j++) p->pv[f->ops[R->ops[k]].res + j] = 1;
@@ -1355,7 +1384,7 @@ static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan
         int v = f->pool[y->opnd + k];
         if (v > 0 && p->pv[v] && !p->ap[k]) ok = 0;
     }
-    if (!ok) tile__pplan_free(p);
+    if (!ok) tile__pplan_free(lw, p);
     return ok;
 }
 /* the layout of the address slice: 16 bytes of the loaded dtype per thread run */
@@ -1455,8 +1484,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     /* the slice's layouts: 16-byte runs of the loaded dtype */
     int minb = 16;
     for (int l = 0; l < p.nloads; l++) minb = tile__mini(minb, (int)tile__dt[tile__vdt(lw, p.loads[l])].bytes);
-    tile__layout *saved = (tile__layout *)malloc(sizeof *saved * (size_t)f->nvals);
-    if (!saved) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__layout *saved = (tile__layout *)tile__lw_alloc(lw, sizeof *saved * (size_t)f->nvals);
     memcpy(saved, lw->lay, sizeof *saved * (size_t)f->nvals);
     for (int v = 1; v < f->nvals; v++)
         if (p.pv[v] && lw->lay[v].kind == TILE__LAYOUT_BLOCKED) tile__layout_vec(&f->vals[v].t, lw->nthreads, 16 / minb, &lw->lay[v]);
@@ -1477,11 +1505,11 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     }
     if (!ok) {
         memcpy(lw->lay, saved, sizeof *saved * (size_t)f->nvals);
-        free(saved);
-        tile__pplan_free(&p);
+        tile__lw_free(lw, saved);
+        tile__pplan_free(lw, &p);
         return 0;
     }
-    free(saved);
+    tile__lw_free(lw, saved);
     size_t pbase = lw->wgmma ? tile__align1k(lw->sbase) : lw->sbase;
     lw->sbase = pbase + (size_t)S * (size_t)slot;
     tile__need_smem(lw, 0);
@@ -1538,7 +1566,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     em->barrier(em);
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);
-    tile__pplan_free(&p);
+    tile__pplan_free(lw, &p);
     return 1;
 }
 /* The alignment facts of a loop's carried values: those of the initial
@@ -1790,8 +1818,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         tile__lower_op_body(lw, op);
         return;
     }
-    tile__swapped *saved = (tile__swapped *)malloc(sizeof *saved * (size_t)(op->nopnd + 1));
-    if (!saved) tile__die(__FILE__, __LINE__, "out of host memory");
+    tile__swapped *saved = (tile__swapped *)tile__lw_alloc(lw, sizeof *saved * (size_t)(op->nopnd + 1));
     int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
     int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
     for (int k = 0; k < op->nopnd; k++) {
@@ -1815,7 +1842,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         lw->regs[saved[n].v] = saved[n].regs;
         lw->lay[saved[n].v] = saved[n].lay;
     }
-    free(saved);
+    tile__lw_free(lw, saved);
 }
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
@@ -1888,61 +1915,68 @@ static long tile__lowered_count(void) {
    parameters' specialization: divisible by 16, or integers known to be 1,
    which become the constant) through em; what the kernel needs at launch
    comes back in *meta. */
-static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, tile__emitter *em, tile__kernel_meta *meta) {
-    tile__lower lw;
-    pthread_mutex_lock(&tile__lowered_lock);
-    tile__lowered++;
-    pthread_mutex_unlock(&tile__lowered_lock);
-    memset(&lw, 0, sizeof lw);
-    lw.f = f;
-    lw.em = em;
-    lw.nthreads = 32 * cfg->num_warps;
-    lw.stages = cfg->num_stages;
-    lw.mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
-    lw.wgmma = lw.mma && cfg->hopper != TILE__HOPPER_OFF && em->wgmma && em->wg_sync;
-    lw.wgmma_async = lw.wgmma && cfg->hopper == TILE__HOPPER_ASYNC && em->wgmma_async_ok;
-    lw.lay = (tile__layout *)calloc((size_t)f->nvals, sizeof *lw.lay);
-    lw.regs = (int **)calloc((size_t)f->nvals, sizeof *lw.regs);
-    lw.ax = (tile__axis *)calloc((size_t)f->nvals, sizeof *lw.ax);
-    lw.uses = (int *)calloc((size_t)f->nvals, sizeof *lw.uses);
-    lw.pipe = (int *)calloc((size_t)f->nvals, sizeof *lw.pipe);
-    if (!lw.lay || !lw.regs || !lw.ax || !lw.uses || !lw.pipe) tile__die(__FILE__, __LINE__, "out of host memory");
-    tile__assign_layouts(f, lw.nthreads, lw.mma, lw.wgmma, lw.lay);
-    for (int v = 1; v < f->nvals; v++) lw.ax[v] = tile__ax_unknown();
+static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
+    const tile__func *f = lw->f;
+    tile__emitter *em = lw->em;
+    lw->nthreads = 32 * cfg->num_warps;
+    lw->stages = cfg->num_stages;
+    lw->mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
+    lw->wgmma = lw->mma && cfg->hopper != TILE__HOPPER_OFF && em->wgmma && em->wg_sync;
+    lw->wgmma_async = lw->wgmma && cfg->hopper == TILE__HOPPER_ASYNC && em->wgmma_async_ok;
+    lw->lay = (tile__layout *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->lay);
+    lw->regs = (int **)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->regs);
+    lw->ax = (tile__axis *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->ax);
+    lw->uses = (int *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->uses);
+    lw->pipe = (int *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->pipe);
+    tile__assign_layouts(f, lw->nthreads, lw->mma, lw->wgmma, lw->lay);
+    for (int v = 1; v < f->nvals; v++) lw->ax[v] = tile__ax_unknown();
     for (int k = 0; k < f->nops; k++)
         if (!f->ops[k].dead)
             for (int j = 0; j < f->ops[k].nopnd; j++)
-                if (f->pool[f->ops[k].opnd + j] > 0) lw.uses[f->pool[f->ops[k].opnd + j]]++;
-    lw.tid = em->special(em, 0);
-    lw.lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw.tid, tile__li(&lw, 31));
-    lw.warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw.tid, tile__li(&lw, 5));
+                if (f->pool[f->ops[k].opnd + j] > 0) lw->uses[f->pool[f->ops[k].opnd + j]]++;
+    lw->tid = em->special(em, 0);
+    lw->lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 31));
+    lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
         int reg = em->param(em, p);
         if (p < TILE__MAX_PARAMS && (cfg->spec1 >> p & 1)) {
             tile__elem one;
             one.i = 1;
-            reg = em->lit(em, tile__vdt(&lw, params[p]), one);
-            lw.ax[params[p]].one = 1;
+            reg = em->lit(em, tile__vdt(lw, params[p]), one);
+            lw->ax[params[p]].one = 1;
         }
-        tile__regs_new(&lw, params[p])[0] = reg;
-        if (p < TILE__MAX_PARAMS && (cfg->spec16 >> p & 1)) lw.ax[params[p]].div = 16;
+        tile__regs_new(lw, params[p])[0] = reg;
+        if (p < TILE__MAX_PARAMS && (cfg->spec16 >> p & 1)) lw->ax[params[p]].div = 16;
     }
-    tile__lower_region(&lw, 0);
-    for (int v = 0; v < f->nvals; v++) free(lw.regs[v]);
-    for (int k = 0; k < lw.ntmp; k++) free(lw.tmp[k]);
-    free(lw.tmp);
-    free(lw.regs);
-    free(lw.lay);
-    free(lw.ax);
-    free(lw.uses);
-    free(lw.pipe);
-    meta->nthreads = lw.nthreads;
-    meta->smem = lw.smem;
-    meta->has_assert = lw.has_check;
+    tile__lower_region(lw, 0);
+}
+static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, tile__emitter *em, tile__kernel_meta *meta) {
+    pthread_mutex_lock(&tile__lowered_lock);
+    tile__lowered++;
+    pthread_mutex_unlock(&tile__lowered_lock);
+    /* the state is on the heap: after the jump back its fields are what the
+       lowering left (a local would be indeterminate) */
+    tile__lower *const lw = (tile__lower *)TILE_MALLOC(sizeof *lw);
+    if (!lw) return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while lowering the kernel");
+    memset(lw, 0, sizeof *lw);
+    lw->f = f;
+    lw->em = em;
+    tile_status st;
+    if (setjmp(lw->oom) == 0) {
+        tile__lower_run(lw, cfg);
+        st = lw->st;
+    } else {
+        st = tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while lowering the kernel");
+    }
+    meta->nthreads = lw->nthreads;
+    meta->smem = lw->smem;
+    meta->has_assert = lw->has_check;
     meta->cluster[0] = meta->cluster[1] = meta->cluster[2] = 1;
     meta->maxnreg = 0;
-    return lw.st;
+    tile__lw_free_all(lw);
+    TILE_FREE(lw);
+    return st;
 }
 
 /* ---- TILE_DUMP=ttgir: the IR's values with their layouts ---------------------------------------
@@ -1978,10 +2012,15 @@ static void tile__layout_dump_region(const tile__func *f, const tile__layout *la
             int n = snprintf(line, sizeof line, "%*s%-12s %-22s %-44s // %s:%d\n", 2 * depth, "", tile__op_names[op->code], ty, lay,
                              base ? base + 1 : op->file ? op->file : "?", op->line);
             if (n < 0) continue;
+            if (!*buf) return;   /* out of memory: no dump */
             if (*len + (size_t)n + 1 > *cap) {
                 *cap = (*cap + (size_t)n + 1) * 2;
-                char *nb = (char *)realloc(*buf, *cap);
-                if (!nb) tile__die(__FILE__, __LINE__, "out of host memory");
+                char *nb = (char *)TILE_REALLOC(*buf, *cap);
+                if (!nb) {
+                    TILE_FREE(*buf);
+                    *buf = NULL;
+                    return;
+                }
                 *buf = nb;
             }
             memcpy(*buf + *len, line, (size_t)n + 1);
@@ -1993,14 +2032,17 @@ static void tile__layout_dump_region(const tile__func *f, const tile__layout *la
 }
 static char *tile__layout_dump(const tile__func *f, int num_warps, int hopper) {
     size_t len = 0, cap = 4096;
-    char *buf = (char *)malloc(cap);
-    if (!buf) tile__die(__FILE__, __LINE__, "out of host memory");
+    char *buf = (char *)TILE_MALLOC(cap);
+    tile__layout *lays = buf ? (tile__layout *)TILE_MALLOC((size_t)(f->nvals ? f->nvals : 1) * sizeof *lays) : NULL;
+    if (!lays) {   /* out of memory: no dump */
+        TILE_FREE(buf);
+        return NULL;
+    }
+    memset(lays, 0, (size_t)(f->nvals ? f->nvals : 1) * sizeof *lays);
     len = (size_t)snprintf(buf, cap, "// %s: layouts for %d warps (blocked: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; E: elements per thread)\n",
                            f->name, num_warps);
-    tile__layout *lays = (tile__layout *)calloc((size_t)f->nvals, sizeof *lays);
-    if (!lays) tile__die(__FILE__, __LINE__, "out of host memory");
     tile__assign_layouts(f, 32 * num_warps, 1, hopper, lays);
     tile__layout_dump_region(f, lays, 0, 32 * num_warps, 0, &buf, &len, &cap);
-    free(lays);
+    TILE_FREE(lays);
     return buf;
 }

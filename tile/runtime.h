@@ -298,7 +298,7 @@ static void tile__emitted_free(tile__emitted *e) {
         free(e->job.key);
         free(e->job.ptx);
     }
-    free(e->src);
+    TILE_FREE(e->src);
     free(e->nvrtc_key);
     memset(e, 0, sizeof *e);
 }
@@ -414,8 +414,8 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
     double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
     if (kn->dump_ttgir) {
         char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
-        tile__dump(f->name, "ttgir", lay);                                   /* ttgir */
-        free(lay);
+        if (lay) tile__dump(f->name, "ttgir", lay);                                   /* ttgir */
+        TILE_FREE(lay);
     }
     tile_status st = tile__emit_stage(f, cfg, &em, &meta);                         /* cuda | llir */
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key)))      /* the disk key */
