@@ -664,6 +664,25 @@ ERR_KERNEL(block_arange_huge, (tl_ptr_i32, out)) {
     tl_t r = tl_arange(INT_MIN, 0); L_block_arange_huge = __LINE__;
     tl_store(tl_add(out, r), r);
 }
+/* results larger than their operands: [2^16, 16] x [16, 2^16] is 2^32 elements,
+   [2^20, 1] against [1, 2^20] broadcasts to 2^40 (the fuzzer's find: the
+   lowering's element count overflowed) */
+ERR_KERNEL(block_dot_huge, (tl_ptr_f32, out)) {
+    tl_t a = tl_zeros(TL_F16, 1 << 16, 16), b = tl_zeros(TL_F16, 16, 1 << 16);
+    tl_t c = tl_dot(a, b); L_block_dot_huge = __LINE__;
+    tl_store(out, tl_sum(c, TL_ALL));
+}
+ERR_KERNEL(block_fma_huge, (tl_ptr_f32, out)) {
+    tl_t a = tl_zeros(TL_F32, 1 << 20, 1), b = tl_zeros(TL_F32, 1, 1 << 20);
+    tl_t c = tl_fma(a, b, 1.0); L_block_fma_huge = __LINE__;
+    tl_store(out, tl_sum(c, TL_ALL));
+}
+ERR_KERNEL(block_ptr_compare_huge, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t r = tl_arange(0, 1 << 20);
+    tl_t p = tl_add(x, tl_expand_dims(r, 1)), q = tl_add(x, tl_expand_dims(r, 0));
+    tl_t c = tl_lt(p, q); L_block_ptr_compare_huge = __LINE__;
+    tl_store(out, tl_sum(tl_cast(c, TL_F32), TL_ALL));
+}
 /* 3000 nested TL_FORs: once a stack overflow in the verifier's recursion */
 static int L_nest_deep;
 static void nest_for(tl_t *acc, int depth) {
@@ -755,6 +774,9 @@ static const tcase cases[] = {
     B(dtype_xor_sum_f64, DTYPE, ".dtype must be an integer"),
     B(block_zeros_huge, BLOCK, "limit"),
     B(block_arange_huge, BLOCK, "limit"),
+    B(block_dot_huge, BLOCK, "tl_dot"),
+    B(block_fma_huge, BLOCK, "tl_fma"),
+    B(block_ptr_compare_huge, BLOCK, "tl_lt"),
     B(nest_deep, CONTROL, "nest at most 64 deep"),
     B(carry_for_widen, CARRY, "'acc'"),
     B(dtype_xchg_i1, DTYPE, "pointers to i1"),

@@ -292,8 +292,10 @@ static int tile__bshape(const tile__type *a, const tile__type *b, tile__type *ou
     }
     return 1;
 }
+/* the broadcast shape, which must also be one a tile may have ([2^20, 1]
+   against [1, 2^20] broadcasts to 2^40 elements) */
 static int tile__bshape_err(const char *file, int line, const char *op, int a, int b, tile__type *out) {
-    if (tile__bshape(tile__ty(a), tile__ty(b), out)) return 1;
+    if (tile__bshape(tile__ty(a), tile__ty(b), out)) return tile__check_shape(file, line, op, out);
     char sa[96], sb[96];
     tile__berr(TILE_ERR_SHAPE, file, line, "%s: shapes %s and %s do not broadcast", op,
                tile__shape_str(tile__ty(a), sa, sizeof sa), tile__shape_str(tile__ty(b), sb, sizeof sb));
@@ -567,6 +569,7 @@ tl_t tl_fma_at(const char *file, int line, tl_t av, tl_t bv, tl_t cv) {
     tile__type sh, sh2;
     if (!tile__bshape_err(file, line, "tl_fma", a, b, &sh)) return tile__poison;
     if (!tile__bshape(&sh, tile__ty(c), &sh2)) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_fma: shapes do not broadcast");
+    if (!tile__check_shape(file, line, "tl_fma", &sh2)) return tile__poison;
     int ops[3] = {tile__bcast(tile__cast(a, dt, file, line), &sh2, file, line), tile__bcast(tile__cast(b, dt, file, line), &sh2, file, line),
                   tile__bcast(tile__cast(c, dt, file, line), &sh2, file, line)};
     return tile__mk(tile__emit1(TILE__OP_FMA, ops, 3, *tile__ty(ops[0]), file, line));
@@ -1079,6 +1082,7 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     rt.rank = 2;
     rt.shape[0] = M;
     rt.shape[1] = N;
+    if (!tile__check_shape(file, line, "tl_dot", &rt)) return tile__poison;   /* [M,K] x [K,N] may be far larger than both */
     int acc = 0;
     if (o.acc.id) {
         acc = tile__use(file, line, "tl_dot", o.acc);
