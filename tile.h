@@ -395,6 +395,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/device.h"
 #include "tile/interp.h"
 #include "tile/cache.h"
+#include "tile/compile.h"
 #include "tile/runtime.h"
 #include "tile_autotune.h"
 #include "tile/launch.h"

@@ -1,0 +1,310 @@
+/* tile/compile.h — >>compile: the pipeline, from a kernel's body to code the
+   device runs, one stage per line. TILE_DUMP=<stage> prints a stage's
+   result; each stage runs once per variant.
+
+       tile_kernel + meta-parameters ─ tile__build ───────────────── front half
+         trace        the body runs once, its tl_* calls build the IR  (build.h)
+         verify, fold, CSE, DCE, verify                                (passes.h)   ir
+       tile__func + tile__config (tile__config_resolve: every default) ─ back half
+         tile__compile:
+           layouts     the values' layouts (the plan stage to be)      (lower.h)    ttgir
+           emit        lower through an emitter: CUDA C, or the back   (lower.h,    cuda | llir
+                       end's own code (LLVM IR); a tile__kernel_meta    emit_*.h)
+           key         the disk key: config + what emit built + the    (cache.h)
+                       back end's version; a hit loads, and ends here
+           assemble    NVRTC, or the back end (LLVM: libdevice, O3)    (cuda.h)     ptx
+           load        the driver's cubin (cuLink), into a module      (cuda.h)
+           store       PTX, cubin and the meta record to the disk      (cache.h)
+       launch: the record's threads and shared memory, the arguments   (runtime.h)
+
+   The layers, bottom first (each header includes and calls only those below
+   it; tests/layers.sh checks it):
+       knobs.h  ir.h  build.h  passes.h      the environment, the IR, the front half
+       emit.h  lower.h  emit_cuda.h          lowering and the CUDA C emitter
+       cuda.h                                the driver and NVRTC tables
+       device.h                              GPU or interpreter, memory, records, streams
+       interp.h                              the interpreter
+       cache.h                               the disk cache and a compiled variant
+       compile.h                             this file
+       runtime.h                             per-kernel entries, variants, the GPU launch
+       tile_autotune.h                       the tuner
+       launch.h                              the public entry points
+   tile_backend_llvm.c includes knobs.h, ir.h and emit.h only. */
+
+/* ---- the pipeline ---------------------------------------------------------------- */
+static void tile__dump(const char *kernel, const char *stage, const char *text) {
+    const tile__knobs *kn = tile__knobs_get();
+    if (kn->dump_dir[0]) {
+        char path[768];
+        snprintf(path, sizeof path, "%s/%s.%s", kn->dump_dir, kernel, stage);
+        FILE *fp = fopen(path, "w");
+        if (fp) {
+            fputs(text, fp);
+            fclose(fp);
+            return;
+        }
+        fprintf(stderr, "tile: cannot write %s: %s\n", path, strerror(errno));
+    }
+    fprintf(stderr, "// ---- %s: %s\n%s", kernel, stage, text);
+}
+/* Trace, check and optimize a kernel for one launch configuration. */
+static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, tile__func *f) {
+    double t0 = tile__host_ms();   /* >>backends: TILE_DUMP=times */
+    tile_status st = tile__trace(k, opts, f);
+    if (st != TILE_OK) return st;
+    if ((st = tile__verify(f)) != TILE_OK) goto fail;
+    if (tile__fold(f) < 0 || tile__cse(f) < 0 || tile__dce(f) < 0) {
+        st = tile__error(TILE_ERR_NOMEM, k->name, f->file, f->line, "out of host memory while optimizing the kernel");
+        goto fail;
+    }
+    if ((st = tile__verify(f)) != TILE_OK) goto fail;
+    if (tile__knobs_get()->dump_ir) {
+        char *text = tile__print_func(f);
+        if (text) tile__dump(k->name, "ir", text);
+        TILE_FREE(text);
+    }
+    if (tile__knobs_get()->dump_times) fprintf(stderr, "tile: %s: build IR (trace, verify, fold, CSE, DCE) %.2f ms\n", k->name, tile__host_ms() - t0);
+    return TILE_OK;
+fail:
+    tile__func_free(f);
+    return st;
+}
+
+/* 1 when the back end in use compiles for `arch`; else 0 and why not. The
+   registered back end answers for what it compiles; what it cannot, NVRTC
+   compiles unless TILE_BACKEND forces it. */
+static int tile__arch_ok(const char *arch, char *why, size_t n) {
+    char varch[32];
+    if (!arch || strncmp(arch, "sm_", 3) != 0 || !tile__nvrtc_virtual_arch(arch, varch, sizeof varch)) {
+        snprintf(why, n, "not an architecture like sm_80 or sm_90a");
+        return 0;
+    }
+    if (tile__ext_mode() && tile__ext->supports) {
+        if (tile__ext->supports(arch, why, n)) return 1;
+        if (strcmp(tile__knobs_get()->backend, tile__ext->name) == 0) return 0;
+    }
+    return tile__nvrtc_arch_ok(arch, why, n);
+}
+/* TILE_ARCH, once checked: "" when unset or when the back end cannot use it */
+static char tile__arch_knob[32];
+static pthread_once_t tile__arch_once = PTHREAD_ONCE_INIT;
+static void tile__check_arch_knob(void) {
+    const char *a = tile__knobs_get()->arch;
+    char why[400], text[480];
+    if (!a[0]) return;
+    if (tile__arch_ok(a, why, sizeof why)) {
+        memcpy(tile__arch_knob, a, strlen(a) + 1);
+        return;
+    }
+    snprintf(text, sizeof text, "%s; ignored: compiling for sm_90a", why);
+    tile__knob_notice("TILE_ARCH", a, text);
+}
+/* The target to compile for: the device's, else TILE_ARCH, else sm_90a. */
+static tile_status tile__target(char *arch, size_t n) {
+    if (tile__gpu_mode()) return tile__cu_arch(arch, n);
+    pthread_once(&tile__arch_once, tile__check_arch_knob);
+    tile__copy_cut(arch, n, tile__arch_knob[0] ? tile__arch_knob : "sm_90a");
+    return TILE_OK;
+}
+/* ---- one configuration: every default, in one place ------------------------------
+   num_warps 4 and num_stages 3, as Triton's; the target's wgmma mode (the
+   TILE_WGMMA knob, on sm_90a only); the arguments' specialization, as
+   Triton's: a pointer or an integer divisible by 16, an integer equal to 1
+   (without arguments, as for tile_kernel_ptx: pointers aligned to 16 bytes,
+   as tile_malloc's are, and nothing about integers). */
+static void tile__launch_defaults(const tile_launch *o, int *num_warps, int *num_stages) {
+    *num_warps = o->num_warps > 0 ? o->num_warps : 4;
+    *num_stages = o->num_stages > 0 ? o->num_stages : 3;
+}
+static tile_status tile__config_resolve(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const char *arch, tile__config *c) {
+    memset(c, 0, sizeof *c);
+    tile__launch_defaults(o, &c->num_warps, &c->num_stages);
+    if (arch) tile__copy_cut(c->arch, sizeof c->arch, arch);
+    else {
+        tile_status st = tile__target(c->arch, sizeof c->arch);
+        if (st != TILE_OK) return st;
+    }
+    c->hopper = tile__hopper(c->arch);
+    for (int p = 0; p < k->nparams && p < TILE__MAX_PARAMS; p++) {
+        tl_dtype t = k->params[p].dtype;
+        uint64_t bit = (uint64_t)1 << p;
+        if (!args) {
+            if (t == TL_PTR) c->spec16 |= bit;
+            continue;
+        }
+        if ((t == TL_PTR && (uintptr_t)args[p].p % 16 == 0) || (tile__is_int(t) && args[p].i % 16 == 0)) c->spec16 |= bit;
+        if (tile__is_int(t) && args[p].i == 1) c->spec1 |= bit;
+    }
+    return TILE_OK;
+}
+static int tile__config_eq(const tile__config *a, const tile__config *b) {
+    return strcmp(a->arch, b->arch) == 0 && a->num_warps == b->num_warps && a->num_stages == b->num_stages && a->hopper == b->hopper &&
+           a->spec16 == b->spec16 && a->spec1 == b->spec1;
+}
+
+/* ---- the back half of the pipeline ---------------------------------------------------
+   emit (lower the kernel and build its code: CUDA C for NVRTC, a module in
+   the registered back end) → the disk cache's key, from the config and what
+   emit built → assemble (to PTX) → load → store. tile__compile reads it top
+   to bottom. */
+typedef struct tile__emitted {
+    int ext;                       /* through the registered back end (job), else NVRTC (src) */
+    tile_backend_job job;
+    char *src;                     /* NVRTC: the CUDA C                              */
+    const char *key;               /* what the PTX depends on: job.key, or NVRTC's version and src */
+    char *nvrtc_key;
+} tile__emitted;
+static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
+    return tile__lower_func((const tile__func *)job->func, (const tile__config *)job->config, (tile__emitter *)em, (tile__kernel_meta *)job->meta);
+}
+static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
+    return tile__error(st, kernel, NULL, 0, "%s", message);
+}
+static void tile__emitted_free(tile__emitted *e) {
+    if (e->ext) {
+        if (e->job.state) tile__ext->release(&e->job);
+        free(e->job.key);
+        free(e->job.ptx);
+    }
+    TILE_FREE(e->src);
+    free(e->nvrtc_key);
+    memset(e, 0, sizeof *e);
+}
+/* emit: the registered back end when it takes the target, else NVRTC's CUDA C */
+static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, tile__kernel_meta *meta) {
+    const tile__knobs *kn = tile__knobs_get();
+    memset(e, 0, sizeof *e);
+    memset(meta, 0, sizeof *meta);
+    if (tile__ext_mode()) {
+        tile_backend_job *job = &e->job;
+        e->ext = 1;
+        job->func = f;
+        job->config = cfg;
+        job->meta = meta;
+        job->name = f->name;
+        job->arch = cfg->arch;
+        job->lower = tile__ext_lower;
+        job->error = tile__ext_error;
+        job->dump = tile__dump;
+        job->dump_llir = kn->dump_llir;
+        job->times = kn->dump_times;
+        job->emitter_size = (int)sizeof(tile__emitter);
+        job->forced = strcmp(kn->backend, tile__ext->name) == 0;
+        tile_status st = tile__ext->emit(job);
+        if (st == TILE_OK) {
+            e->key = job->key;
+            return TILE_OK;
+        }
+        int fallback = job->unsupported && !job->forced;   /* a feature it lacks: NVRTC compiles it */
+        tile__emitted_free(e);
+        memset(meta, 0, sizeof *meta);
+        if (!fallback) return st;
+    }
+    tile_status st = tile__cuda_source(f, cfg, &e->src, meta);
+    if (st != TILE_OK) return st;
+    if (kn->dump_cuda) tile__dump(f->name, "cuda", e->src);
+    /* NVRTC's version is in the key: load it now, so that the key looked up
+       and the key stored are the same */
+    tile__nvrtc_available();
+    size_t n = strlen(e->src);
+    if (!(e->nvrtc_key = (char *)malloc(n + 64))) return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory");
+    snprintf(e->nvrtc_key, 64, "nvrtc %d.%d\n", tile__nvrtc_st.major, tile__nvrtc_st.minor);
+    memcpy(e->nvrtc_key + strlen(e->nvrtc_key), e->src, n + 1);
+    e->key = e->nvrtc_key;
+    return TILE_OK;
+}
+/* After an NVRTC failure: the generated source, in a new file of a unique
+   name (mkstemp, 0600) in TILE_DUMP_DIR, else the cache directory, else
+   $TMPDIR or /tmp, and the command that reproduces the failure. A fixed name
+   in a shared directory could be a link planted by another user. */
+static void tile__write_repro(const char *kernel, const char *src, const char *arch) {
+    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = tile__knob_values_get()->tmpdir;
+    const char *dir = dump[0] ? dump : cache[0] ? cache : tmp && *tmp ? tmp : "/tmp";
+    char path[4096];
+    if (tile__knob_values_get()->quiet) return;
+    int k = snprintf(path, sizeof path, "%s/%s.cu.XXXXXX", dir, kernel);
+    int fd = k > 0 && (size_t)k < sizeof path ? mkstemp(path) : -1;
+    if (fd < 0) {
+        tile__notice("cannot write the generated source of %s to %.300s: %s", kernel, dir,
+                     k > 0 && (size_t)k < sizeof path ? strerror(errno) : "the path is too long");
+        return;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    size_t n = strlen(src), done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, src + done, n - done);
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    close(fd);
+    if (done < n) {
+        tile__notice("cannot write the generated source of %s to %s", kernel, path);
+        unlink(path);
+        return;
+    }
+    tile__notice("the generated source is in %s; reproduce with: nvcc -x cu -ptx -arch=%s %s", path, arch, path);
+}
+/* assemble: what emit built, to PTX (*ptx is malloc'ed) */
+static tile_status tile__assemble_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, char **ptx) {
+    const tile__knobs *kn = tile__knobs_get();
+    char *log = NULL;
+    tile_status st;
+    *ptx = NULL;
+    if (e->ext) {
+        if ((st = tile__ext->assemble(&e->job)) == TILE_OK) {
+            *ptx = e->job.ptx;
+            e->job.ptx = NULL;
+        }
+    } else {
+        st = tile__nvrtc_compile(e->src, f->name, cfg->arch, ptx, &log);
+        if (st != TILE_OK) tile__write_repro(f->name, e->src, cfg->arch);   /* the log is in the error */
+        free(log);
+    }
+    if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
+    return st;
+}
+/* The pipeline's back half for one variant of a built kernel f. With v: the
+   variant, loaded from the disk cache when an earlier process compiled the
+   same code, else assembled, loaded (its cubin from the driver) and stored;
+   without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
+   dumps and tile_kernel_ptx). On failure v holds nothing. */
+static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
+    const tile__knobs *kn = tile__knobs_get();
+    tile__emitted em;
+    tile__kernel_meta meta;
+    char *ptx = NULL, *key = NULL, log[2048];
+    int from_disk = 0;
+    double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
+    if (kn->dump_ttgir) {
+        char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
+        if (lay) tile__dump(f->name, "ttgir", lay);                                   /* ttgir */
+        TILE_FREE(lay);
+    }
+    tile_status st = tile__emit_stage(f, cfg, &em, &meta);                         /* cuda | llir */
+    if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key)))      /* the disk key */
+        from_disk = tile__kdisk_load(k, cfg, key, v);
+    if (st == TILE_OK && !from_disk) st = tile__assemble_stage(f, cfg, &em, &ptx);  /* ptx */
+    tile__emitted_free(&em);
+    t1 = tile__host_ms();
+    if (st == TILE_OK && !from_disk && v) {
+        v->meta = meta;
+        st = tile__kdisk_load_store(k, cfg, key, ptx, v, log, sizeof log);   /* load (cubin), store */
+    }
+    if (kn->dump_times && v)
+        fprintf(stderr, "tile: %s for %s through %s: compile %.2f ms, driver load %.2f ms%s\n", k->name, cfg->arch, tile_backend_name(), t1 - t0,
+                tile__host_ms() - t1, from_disk ? " (from the disk cache)" : "");
+    free(key);
+    if (st == TILE_OK && !v) {
+        *ptx_out = ptx;
+        return TILE_OK;
+    }
+    free(ptx);
+    if (st != TILE_OK && v) {
+        free(v->ptx);
+        v->ptx = NULL;
+        v->mod = NULL;
+        v->fn = NULL;
+        memset(&v->meta, 0, sizeof v->meta);
+    }
+    return st;
+}
