@@ -1,8 +1,8 @@
-/* tile/runtime.h — >>runtime: the per-kernel cache, the pipeline, launch.
+/* tile/runtime.h — >>runtime: the per-kernel cache and the GPU launch.
 
    Why it is shaped this way: a launch is "find or build the kernel for this
-   configuration, then run it". Building is the pipeline below, one pass per
-   line; what it produces is cached on the kernel object, keyed by the
+   configuration, then run it". Building is the pipeline (tile/compile.h);
+   what it produces is cached on the kernel object, keyed by the
    meta-parameters, so the second launch of a configuration only runs. On a
    GPU, each entry also holds its compiled variants, keyed by the whole
    configuration (num_warps, num_stages, the arguments' specialization), as
