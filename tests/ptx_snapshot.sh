@@ -8,6 +8,8 @@
 #   e.g. sh tests/ptx_snapshot.sh build /tmp/ptx-before
 #        sh tests/ptx_snapshot.sh build /tmp/ptx-after && diff -r /tmp/ptx-before /tmp/ptx-after
 #
+# PROGRAMS="vector_add test_control" limits the run to those programs (the
+# rest of OUT_DIR stays; SUMS is rewritten over all of it).
 # backends defaults to "nvrtc llvm" (llvm runs BUILD_DIR/llvm/..., the
 # programs linked with tile_backend_llvm.c, and needs a libLLVM: TILE_LLVM),
 # archs to "sm_80 sm_90a". No GPU is needed: each program runs in the
@@ -20,7 +22,7 @@
 # <kernel>.<n>.ptx in launch order; OUT_DIR/SUMS lists every file with its
 # checksum, and the last line says how many kernels were written.
 set -u
-bindir=$1
+bindir=$(cd "$1" && pwd) || exit 2   # absolute: the examples run in their own directory
 out=$2
 backends=${3:-nvrtc llvm}
 archs=${4:-sm_80 sm_90a}
@@ -30,7 +32,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tile_snap.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 status=0
 
-programs() { # the programs under $1 (a build dir), examples first
+programs() { # the programs under $1 (a build dir), examples first; only those named in $PROGRAMS when set
+    if [ -n "${PROGRAMS:-}" ]; then
+        for name in $PROGRAMS; do
+            for p in "$1/examples/$name" "$1/tests/$name"; do [ -x "$p" ] && echo "$p"; done
+        done
+        return
+    fi
     for src in "$root"/examples/*.c; do
         p="$1/examples/$(basename "$src" .c)"
         [ -x "$p" ] && echo "$p"
