@@ -709,19 +709,8 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
             return tile__ll_new(c, rt, L.LLVMBuildSelect(B, n, L.LLVMBuildSub(B, L.LLVMConstNull(tile__ll_ty(c, t)), v, ""), v, ""), 0);
         }
         return tile__ll_new(c, rt, tile__ll_get(c, a), 0);
-    case TILE__OP_EXP: math = "exp"; break;
-    case TILE__OP_EXP2: math = "exp2"; break;
-    case TILE__OP_LOG: math = "log"; break;
-    case TILE__OP_LOG2: math = "log2"; break;
     case TILE__OP_SQRT: /* llvm.sqrt is sqrt.rn, correctly rounded (libdevice's is sqrt.approx) */
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.sqrt.f64" : "llvm.sqrt.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
-    case TILE__OP_RSQRT: math = "rsqrt"; break;
-    case TILE__OP_SIN: math = "sin"; break;
-    case TILE__OP_COS: math = "cos"; break;
-    case TILE__OP_TANH: math = "tanh"; break;
-    case TILE__OP_ERF: math = "erf"; break;
-    case TILE__OP_FLOOR: math = "floor"; break;
-    case TILE__OP_CEIL: math = "ceil"; break;
     case TILE__OP_SIGMOID: {
         LLVMTypeRef ft = tile__ll_fty(c, t);
         LLVMValueRef ex = tile__ll_math(c, "exp", t, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), ""));
@@ -738,6 +727,7 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     }
     default: break;
     }
+    if (!math) math = tile__op_libm[code];   /* libdevice's: __nv_expf, __nv_exp (sqrt is llvm.sqrt, above) */
     if (math) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_math(c, math, t, tile__ll_fv(c, a))), 0);
     tile__ll_missing(c, "a unary op");
     return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);

@@ -170,6 +170,11 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     char x[160], y[400], z[480];
     int f64 = t == TL_F64;
     tile__cc_fval(c, a, x, sizeof x);
+    if (tile__op_libm[code]) {   /* the C math library's function: expf, exp */
+        snprintf(y, sizeof y, "%s%s(%s)", tile__op_libm[code], f64 ? "" : "f", x);
+        tile__cc_fenc(rt, y, z, sizeof z);
+        return tile__cc_def(c, rt, "%s", z);
+    }
     switch (code) {
     case TILE__OP_NEG:
         if (tile__is_float(t)) { snprintf(y, sizeof y, "-%s", x); tile__cc_fenc(rt, y, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
@@ -180,16 +185,6 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     case TILE__OP_ABS:
         if (tile__is_float(t)) { snprintf(y, sizeof y, "%s(%s)", f64 ? "fabs" : "fabsf", x); tile__cc_fenc(rt, y, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
         return tile__cc_def(c, rt, "(%s)(r%d < 0 ? 0 - (%s)r%d : (%s)r%d)", tile__cc_ctype(rt), a, tile__cc_utype(t), a, tile__cc_utype(t), a);
-#define TILE__CU_MATH(OP, f32fn, f64fn)                                                                    \
-    case TILE__OP_##OP:                                                                                \
-        snprintf(y, sizeof y, "%s(%s)", f64 ? f64fn : f32fn, x);                                       \
-        tile__cc_fenc(rt, y, z, sizeof z);                                                             \
-        return tile__cc_def(c, rt, "%s", z);
-    TILE__CU_MATH(EXP, "expf", "exp") TILE__CU_MATH(EXP2, "exp2f", "exp2") TILE__CU_MATH(LOG, "logf", "log")
-    TILE__CU_MATH(LOG2, "log2f", "log2") TILE__CU_MATH(SQRT, "sqrtf", "sqrt") TILE__CU_MATH(RSQRT, "rsqrtf", "rsqrt")
-    TILE__CU_MATH(SIN, "sinf", "sin") TILE__CU_MATH(COS, "cosf", "cos") TILE__CU_MATH(TANH, "tanhf", "tanh")
-    TILE__CU_MATH(ERF, "erff", "erf") TILE__CU_MATH(FLOOR, "floorf", "floor") TILE__CU_MATH(CEIL, "ceilf", "ceil")
-#undef TILE__CU_MATH
     case TILE__OP_SIGMOID:
         snprintf(y, sizeof y, f64 ? "1.0 / (1.0 + exp(-%s))" : "1.0f / (1.0f + expf(-%s))", x);
         tile__cc_fenc(rt, y, z, sizeof z);

@@ -67,98 +67,107 @@ enum {
     TILE__F_CMP = 16,      /* result is i1 from a comparison                */
 };
 #define TILE__PE (TILE__F_PURE | TILE__F_EW)
+/* X(NAME, "name", operands (-1: any), results, flags, libm): libm is the
+   C math library's name of an elementwise float function (f32 adds "f";
+   libdevice prefixes "__nv_"), which both emitters call; 0 for the others. */
 #define TILE__OPS(X)                                                                               \
-    X(CONST,       "const",        0, 1, TILE__F_PURE) /* splat of attr i[0] (ints) or f (floats)  */ \
-    X(PROGRAM_ID,  "program_id",   0, 1, TILE__F_PURE) /* program index on axis i[0]             */ \
-    X(NUM_PROGRAMS,"num_programs", 0, 1, TILE__F_PURE) /* grid size on axis i[0]                 */ \
-    X(ARANGE,      "arange",       0, 1, TILE__F_PURE) /* i[0], i[0]+1, ... < i[1]               */ \
-    X(BROADCAST,   "broadcast",    1, 1, TILE__F_PURE) /* size-1 dims (or rank 0) to the result shape */ \
-    X(EXPAND_DIMS, "expand_dims",  1, 1, TILE__F_PURE) /* insert a dim of 1 at i[0]              */ \
-    X(RESHAPE,     "reshape",      1, 1, TILE__F_PURE) /* same elements, row-major, new shape    */ \
-    X(PERMUTE,     "permute",      1, 1, TILE__F_PURE) /* result dim d = operand dim i[d]        */ \
-    X(CAT,         "cat",          2, 1, TILE__F_PURE) /* a then b along axis 0                  */ \
-    X(JOIN,        "join",         2, 1, TILE__F_PURE) /* stack a, b on a new last dim of 2      */ \
-    X(SPLIT,       "split",        1, 2, TILE__F_PURE) /* the halves of the last dim (of 2)      */ \
-    X(ADD,         "add",          2, 1, TILE__PE)     /* a + b (ints wrap)                      */ \
-    X(SUB,         "sub",          2, 1, TILE__PE)     /* a - b                                  */ \
-    X(MUL,         "mul",          2, 1, TILE__PE)     /* a * b                                  */ \
-    X(DIV,         "div",          2, 1, TILE__PE)     /* floats: a / b; ints: truncating (x/0 = -1 as the GPU) */ \
-    X(MOD,         "mod",          2, 1, TILE__PE)     /* floats: fmod; ints: C remainder        */ \
-    X(MIN,         "min",          2, 1, TILE__PE)     /* min; floats: a NaN loses               */ \
-    X(MAX,         "max",          2, 1, TILE__PE)     /* max                                    */ \
-    X(AND,         "and",          2, 1, TILE__PE)     /* bitwise and                            */ \
-    X(OR,          "or",           2, 1, TILE__PE)     /* bitwise or                             */ \
-    X(XOR,         "xor",          2, 1, TILE__PE)     /* bitwise xor                            */ \
-    X(SHL,         "shl",          2, 1, TILE__PE)     /* a << b (b >= width gives 0)            */ \
-    X(SHR,         "shr",          2, 1, TILE__PE)     /* a >> b, arithmetic when signed         */ \
-    X(UMULHI,      "umulhi",       2, 1, TILE__PE)     /* the high half of the unsigned 2N-bit product */ \
-    X(EQ,          "eq",           2, 1, TILE__PE | TILE__F_CMP) /* a == b -> i1               */ \
-    X(NE,          "ne",           2, 1, TILE__PE | TILE__F_CMP) /* a != b (true for NaN)      */ \
-    X(LT,          "lt",           2, 1, TILE__PE | TILE__F_CMP) /* a < b                      */ \
-    X(LE,          "le",           2, 1, TILE__PE | TILE__F_CMP) /* a <= b                     */ \
-    X(GT,          "gt",           2, 1, TILE__PE | TILE__F_CMP) /* a > b                      */ \
-    X(GE,          "ge",           2, 1, TILE__PE | TILE__F_CMP) /* a >= b                     */ \
-    X(PTR_ADD,     "ptr_add",      2, 1, TILE__PE)     /* pointer a advanced by b elements       */ \
-    X(NEG,         "neg",          1, 1, TILE__PE)     /* -x                                     */ \
-    X(NOT,         "not",          1, 1, TILE__PE)     /* ~x (i1: logical not)                   */ \
-    X(ABS,         "abs",          1, 1, TILE__PE)     /* |x|                                    */ \
-    X(EXP,         "exp",          1, 1, TILE__PE)     /* e^x                                    */ \
-    X(EXP2,        "exp2",         1, 1, TILE__PE)     /* 2^x                                    */ \
-    X(LOG,         "log",          1, 1, TILE__PE)     /* ln x                                   */ \
-    X(LOG2,        "log2",         1, 1, TILE__PE)     /* log2 x                                 */ \
-    X(SQRT,        "sqrt",         1, 1, TILE__PE)     /* square root, correctly rounded         */ \
-    X(RSQRT,       "rsqrt",        1, 1, TILE__PE)     /* 1 / sqrt(x)                            */ \
-    X(SIN,         "sin",          1, 1, TILE__PE)     /* sin x                                  */ \
-    X(COS,         "cos",          1, 1, TILE__PE)     /* cos x                                  */ \
-    X(TANH,        "tanh",         1, 1, TILE__PE)     /* tanh x                                 */ \
-    X(SIGMOID,     "sigmoid",      1, 1, TILE__PE)     /* 1 / (1 + e^-x)                         */ \
-    X(ERF,         "erf",          1, 1, TILE__PE)     /* the error function                     */ \
-    X(FLOOR,       "floor",        1, 1, TILE__PE)     /* round toward -inf                      */ \
-    X(CEIL,        "ceil",         1, 1, TILE__PE)     /* round toward +inf                      */ \
-    X(CAST,        "cast",         1, 1, TILE__PE)     /* value conversion to the result dtype   */ \
-    X(BITCAST,     "bitcast",      1, 1, TILE__PE)     /* same bits, another dtype of equal width */ \
-    X(WHERE,       "where",        3, 1, TILE__PE)     /* c ? a : b                              */ \
-    X(FMA,         "fma",          3, 1, TILE__PE)     /* a * b + c, one rounding                */ \
-    X(LOAD,        "load",         3, 1, 0)            /* *ptr where mask (operand 1, optional) else other (2, optional); i[0] cache, i[1] evict, i[2] volatile */ \
-    X(STORE,       "store",        3, 0, 0)            /* *ptr = value where mask (optional); i[0] cache, i[1] evict */ \
-    X(REDUCE,      "reduce",       1, 1, TILE__F_PURE) /* i[0] kind, i[1] axis (the result drops it unless i[2] keep_dims) */ \
-    X(SCAN,        "scan",         1, 1, TILE__F_PURE) /* inclusive scan: i[0] kind, i[1] axis, i[2] reverse */ \
-    X(DOT,         "dot",          3, 1, TILE__F_PURE) /* a[M,K] @ b[K,N] (+ acc, optional); i[0] precision */ \
-    X(ATOMIC,      "atomic",       3, 1, 0)            /* old = *ptr; *ptr = op(old, val) where mask; i[0] op, i[1] sem, i[2] scope */ \
-    X(ATOMIC_CAS,  "atomic_cas",   3, 1, 0)            /* old = *ptr; if old == cmp: *ptr = val; i[1] sem, i[2] scope */ \
-    X(PRINT,       "print",       -1, 0, 0)            /* print s (the prefix) and each operand's elements */ \
-    X(ASSERT,      "assert",       1, 0, 0)            /* fail the launch with s where a lane is false */ \
-    X(BARRIER,     "barrier",      0, 0, 0)            /* all threads of the program meet        */ \
-    X(FOR,         "for",         -1, -1, TILE__F_REGION) /* lo, hi, step, inits...; body args (iv, carried...) */ \
-    X(IF,          "if",          -1, -1, TILE__F_REGION) /* cond; then, else regions yield the results */ \
-    X(WHILE,       "while",       -1, -1, TILE__F_REGION) /* inits...; before region ends in CONDITION, after in YIELD */ \
-    X(YIELD,       "yield",       -1, 0, TILE__F_TERM)    /* the values a region hands back           */ \
-    X(CONDITION,   "condition",   -1, 0, TILE__F_TERM)    /* cond, values...: continue with values while cond */
+    X(CONST,       "const",        0, 1, TILE__F_PURE, 0) /* splat of attr i[0] (ints) or f (floats)  */ \
+    X(PROGRAM_ID,  "program_id",   0, 1, TILE__F_PURE, 0) /* program index on axis i[0]             */ \
+    X(NUM_PROGRAMS,"num_programs", 0, 1, TILE__F_PURE, 0) /* grid size on axis i[0]                 */ \
+    X(ARANGE,      "arange",       0, 1, TILE__F_PURE, 0) /* i[0], i[0]+1, ... < i[1]               */ \
+    X(BROADCAST,   "broadcast",    1, 1, TILE__F_PURE, 0) /* size-1 dims (or rank 0) to the result shape */ \
+    X(EXPAND_DIMS, "expand_dims",  1, 1, TILE__F_PURE, 0) /* insert a dim of 1 at i[0]              */ \
+    X(RESHAPE,     "reshape",      1, 1, TILE__F_PURE, 0) /* same elements, row-major, new shape    */ \
+    X(PERMUTE,     "permute",      1, 1, TILE__F_PURE, 0) /* result dim d = operand dim i[d]        */ \
+    X(CAT,         "cat",          2, 1, TILE__F_PURE, 0) /* a then b along axis 0                  */ \
+    X(JOIN,        "join",         2, 1, TILE__F_PURE, 0) /* stack a, b on a new last dim of 2      */ \
+    X(SPLIT,       "split",        1, 2, TILE__F_PURE, 0) /* the halves of the last dim (of 2)      */ \
+    X(ADD,         "add",          2, 1, TILE__PE, 0)     /* a + b (ints wrap)                      */ \
+    X(SUB,         "sub",          2, 1, TILE__PE, 0)     /* a - b                                  */ \
+    X(MUL,         "mul",          2, 1, TILE__PE, 0)     /* a * b                                  */ \
+    X(DIV,         "div",          2, 1, TILE__PE, 0)     /* floats: a / b; ints: truncating (x/0 = -1 as the GPU) */ \
+    X(MOD,         "mod",          2, 1, TILE__PE, 0)     /* floats: fmod; ints: C remainder        */ \
+    X(MIN,         "min",          2, 1, TILE__PE, 0)     /* min; floats: a NaN loses               */ \
+    X(MAX,         "max",          2, 1, TILE__PE, 0)     /* max                                    */ \
+    X(AND,         "and",          2, 1, TILE__PE, 0)     /* bitwise and                            */ \
+    X(OR,          "or",           2, 1, TILE__PE, 0)     /* bitwise or                             */ \
+    X(XOR,         "xor",          2, 1, TILE__PE, 0)     /* bitwise xor                            */ \
+    X(SHL,         "shl",          2, 1, TILE__PE, 0)     /* a << b (b >= width gives 0)            */ \
+    X(SHR,         "shr",          2, 1, TILE__PE, 0)     /* a >> b, arithmetic when signed         */ \
+    X(UMULHI,      "umulhi",       2, 1, TILE__PE, 0)     /* the high half of the unsigned 2N-bit product */ \
+    X(EQ,          "eq",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a == b -> i1               */ \
+    X(NE,          "ne",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a != b (true for NaN)      */ \
+    X(LT,          "lt",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a < b                      */ \
+    X(LE,          "le",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a <= b                     */ \
+    X(GT,          "gt",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a > b                      */ \
+    X(GE,          "ge",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a >= b                     */ \
+    X(PTR_ADD,     "ptr_add",      2, 1, TILE__PE, 0)     /* pointer a advanced by b elements       */ \
+    X(NEG,         "neg",          1, 1, TILE__PE, 0)     /* -x                                     */ \
+    X(NOT,         "not",          1, 1, TILE__PE, 0)     /* ~x (i1: logical not)                   */ \
+    X(ABS,         "abs",          1, 1, TILE__PE, 0)     /* |x|                                    */ \
+    X(EXP,         "exp",          1, 1, TILE__PE, "exp")     /* e^x                                    */ \
+    X(EXP2,        "exp2",         1, 1, TILE__PE, "exp2")     /* 2^x                                    */ \
+    X(LOG,         "log",          1, 1, TILE__PE, "log")     /* ln x                                   */ \
+    X(LOG2,        "log2",         1, 1, TILE__PE, "log2")     /* log2 x                                 */ \
+    X(SQRT,        "sqrt",         1, 1, TILE__PE, "sqrt")     /* square root, correctly rounded         */ \
+    X(RSQRT,       "rsqrt",        1, 1, TILE__PE, "rsqrt")     /* 1 / sqrt(x)                            */ \
+    X(SIN,         "sin",          1, 1, TILE__PE, "sin")     /* sin x                                  */ \
+    X(COS,         "cos",          1, 1, TILE__PE, "cos")     /* cos x                                  */ \
+    X(TANH,        "tanh",         1, 1, TILE__PE, "tanh")     /* tanh x                                 */ \
+    X(SIGMOID,     "sigmoid",      1, 1, TILE__PE, 0)     /* 1 / (1 + e^-x)                         */ \
+    X(ERF,         "erf",          1, 1, TILE__PE, "erf")     /* the error function                     */ \
+    X(FLOOR,       "floor",        1, 1, TILE__PE, "floor")     /* round toward -inf                      */ \
+    X(CEIL,        "ceil",         1, 1, TILE__PE, "ceil")     /* round toward +inf                      */ \
+    X(CAST,        "cast",         1, 1, TILE__PE, 0)     /* value conversion to the result dtype   */ \
+    X(BITCAST,     "bitcast",      1, 1, TILE__PE, 0)     /* same bits, another dtype of equal width */ \
+    X(WHERE,       "where",        3, 1, TILE__PE, 0)     /* c ? a : b                              */ \
+    X(FMA,         "fma",          3, 1, TILE__PE, 0)     /* a * b + c, one rounding                */ \
+    X(LOAD,        "load",         3, 1, 0, 0)            /* *ptr where mask (operand 1, optional) else other (2, optional); i[0] cache, i[1] evict, i[2] volatile */ \
+    X(STORE,       "store",        3, 0, 0, 0)            /* *ptr = value where mask (optional); i[0] cache, i[1] evict */ \
+    X(REDUCE,      "reduce",       1, 1, TILE__F_PURE, 0) /* i[0] kind, i[1] axis (the result drops it unless i[2] keep_dims) */ \
+    X(SCAN,        "scan",         1, 1, TILE__F_PURE, 0) /* inclusive scan: i[0] kind, i[1] axis, i[2] reverse */ \
+    X(DOT,         "dot",          3, 1, TILE__F_PURE, 0) /* a[M,K] @ b[K,N] (+ acc, optional); i[0] precision */ \
+    X(ATOMIC,      "atomic",       3, 1, 0, 0)            /* old = *ptr; *ptr = op(old, val) where mask; i[0] op, i[1] sem, i[2] scope */ \
+    X(ATOMIC_CAS,  "atomic_cas",   3, 1, 0, 0)            /* old = *ptr; if old == cmp: *ptr = val; i[1] sem, i[2] scope */ \
+    X(PRINT,       "print",       -1, 0, 0, 0)            /* print s (the prefix) and each operand's elements */ \
+    X(ASSERT,      "assert",       1, 0, 0, 0)            /* fail the launch with s where a lane is false */ \
+    X(BARRIER,     "barrier",      0, 0, 0, 0)            /* all threads of the program meet        */ \
+    X(FOR,         "for",         -1, -1, TILE__F_REGION, 0) /* lo, hi, step, inits...; body args (iv, carried...) */ \
+    X(IF,          "if",          -1, -1, TILE__F_REGION, 0) /* cond; then, else regions yield the results */ \
+    X(WHILE,       "while",       -1, -1, TILE__F_REGION, 0) /* inits...; before region ends in CONDITION, after in YIELD */ \
+    X(YIELD,       "yield",       -1, 0, TILE__F_TERM, 0)    /* the values a region hands back           */ \
+    X(CONDITION,   "condition",   -1, 0, TILE__F_TERM, 0)    /* cond, values...: continue with values while cond */
 
 typedef enum tile__opcode {
-#define TILE__OP_ENUM(N, s, no, nr, f) TILE__OP_##N,
+#define TILE__OP_ENUM(N, s, no, nr, f, libm) TILE__OP_##N,
     TILE__OPS(TILE__OP_ENUM)
 #undef TILE__OP_ENUM
     TILE__OP_COUNT_
 } tile__opcode;
+/* the libm column: "exp" for EXP, NULL for an op that is not one */
+static const char *const tile__op_libm[] = {
+#define TILE__OP_LIBM(N, s, no, nr, f, libm) libm,
+    TILE__OPS(TILE__OP_LIBM)
+#undef TILE__OP_LIBM
+};
 
 static const char *const tile__op_names[] = {
-#define TILE__OP_NAME(N, s, no, nr, f) s,
+#define TILE__OP_NAME(N, s, no, nr, f, libm) s,
     TILE__OPS(TILE__OP_NAME)
 #undef TILE__OP_NAME
 };
 static const signed char tile__op_nopnd[] = {
-#define TILE__OP_NO(N, s, no, nr, f) no,
+#define TILE__OP_NO(N, s, no, nr, f, libm) no,
     TILE__OPS(TILE__OP_NO)
 #undef TILE__OP_NO
 };
 static const signed char tile__op_nres[] = {
-#define TILE__OP_NR(N, s, no, nr, f) nr,
+#define TILE__OP_NR(N, s, no, nr, f, libm) nr,
     TILE__OPS(TILE__OP_NR)
 #undef TILE__OP_NR
 };
 static const unsigned char tile__op_flags[] = {
-#define TILE__OP_FL(N, s, no, nr, f) f,
+#define TILE__OP_FL(N, s, no, nr, f, libm) f,
     TILE__OPS(TILE__OP_FL)
 #undef TILE__OP_FL
 };
