@@ -93,7 +93,8 @@ static void tile__knob_read_str(const char *knob, char *buf, size_t n) {
         memcpy(buf, v, len + 1);
     }
 }
-#define TILE__KNOB_READ_FLAG(name, field, size, def) tile__knob_read_flag(#name, def, &tile__kv.field);
+#define TILE__KNOB_READ_FLAG(name, field, size, def) \
+    if (&tile__kv.field != &tile__kv.quiet) tile__knob_read_flag(#name, def, &tile__kv.field);
 #define TILE__KNOB_READ_STR(name, field, size, def) tile__knob_read_str(#name, tile__kv.field, sizeof tile__kv.field);
 #define TILE__KNOB_READ(name, kind, field, size, def, values, what) TILE__KNOB_READ_##kind(name, field, size, def)
 static void tile__kv_read(void) {
