@@ -366,19 +366,18 @@ static const char *tile__kdisk_compiler(void) { return tile__ext_mode() ? tile__
 
 /* The key of one variant, computed once per compile: the library, the
    device and its driver, the kernel's signature, the whole configuration,
-   and what emit built: the back end's key (its first line names the
-   compiler and its version, verbatim; the code after it, hashed). */
-static char *tile__kdisk_key(const tile_kernel *k, const tile__config *cfg, const char *emitted) {
+   and what emit built: `head` names the back end and its version (kept
+   verbatim, its first line at most), `code` is what it built (hashed). */
+static char *tile__kdisk_key(const tile_kernel *k, const tile__config *cfg, const char *head_text, const char *code) {
     tile__sbuf b = {0};
-    size_t head = strcspn(emitted, "\n"), rest = strlen(emitted) - head;
+    size_t head = strcspn(head_text, "\n"), rest = strlen(code);
     tile__sb(&b, "tile kernel %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&b);
     tile__sb(&b, "compiler %s\nkernel %s\nsignature ", tile__kdisk_compiler(), k->name);
     tile__signature_text(&b, k);
     tile__sb(&b, "\nconfig %s num_warps %d num_stages %d hopper %d spec16 %016llx spec1 %016llx\n", cfg->arch, cfg->num_warps, cfg->num_stages,
              cfg->hopper, (unsigned long long)cfg->spec16, (unsigned long long)cfg->spec1);
-    tile__sb(&b, "%.*s\ncode %016llx %zu\n", (int)(head < 400 ? head : 400), emitted,
-             (unsigned long long)tile__fnv(TILE__FNV0, emitted + head, rest), rest);
+    tile__sb(&b, "%.*s\ncode %016llx %zu\n", (int)(head < 400 ? head : 400), head_text, (unsigned long long)tile__fnv(TILE__FNV0, code, rest), rest);
     if (b.oom) {
         free(b.s);
         return NULL;

@@ -151,8 +151,11 @@ typedef struct tile__emitted {
     int ext;                       /* through the registered back end (job), else NVRTC (src) */
     tile_backend_job job;
     char *src;                     /* NVRTC: the CUDA C                              */
-    const char *key;               /* what the PTX depends on: job.key, or NVRTC's version and src */
-    char *nvrtc_key;
+    /* what the PTX depends on, for the disk key: the back end's version line
+       and the code it built (job.key's first line and the rest; NVRTC's
+       version and src) */
+    const char *key_head, *key_code;
+    char nvrtc_head[32];
 } tile__emitted;
 static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
     return tile__lower_func((const tile__func *)job->func, (const tile__config *)job->config, (tile__emitter *)em, (tile__kernel_meta *)job->meta);
@@ -167,8 +170,13 @@ static void tile__emitted_free(tile__emitted *e) {
         free(e->job.ptx);
     }
     TILE_FREE(e->src);
-    free(e->nvrtc_key);
     memset(e, 0, sizeof *e);
+}
+/* TILE_DUMP=ttgir: the layouts of f's values for cfg (none when out of memory) */
+static void tile__dump_ttgir(const tile__func *f, const tile__config *cfg) {
+    char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
+    if (lay) tile__dump(f->name, "ttgir", lay);
+    TILE_FREE(lay);
 }
 /* emit: the registered back end when it takes the target, else NVRTC's CUDA C */
 static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, tile__kernel_meta *meta) {
@@ -192,7 +200,8 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->forced = strcmp(kn->backend, tile__ext->name) == 0;
         tile_status st = tile__ext->emit(job);
         if (st == TILE_OK) {
-            e->key = job->key;
+            e->key_head = job->key;
+            e->key_code = job->key + strcspn(job->key, "\n");
             return TILE_OK;
         }
         int fallback = job->unsupported && !job->forced;   /* a feature it lacks: NVRTC compiles it */
@@ -206,11 +215,9 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
     /* NVRTC's version is in the key: load it now, so that the key looked up
        and the key stored are the same */
     tile__nvrtc_available();
-    size_t n = strlen(e->src);
-    if (!(e->nvrtc_key = (char *)malloc(n + 64))) return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory");
-    snprintf(e->nvrtc_key, 64, "nvrtc %d.%d\n", tile__nvrtc_st.major, tile__nvrtc_st.minor);
-    memcpy(e->nvrtc_key + strlen(e->nvrtc_key), e->src, n + 1);
-    e->key = e->nvrtc_key;
+    snprintf(e->nvrtc_head, sizeof e->nvrtc_head, "nvrtc %d.%d", tile__nvrtc_st.major, tile__nvrtc_st.minor);
+    e->key_head = e->nvrtc_head;
+    e->key_code = e->src;
     return TILE_OK;
 }
 /* After an NVRTC failure: the generated source, in a new file of a unique
@@ -275,13 +282,9 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
     char *ptx = NULL, *key = NULL, log[2048];
     int from_disk = 0;
     double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
-    if (kn->dump_ttgir) {
-        char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
-        if (lay) tile__dump(f->name, "ttgir", lay);                                   /* ttgir */
-        TILE_FREE(lay);
-    }
+    if (kn->dump_ttgir) tile__dump_ttgir(f, cfg);                            /* ttgir */
     tile_status st = tile__emit_stage(f, cfg, &em, &meta);                         /* cuda | llir */
-    if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key)))      /* the disk key */
+    if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */
         from_disk = tile__kdisk_load(k, cfg, key, v);
     if (st == TILE_OK && !from_disk) st = tile__assemble_stage(f, cfg, &em, &ptx);  /* ptx */
     tile__emitted_free(&em);

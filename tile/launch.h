@@ -23,11 +23,7 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
             /* the stages asked for: assembled for ptx or llir (tile__compile prints the others on its way) */
             if (kn->dump_ptx || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
             else {
-                if (kn->dump_ttgir) {
-                    char *lay = tile__layout_dump(&e->f, cfg.num_warps, cfg.hopper);
-                    if (lay) tile__dump(e->f.name, "ttgir", lay);
-                    TILE_FREE(lay);
-                }
+                if (kn->dump_ttgir) tile__dump_ttgir(&e->f, &cfg);
                 /* TILE_DUMP=cuda: the CUDA C, whichever back end is in use */
                 char *src = NULL;
                 tile__kernel_meta meta;
