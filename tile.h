@@ -101,18 +101,25 @@
        directory (default: /tmp)
      TILE_LLVM=<path>: the libLLVM of the LLVM back end (tile_backend_llvm.c)
 
-   SECTIONS (grep for the tag)
+   SECTIONS (grep for the tag), in the layers' order
      >>api       public types and functions (this file)
      >>lang      the kernel language                      tile_lang.h
+     >>knobs     the environment, read once               tile/knobs.h
      >>ir        op table, types, values, regions         tile/ir.h
      >>build     tracing: tl_* ops build the IR           tile/build.h
      >>passes    verify, fold, CSE, DCE, printer          tile/passes.h
-     >>interp    the CPU interpreter                      tile/interp.h
-     >>lower     layouts, alignment analysis, lowering    tile/lower.h
+     >>emit      the emitter interface, config, metadata  tile/emit.h
+     >>plan      layouts, alignment, schedules (ttgir)    tile/plan.h
+     >>lower     the lowering through an emitter          tile/lower.h
      >>emit_cuda the CUDA C emitter (NVRTC)               tile/emit_cuda.h
      >>cuda      the driver and NVRTC, loaded at run time tile/cuda.h
-     >>runtime   memory, kernel cache, launch, knobs      tile/runtime.h
-     >>autotune  configs, do_bench, the disk caches       tile_autotune.h
+     >>device    GPU or interpreter, memory, streams      tile/device.h
+     >>interp    the CPU interpreter                      tile/interp.h
+     >>cache     the disk cache, a compiled variant       tile/cache.h
+     >>compile   the pipeline, one stage per line         tile/compile.h
+     >>runtime   kernel entries, variants, the launch     tile/runtime.h
+     >>autotune  configs, do_bench, the tuning cache     tile_autotune.h
+     >>launch    the public entry points                  tile/launch.h
 */
 #ifndef TILE_H
 #define TILE_H
@@ -389,6 +396,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/build.h"
 #include "tile/passes.h"
 #include "tile/emit.h"
+#include "tile/plan.h"
 #include "tile/lower.h"
 #include "tile/emit_cuda.h"
 #include "tile/cuda.h"

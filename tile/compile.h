@@ -20,7 +20,7 @@
    The layers, bottom first (each header includes and calls only those below
    it; tests/layers.sh checks it):
        knobs.h  ir.h  build.h  passes.h      the environment, the IR, the front half
-       emit.h  lower.h  emit_cuda.h          lowering and the CUDA C emitter
+       emit.h  plan.h  lower.h  emit_cuda.h  the emitter interface, the plan, lowering, CUDA C
        cuda.h                                the driver and NVRTC tables
        device.h                              GPU or interpreter, memory, records, streams
        interp.h                              the interpreter
