@@ -337,6 +337,7 @@ struct tile_backend_job {
     const void *func;          /* the kernel's optimized tile IR (a tile__func) */
     const void *config;        /* what to compile it for (a tile__config, tile/emit.h):
                                   the target, warps, stages, specialization     */
+    const void *plan;          /* what `lower` follows (a tile__plan, tile/plan.h) */
     void *meta;                /* out: what the launch needs (a tile__kernel_meta),
                                   filled by `lower`                             */
     const char *name;          /* the kernel's name                              */
@@ -368,6 +369,12 @@ typedef struct tile_backend_hooks {
     tile_status (*emit)(tile_backend_job *job);
     tile_status (*assemble)(tile_backend_job *job);
     void (*release)(tile_backend_job *job);
+    /* 1: a loop of its code may end with a wgmma group in flight, and ptxas
+       keeps the wgmmas asynchronous (LLVM's PTX). Not NVRTC's: NVVM computes
+       values (the lane) between the loop's exit and the wait, and ptxas
+       serializes every wgmma of some tiles (C7514). The plan keeps wgmma
+       groups in flight across iterations only for a back end that has it. */
+    int wgmma_async;
 } tile_backend_hooks;
 void tile_register_backend(const tile_backend_hooks *h);
 

@@ -1614,7 +1614,6 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
 #define TILE__LL_HOOK(ret, name, params) c.em.name = tile__ll_##name;
     TILE__EMITTER_HOOKS(TILE__LL_HOOK)
 #undef TILE__LL_HOOK
-    c.em.wgmma_async_ok = 1;
     tile_status st = job->lower(job, &c.em);
     L.LLVMBuildRetVoid(c.B);
     L.LLVMBuildBr(c.A, start);
@@ -1731,7 +1730,7 @@ static void tile__ll_release(tile_backend_job *job) {
     pthread_mutex_unlock(&tile__ll_lock);
 }
 
-static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_load_hook, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release};
+static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_load_hook, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release, 1};
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((constructor)) static void tile__ll_register(void) { tile_register_backend(&tile__ll_hooks); }
 #else

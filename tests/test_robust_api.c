@@ -513,7 +513,11 @@ static int kernel_checks(tile_kernel *k) {
     tile__kernel_meta meta;
     int flags = -1;
     if (tile__build(k, TILE_OPTS(), &f) != TILE_OK) return -1;
-    if (tile__config_resolve(k, TILE_OPTS(), NULL, "sm_80", &cfg) == TILE_OK && tile__cuda_source(&f, &cfg, &src, &meta) == TILE_OK) flags = meta.has_assert;
+    tile__plan plan;
+    if (tile__config_resolve(k, TILE_OPTS(), NULL, "sm_80", &cfg) == TILE_OK && tile__plan_build(&f, &cfg, 0, &plan) == TILE_OK) {
+        if (tile__cuda_source(&f, &cfg, &plan, &src, &meta) == TILE_OK) flags = meta.has_assert;
+        tile__plan_free(&plan);
+    }
     TILE_FREE(src);
     tile__func_free(&f);
     return flags;

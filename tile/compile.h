@@ -158,7 +158,15 @@ typedef struct tile__emitted {
     char nvrtc_head[32];
 } tile__emitted;
 static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
-    return tile__lower_func((const tile__func *)job->func, (const tile__config *)job->config, (tile__emitter *)em, (tile__kernel_meta *)job->meta);
+    return tile__lower_func((const tile__func *)job->func, (const tile__config *)job->config, (const tile__plan *)job->plan, (tile__emitter *)em,
+                            (tile__kernel_meta *)job->meta);
+}
+/* 1 when the registered back end emits for cfg's target: it takes the
+   target, or TILE_BACKEND names it (and it reports why it cannot) */
+static int tile__emits_ext(const tile__config *cfg) {
+    char why[400];
+    if (!tile__ext_mode()) return 0;
+    return strcmp(tile__knobs_get()->backend, tile__ext->name) == 0 || !tile__ext->supports || tile__ext->supports(cfg->arch, why, sizeof why);
 }
 static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
     return tile__error(st, kernel, NULL, 0, "%s", message);
@@ -172,22 +180,32 @@ static void tile__emitted_free(tile__emitted *e) {
     TILE_FREE(e->src);
     memset(e, 0, sizeof *e);
 }
-/* TILE_DUMP=ttgir: the layouts of f's values for cfg (none when out of memory) */
-static void tile__dump_ttgir(const tile__func *f, const tile__config *cfg) {
-    char *lay = tile__layout_dump(f, cfg->num_warps, cfg->hopper);
-    if (lay) tile__dump(f->name, "ttgir", lay);
-    TILE_FREE(lay);
+/* plan: the layouts, the alignment facts and the loops' schedules of f for
+   cfg, made for the emitter that takes it (ext: the registered back end's,
+   else NVRTC's); TILE_DUMP=ttgir prints them */
+static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, tile__plan *p) {
+    tile_status st = tile__plan_build(f, cfg, ext ? tile__ext->wgmma_async : 0, p);
+    if (st == TILE_OK && tile__knobs_get()->dump_ttgir) {
+        char *text = tile__plan_dump(p);   /* none when out of memory */
+        if (text) tile__dump(f->name, "ttgir", text);
+        TILE_FREE(text);
+    }
+    return st;
 }
-/* emit: the registered back end when it takes the target, else NVRTC's CUDA C */
-static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg, tile__emitted *e, tile__kernel_meta *meta) {
+/* emit: through the registered back end (ext), else NVRTC's CUDA C; a
+   kernel the back end declines (a feature it lacks) goes to NVRTC, planned
+   again when its plan would differ */
+static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg, tile__plan *plan, int ext, tile__emitted *e,
+                                    tile__kernel_meta *meta) {
     const tile__knobs *kn = tile__knobs_get();
     memset(e, 0, sizeof *e);
     memset(meta, 0, sizeof *meta);
-    if (tile__ext_mode()) {
+    if (ext) {
         tile_backend_job *job = &e->job;
         e->ext = 1;
         job->func = f;
         job->config = cfg;
+        job->plan = plan;
         job->meta = meta;
         job->name = f->name;
         job->arch = cfg->arch;
@@ -208,8 +226,12 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         tile__emitted_free(e);
         memset(meta, 0, sizeof *meta);
         if (!fallback) return st;
+        if (plan->wgmma_async) {
+            tile__plan_free(plan);
+            if ((st = tile__plan_stage(f, cfg, 0, plan)) != TILE_OK) return st;
+        }
     }
-    tile_status st = tile__cuda_source(f, cfg, &e->src, meta);
+    tile_status st = tile__cuda_source(f, cfg, plan, &e->src, meta);
     if (st != TILE_OK) return st;
     if (kn->dump_cuda) tile__dump(f->name, "cuda", e->src);
     /* NVRTC's version is in the key: load it now, so that the key looked up
@@ -275,19 +297,34 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
    same code, else assembled, loaded (its cubin from the driver) and stored;
    without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
    dumps and tile_kernel_ptx). On failure v holds nothing. */
+/* TILE_DUMP=cuda without compiling: NVRTC's plan and CUDA C of f */
+static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg) {
+    tile__plan plan;
+    tile__kernel_meta meta;
+    char *src = NULL;
+    tile_status st = tile__plan_build(f, cfg, 0, &plan);
+    if (st == TILE_OK && (st = tile__cuda_source(f, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(f->name, "cuda", src);
+    TILE_FREE(src);
+    tile__plan_free(&plan);
+    return st;
+}
 static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
     const tile__knobs *kn = tile__knobs_get();
+    tile__plan plan;
     tile__emitted em;
     tile__kernel_meta meta;
     char *ptx = NULL, *key = NULL, log[2048];
     int from_disk = 0;
     double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
-    if (kn->dump_ttgir) tile__dump_ttgir(f, cfg);                            /* ttgir */
-    tile_status st = tile__emit_stage(f, cfg, &em, &meta);                         /* cuda | llir */
+    int ext = tile__emits_ext(cfg);
+    memset(&em, 0, sizeof em);
+    tile_status st = tile__plan_stage(f, cfg, ext, &plan);                              /* ttgir */
+    if (st == TILE_OK) st = tile__emit_stage(f, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */
         from_disk = tile__kdisk_load(k, cfg, key, v);
     if (st == TILE_OK && !from_disk) st = tile__assemble_stage(f, cfg, &em, &ptx);  /* ptx */
     tile__emitted_free(&em);
+    tile__plan_free(&plan);
     t1 = tile__host_ms();
     if (st == TILE_OK && !from_disk && v) {
         v->meta = meta;

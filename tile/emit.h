@@ -82,11 +82,6 @@ typedef struct tile__emitter tile__emitter;
 #define TILE__EMITTER_FIELD(ret, name, params) ret(*name) params;
 struct tile__emitter {
     TILE__EMITTER_HOOKS(TILE__EMITTER_FIELD)
-    /* 1: a loop may end with a wgmma group in flight and ptxas keeps the
-       wgmmas asynchronous. So with LLVM's PTX; with NVRTC's, NVVM computes
-       values (the lane) between the loop's exit and the wait there, and
-       ptxas serializes every wgmma of some tiles (C7514) */
-    int wgmma_async_ok;
 };
 enum { TILE__WG_FENCE, TILE__WG_COMMIT, TILE__WG_WAIT, TILE__WG_PROXY };
 /* the PTX of a TILE__WG_* instruction, for both emitters */

@@ -656,7 +656,7 @@ static const char *const tile__cc_prelude[] = {
     "         (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z, (int)threadIdx.x, msg); }\n",
     NULL};
 /* The whole CUDA C source of one kernel: the prelude, then the kernel. */
-static tile_status tile__cuda_source(const tile__func *f, const tile__config *cfg, char **src, tile__kernel_meta *meta) {
+static tile_status tile__cuda_source(const tile__func *f, const tile__config *cfg, const tile__plan *plan, char **src, tile__kernel_meta *meta) {
     tile__cuda_em c;
     memset(&c, 0, sizeof c);
     c.f = f;
@@ -677,7 +677,7 @@ static tile_status tile__cuda_source(const tile__func *f, const tile__config *cf
     if (st == TILE_OK) {
         c.capregs = 256;
         c.types[0] = TL_I32;
-        st = tile__lower_func(f, cfg, &c.em, meta);
+        st = tile__lower_func(f, cfg, plan, &c.em, meta);
     }
     tile__cc_out(&c, "}\n");
     int reported = c.types != NULL;   /* the lowering reports its own errors */

@@ -23,12 +23,10 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
             /* the stages asked for: assembled for ptx or llir (tile__compile prints the others on its way) */
             if (kn->dump_ptx || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
             else {
-                if (kn->dump_ttgir) tile__dump_ttgir(&e->f, &cfg);
+                tile__plan plan;
+                if (kn->dump_ttgir && (st = tile__plan_stage(&e->f, &cfg, tile__emits_ext(&cfg), &plan)) == TILE_OK) tile__plan_free(&plan);
                 /* TILE_DUMP=cuda: the CUDA C, whichever back end is in use */
-                char *src = NULL;
-                tile__kernel_meta meta;
-                if (kn->dump_cuda && (st = tile__cuda_source(&e->f, &cfg, &src, &meta)) == TILE_OK) tile__dump(e->f.name, "cuda", src);
-                TILE_FREE(src);
+                if (st == TILE_OK && kn->dump_cuda) st = tile__dump_cuda(&e->f, &cfg);
             }
         }
         free(ptx);

@@ -26,69 +26,35 @@
      axis info     per value: contiguity, divisibility, constancy of the last dim
 */
 
-#include <setjmp.h>   /* out of memory in the lowering: back to tile__lower_func */
-#include <stddef.h>
-
-
 /* ---- lowering state ------------------------------------------------------------------ */
 typedef struct tile__lower {
     const tile__func *f;
+    const tile__plan *plan;           /* what to emit: layouts, facts, schedules     */
     tile__emitter *em;
     int nthreads;
-    tile__layout *lay;                /* per value                                   */
+    tile__layout *lay;                /* per value: the layout of the registers it has
+                                         now, the plan's but while one op reads it
+                                         converted (tile__swap_in)                  */
     int **regs;                       /* per value: E registers (1 for scalars)      */
-    tile__axis *ax;                   /* per value                                   */
+    const tile__axis *ax;             /* per value: the plan's alignment facts       */
     int tid, lane, warp;              /* registers                                   */
     size_t smem;                      /* shared memory bytes the kernel needs        */
     int has_check;                    /* the device checks it made: TILE__HAS_*_CHECK */
     tile_status st;
     /* >>mma */
-    int stages;                       /* num_stages of the launch (>= 1)             */
-    int mma;                          /* the emitter has the tensor-core hooks       */
-    int wgmma;                        /* and wgmma's, and the target is sm_90a       */
-    int wgmma_async;                  /* and wgmmas may stay in flight (tile__async_dot) */
     size_t sbase;                     /* scratch shared memory starts here; below it
-                                         live a pipelined loop's buffers            */
-    int *uses;                        /* per value: how many operands name it        */
+                                         live the rings of the loops being lowered  */
     int *pipe;                        /* per value: 1 + its byte offset in a stage's
                                          buffers when it is a pipelined load, else 0 */
     int pipe_cur;                     /* register: byte offset of this iteration's stage */
     int async_dot;                    /* >>wgmma: the tl_dot whose wgmmas stay in flight
                                          into the next iteration (its result), or 0 */
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
-    /* every allocation of the lowering is a block of one list (tile__lw_alloc):
-       out of memory anywhere, the lowering jumps back to tile__lower_func,
-       which frees the list and reports TILE_ERR_NOMEM */
-    struct tile__lw_blk *blocks;
-    jmp_buf oom;
+    tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 } tile__lower;
-typedef struct tile__lw_blk {
-    struct tile__lw_blk *prev, *next;
-    union { max_align_t a; char c[1]; } data;   /* what the caller gets */
-} tile__lw_blk;
-/* n zeroed bytes through TILE_MALLOC, kept on lw's list; never NULL */
-static void *tile__lw_alloc(tile__lower *lw, size_t n) {
-    size_t head = offsetof(tile__lw_blk, data);
-    tile__lw_blk *b = n <= (size_t)-1 - head ? (tile__lw_blk *)TILE_MALLOC(head + (n ? n : 1)) : NULL;
-    if (!b) longjmp(lw->oom, 1);
-    memset(&b->data, 0, n ? n : 1);
-    b->prev = NULL;
-    b->next = lw->blocks;
-    if (lw->blocks) lw->blocks->prev = b;
-    lw->blocks = b;
-    return &b->data;
-}
-static void tile__lw_free(tile__lower *lw, void *p) {
-    if (!p) return;
-    tile__lw_blk *b = (tile__lw_blk *)(void *)((char *)p - offsetof(tile__lw_blk, data));
-    if (b->prev) b->prev->next = b->next;
-    else lw->blocks = b->next;
-    if (b->next) b->next->prev = b->prev;
-    TILE_FREE(b);
-}
-static void tile__lw_free_all(tile__lower *lw) {
-    while (lw->blocks) tile__lw_free(lw, &lw->blocks->data);
-}
+/* n zeroed bytes, never NULL: out of memory, back to tile__lower_func */
+static void *tile__lw_alloc(tile__lower *lw, size_t n) { return tile__arena_alloc(&lw->ar, n); }
+static void tile__lw_free(tile__lower *lw, void *p) { tile__arena_free(&lw->ar, p); }
 
 static int tile__li(tile__lower *lw, int v) {
     tile__elem e;
@@ -241,83 +207,6 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
     }
     em->barrier(em);
 }
-
-/* ---- the alignment analysis, one op at a time ------------------------------------------ */
-static void tile__axis_op(tile__lower *lw, const tile__op *op) {
-    const tile__func *f = lw->f;
-    tile__axis *A = lw->ax;
-    int r = op->res;
-    if (op->nres == 0) return;
-    const tile__type *rt = &f->vals[r].t;
-    int last = tile__lastdim(rt);
-    tile__axis a = tile__ax_unknown(), x = tile__ax_unknown(), y = tile__ax_unknown();
-    if (op->nopnd >= 1 && f->pool[op->opnd] > 0) x = A[f->pool[op->opnd]];
-    if (op->nopnd >= 2 && f->pool[op->opnd + 1] > 0) y = A[f->pool[op->opnd + 1]];
-    switch (op->code) {
-    case TILE__OP_CONST:
-        a.constv = last;
-        a.div = tile__is_int(rt->dtype) ? tile__pow2_div(op->i[0]) : 1;
-        a.one = tile__is_int(rt->dtype) && op->i[0] == 1;
-        break;
-    case TILE__OP_ARANGE: a.contig = last; a.div = tile__pow2_div(op->i[0]); break;
-    case TILE__OP_BROADCAST: {
-        const tile__type *st = &f->vals[f->pool[op->opnd]].t;
-        if (st->rank == 0 || st->shape[st->rank - 1] == 1) { a.constv = last; a.div = x.div; a.one = x.one; }
-        else a = x;
-        break;
-    }
-    case TILE__OP_EXPAND_DIMS:
-        if (op->i[0] == rt->rank - 1) a.div = x.div; else a = x;
-        break;
-    case TILE__OP_ADD: case TILE__OP_PTR_ADD: {
-        int scale = op->code == TILE__OP_PTR_ADD ? (int)tile__dt[rt->elem].bytes : 1;
-        a.contig = tile__maxi(tile__gcd(x.contig, y.constv), tile__gcd(x.constv, y.contig));
-        a.div = tile__gcd(x.div, tile__mini(y.div * scale, 1 << 12));
-        a.constv = tile__gcd(x.constv, y.constv);
-        break;
-    }
-    case TILE__OP_SUB:
-        a.contig = tile__gcd(x.contig, y.constv);
-        a.div = tile__gcd(x.div, y.div);
-        a.constv = tile__gcd(x.constv, y.constv);
-        break;
-    case TILE__OP_MUL:
-        if (y.one || x.one) { a = y.one ? x : y; break; }   /* x * 1: a stride specialized to 1 */
-        a.div = tile__mini(x.div * y.div, 1 << 12);
-        a.constv = tile__gcd(x.constv, y.constv);
-        break;
-    case TILE__OP_MOD:
-        /* x % y, y the same across a run: x's runs split only where a
-           multiple of y falls, which is at multiples of gcd(x.div, y.div) */
-        if (tile__is_int(rt->dtype)) {
-            int L = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
-            a.contig = L;
-            a.div = L > 1 ? L : x.contig == 1 ? tile__gcd(x.div, y.div) : 1;
-            a.constv = tile__gcd(x.constv, y.constv);
-        }
-        break;
-    case TILE__OP_EQ: case TILE__OP_NE: case TILE__OP_LT: case TILE__OP_LE: case TILE__OP_GT: case TILE__OP_GE: {
-        /* a contiguous run compared with a constant changes only at multiples of both divisibilities */
-        int c1 = tile__gcd(x.constv, y.constv);
-        int c2 = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
-        int c3 = tile__gcd(tile__gcd(y.contig, tile__gcd(x.div, y.div)), x.constv);
-        a.constv = tile__maxi(c1, tile__maxi(c2, c3));
-        break;
-    }
-    default:
-        if (tile__op_flags[op->code] & TILE__F_EW) {
-            int c = last;
-            for (int k = 0; k < op->nopnd; k++) c = tile__gcd(c, A[f->pool[op->opnd + k]].constv);
-            a.constv = c;
-            if (op->code == TILE__OP_CAST && tile__is_int(rt->dtype)) a.div = x.div;
-        }
-        break;
-    }
-    if (a.contig > last) a.contig = last;
-    if (a.constv > last) a.constv = last;
-    for (int k = 0; k < op->nres; k++) A[r + k] = a;
-}
-
 
 /* ---- maps for relayouts ---------------------------------------------------------- */
 typedef struct tile__mapctx {
@@ -877,19 +766,14 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
     tile__lw_free(lw, acc);
 }
-/* 1 when this tl_dot is lowered as wgmma: the target has it, the shape
-   allows it, and its result got wgmma's layout */
-static int tile__lowers_wgmma(const tile__lower *lw, const tile__op *op) {
-    return lw->wgmma && tile__dot_wgmma(lw->f, op, lw->nthreads, 1) && lw->lay[op->res].ilv;
-}
 static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
-    int kind = lw->mma ? tile__dot_mma_kind(f, op, lw->nthreads) : -1;
+    int kind = tile__dot_mma_kind(f, op, lw->nthreads);
     if (kind < 0) {
         tile__lower_dot_fma(lw, op);
         return;
     }
-    int wg = tile__lowers_wgmma(lw, op);
+    int wg = tile__plan_wgmma(lw->plan, op);
     tile__smop s[2];
     size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
     int staged = 0;
@@ -922,13 +806,6 @@ static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
 }
 
 /* ---- memory ops --------------------------------------------------------------------- */
-/* How many consecutive elements along the last dim this thread holds from
-   its element e on (e itself included). */
-static int tile__run_at(const tile__layout *L, int e) {
-    if (L->rank == 0) return 1;
-    int s = L->spt[L->rank - 1];
-    return s - e % s;
-}
 static void tile__lower_load(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -1040,28 +917,10 @@ static void tile__loop_results(tile__lower *lw, const tile__op *op, const int *v
         tile__lw_free(lw, lw->regs[op->res + k]);
         lw->regs[op->res + k] = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E);
         memcpy(lw->regs[op->res + k], lw->regs[vars[k]], sizeof(int) * (size_t)E);
-        lw->ax[op->res + k] = tile__ax_unknown();
     }
 }
-typedef struct tile__pplan {
-    char *inP;                        /* per op: in the address slice          */
-    char *pv;                         /* per value: made by the slice          */
-    int nloads, loads[8];             /* the pipelined loads' results          */
-    int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice */
-} tile__pplan;
-static void tile__pplan_free(tile__lower *lw, tile__pplan *p) {
-    tile__lw_free(lw, p->inP);
-    tile__lw_free(lw, p->pv);
-    p->inP = p->pv = NULL;
-}
-/* 1 when op makes one of the plan's pipelined loads */
-static int tile__pplan_makes_load(const tile__pplan *p, const tile__op *op) {
-    for (int l = 0; l < p->nloads; l++)
-        if (op->nres && op->res == p->loads[l]) return 1;
-    return 0;
-}
 /* assign the yields of the carried values the slice owns (owned 1) or the others (owned 0) */
-static void tile__assign_carried(tile__lower *lw, const tile__op *fop, const tile__pplan *p, int owned) {
+static void tile__assign_carried(tile__lower *lw, const tile__op *fop, const tile__loop_plan *p, int owned) {
     const tile__func *f = lw->f;
     const int *args = f->pool + f->regs[fop->region[0]].args;
     const tile__op *y = tile__terminator(f, fop->region[0]);
@@ -1073,95 +932,15 @@ static void tile__assign_carried(tile__lower *lw, const tile__op *fop, const til
         }
     tile__assign_all(lw, cnt, dst, src);
 }
-static int tile__pipeline_plan(tile__lower *lw, const tile__op *fop, tile__pplan *p) {
-    const tile__func *f = lw->f;
-    const tile__region *R = &f->regs[fop->region[0]];
-    const int *args = f->pool + R->args;
-    const tile__op *y = tile__terminator(f, fop->region[0]);
-    int n = fop->nres, body = fop->region[0];
-    memset(p, 0, sizeof *p);
-    if (lw->stages < 2 || !lw->mma || !y || n > TILE__MAX_CARRY) return 0;
-    for (int k = 0; k < R->nops; k++) {
-        const tile__op *op = &f->ops[R->ops[k]];
-        if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, lw->nthreads) < 0) continue;
-        for (int j = 0; j < 2 && p->nloads < 8; j++) {
-            int v = f->pool[op->opnd + j], d = f->vals[v].def;
-            if (d < 0 || f->ops[d].code != TILE__OP_LOAD || f->vals[v].region != body || lw->uses[v] != 1) continue;
-            const tile__op *ld = &f->ops[d];
-            int other = f->pool[ld->opnd + 2];
-            if (other > 0 && !tile__zero_const(f, other)) continue;
-            if (tile__mma_sdt(f->vals[v].t.dtype) != f->vals[v].t.dtype || ld->i[2]) continue;   /* fp8, volatile */
-            p->loads[p->nloads++] = v;
-        }
-    }
-    if (!p->nloads) return 0;
-    p->inP = (char *)tile__lw_alloc(lw, (size_t)f->nops);
-    p->pv = (char *)tile__lw_alloc(lw, (size_t)f->nvals);
-    int *stack = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
-    for (int l = 0; l < p->nloads; l++) {
-        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
-        stack[sp++] = f->pool[ld->opnd];
-        stack[sp++] = f->pool[ld->opnd + 1];
-    }
-    while (sp > 0 && ok) {
-        int v = stack[--sp];
-        if (v <= 0 || v == args[0]) continue;
-        for (int l = 0; l < p->nloads; l++)
-            if (v == p->loads[l]) ok = 0;
-        int carried = 0;
-        for (int k = 0; k < n; k++)
-            if (v == args[1 + k]) {
-                carried = 1;
-                if (!p->ap[k]) {
-                    p->ap[k] = 1;
-                    stack[sp++] = f->pool[y->opnd + k];
-                }
-            }
-        int d = f->vals[v].def;
-        if (carried || d < 0 || f->vals[v].region != body || p->inP[d]) continue;
-        const tile__op *op = &f->ops[d];
-        if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0 || op->code == TILE__OP_DOT) { ok = 0; break; }
-        p->inP[d] = 1;
-        if (sp + op->nopnd > f->npool + 16) { ok = 0; break; }
-        for (int j = 0; j < op->nopnd; j++) stack[sp++] = f->pool[op->opnd + j];
-    }
-    tile__lw_free(lw, stack);
-    for (int k = 0; k < R->nops && ok; k++)
-        if (p->inP[R->ops[k]])
-            for (int j = 0; j < f->ops[R->ops[k]].nres; j++) p->pv[f->ops[R->ops[k]].res + j] = 1;
-    for (int k = 0; k < n; k++)
-        if (p->ap[k]) {
-            p->pv[args[1 + k]] = 1;
-            if (lw->uses[fop->res + k]) ok = 0;     /* read after the loop: it would be S-1 steps ahead */
-        }
-    /* nothing but the slice (and the yields of what it advances) reads the slice */
-    for (int k = 0; k < R->nops && ok; k++) {
-        const tile__op *op = &f->ops[R->ops[k]];
-        if (op->dead || p->inP[R->ops[k]] || op->code == TILE__OP_YIELD) continue;
-        if (tile__pplan_makes_load(p, op)) continue;
-        for (int j = 0; j < op->nopnd; j++)
-            if (f->pool[op->opnd + j] > 0 && p->pv[f->pool[op->opnd + j]]) ok = 0;
-        for (int q = 0; q < 2; q++)
-            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], p->pv)) ok = 0;
-    }
-    for (int k = 0; k < n && ok; k++) {
-        int v = f->pool[y->opnd + k];
-        if (v > 0 && p->pv[v] && !p->ap[k]) ok = 0;
-    }
-    if (!ok) tile__pplan_free(lw, p);
-    return ok;
-}
-/* the layout of the address slice: 16 bytes of the loaded dtype per thread run */
-static void tile__layout_vec(const tile__type *t, int nthreads, int vec, tile__layout *L);
 static void tile__lower_op(tile__lower *lw, const tile__op *op);
 /* lower the address slice for the iteration whose induction value is in
    args[0]'s register, and issue its copies into the stage at `stage` */
-static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__pplan *p, const int *loff, int stage, int valid) {
+static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__loop_plan *p, const int *loff, int stage, int valid) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
     const tile__region *R = &f->regs[fop->region[0]];
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++)
-        if (p->inP[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
+        if (p->in_slice[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
     for (int l = 0; l < p->nloads; l++) {
         const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
         int ptr = f->pool[ld->opnd], m = f->pool[ld->opnd + 1];
@@ -1202,79 +981,16 @@ static int tile__for_hi(tile__lower *lw, const tile__op *op) {
               op->line);
     return em->op3(em, TILE__OP_WHERE, it, it, bad, lo, hi);
 }
-/* >>wgmma: a pipelined loop whose one tl_dot is a wgmma on two pipelined
-   loads that accumulates into a carried f32 value and yields its result
-   straight back (acc = tl_dot(a, b, acc), as every matmul) can leave each
-   iteration's wgmmas running while the next iteration waits for its data
-   and issues its copies: the dot waits for all groups but its own
-   (wgmma.wait_group 1), the copies run S-2 iterations ahead instead of S-1
-   (the stage of the iteration before is still being read), and the loop's
-   result waits for the last group. Only with 4 stages or more: with 3 the
-   copies would run one iteration ahead, and on the H200 that lost more
-   than the overlap won (fp16 4096^3, 128x256x64, 8 warps: 512 TFLOP/s
-   against 578 waiting), while with 4 it won (128x128x64, 4 warps: 524
-   against 469). The carried value's index, or -1. */
-static int tile__async_dot(tile__lower *lw, const tile__op *fop, const tile__pplan *p) {
-    const tile__func *f = lw->f;
-    const tile__region *R = &f->regs[fop->region[0]];
-    const int *args = f->pool + R->args;
-    const tile__op *y = tile__terminator(f, fop->region[0]), *dot = NULL;
-    if (!lw->wgmma_async || lw->stages < 4 || !y) return -1;
-    for (int k = 0; k < R->nops; k++) {
-        const tile__op *op = &f->ops[R->ops[k]];
-        if (op->dead || op->code != TILE__OP_DOT) continue;
-        if (dot) return -1;                  /* one dot only */
-        dot = op;
-    }
-    if (!dot || !tile__lowers_wgmma(lw, dot)) return -1;
-    int a = f->pool[dot->opnd], b = f->pool[dot->opnd + 1], c = f->pool[dot->opnd + 2], la = 0, lb = 0;
-    for (int l = 0; l < p->nloads; l++) la |= p->loads[l] == a, lb |= p->loads[l] == b;
-    if (!la || !lb || c <= 0 || tile__vdt(lw, c) != TL_F32 || tile__vdt(lw, dot->res) != TL_F32) return -1;
-    if (lw->uses[c] != 1 || lw->uses[dot->res] != 1 || !tile__same_layout(&lw->lay[c], &lw->lay[dot->res])) return -1;
-    for (int k = 0; k < fop->nres; k++)
-        if (args[1 + k] == c && f->pool[y->opnd + k] == dot->res) return k;
-    return -1;
-}
-/* 1 when the loop was lowered pipelined */
-static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
+/* TL_FOR op as its ring: the prologue, the loop, the last waits */
+static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
-    tile__pplan p;
-    if (!tile__pipeline_plan(lw, op, &p)) return 0;
     const int *o = f->pool + op->opnd;
     const tile__region *R = &f->regs[op->region[0]];
     const int *args = f->pool + R->args;
-    int n = op->nres, S = lw->stages;
-    /* the slice's layouts: 16-byte runs of the loaded dtype */
-    int minb = 16;
-    for (int l = 0; l < p.nloads; l++) minb = tile__mini(minb, (int)tile__dt[tile__vdt(lw, p.loads[l])].bytes);
-    tile__layout *saved = (tile__layout *)tile__lw_alloc(lw, sizeof *saved * (size_t)f->nvals);
-    memcpy(saved, lw->lay, sizeof *saved * (size_t)f->nvals);
-    for (int v = 1; v < f->nvals; v++)
-        if (p.pv[v] && lw->lay[v].kind == TILE__LAYOUT_BLOCKED) tile__layout_vec(&f->vals[v].t, lw->nthreads, 16 / minb, &lw->lay[v]);
-    for (int k = 0; k < n; k++)
-        if (p.ap[k]) lw->lay[op->res + k] = lw->lay[args[1 + k]];
-    /* every copy must move 4 bytes or more */
-    int ok = 1, loff[8], slot = 0;
-    for (int l = 0; l < p.nloads; l++) {
-        const tile__op *ld = &f->ops[f->vals[p.loads[l]].def];
-        int ptr = f->pool[ld->opnd], m = f->pool[ld->opnd + 1];
-        tl_dtype t = tile__vdt(lw, p.loads[l]);
-        const tile__layout *Lp = &lw->lay[ptr];
-        if (Lp->kind != TILE__LAYOUT_BLOCKED || Lp->rank != 2) ok = 0;
-        else if (tile__vec_width(t, tile__run_at(Lp, 0), lw->ax[ptr], m ? &lw->ax[m] : NULL) * (int)tile__dt[t].bytes < 4) ok = 0;
-        loff[l] = slot;
-        slot += (tile__numel(&f->vals[p.loads[l]].t) * (int)tile__dt[t].bytes + 127) / 128 * 128;
-        if (lw->wgmma) slot = (int)tile__align1k((size_t)slot);    /* wgmma's swizzle atoms start on 1024 bytes */
-    }
-    if (!ok) {
-        memcpy(lw->lay, saved, sizeof *saved * (size_t)f->nvals);
-        tile__lw_free(lw, saved);
-        tile__pplan_free(lw, &p);
-        return 0;
-    }
-    tile__lw_free(lw, saved);
-    size_t pbase = lw->wgmma ? tile__align1k(lw->sbase) : lw->sbase;
+    int n = op->nres, S = p->stages, slot = p->slot, A = p->ahead, ak = p->async_carry;
+    size_t pbase = p->base;
+    const int *loff = p->loff;
     lw->sbase = pbase + (size_t)S * (size_t)slot;
     tile__need_smem(lw, 0);
     /* carried values, the induction variable, and the bounds (as tile__lower_for) */
@@ -1282,8 +998,6 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
     int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
-    /* the copies run A iterations ahead: S-1, or S-2 when a wgmma stays in flight */
-    int ak = tile__async_dot(lw, op, &p), A = ak >= 0 ? S - 2 : S - 1;
     /* prologue: iterations 0 .. A-1 */
     em->barrier(em);
     for (int s = 0; s < A && lw->st == TILE_OK; s++) {
@@ -1291,12 +1005,12 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
         se.i = s;
         int ivs = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivs;
-        tile__pipe_issue(lw, op, &p, loff, tile__li(lw, (int)pbase + s * slot), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
+        tile__pipe_issue(lw, op, p, loff, tile__li(lw, (int)pbase + s * slot), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
     }
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A));
     em->for_begin(em, it, iv, lo, hi, step);
     em->cp_wait(em, A - 1);
-    if (lw->wgmma) em->wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
+    if (lw->plan->wgmma) em->wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
     em->barrier(em);
     {
         tile__elem se;
@@ -1304,20 +1018,20 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
         int ivf = em->op2(em, TILE__OP_ADD, it, it, iv, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivf;
         int stage = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, nxt, slot));
-        tile__pipe_issue(lw, op, &p, loff, stage, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
+        tile__pipe_issue(lw, op, p, loff, stage, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
         lw->regs[args[0]][0] = iv;
     }
     /* the rest of the body, with tl_dot reading this iteration's stage */
     lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, cur, slot));
-    for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 1 + loff[l];
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + loff[l];
     lw->async_dot = ak >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + ak] : 0;
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
-        if (!bop->dead && !p.inP[R->ops[k]] && !tile__pplan_makes_load(&p, bop)) tile__lower_op(lw, bop);
+        if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
     }
     lw->async_dot = 0;
-    for (int l = 0; l < p.nloads; l++) lw->pipe[p.loads[l]] = 0;
-    tile__assign_carried(lw, op, &p, 0);
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
+    tile__assign_carried(lw, op, p, 0);
     for (int q = 0; q < 2; q++) {
         int var = q ? nxt : cur;
         int inc = tile__iadd(lw, var, tile__li(lw, 1));
@@ -1330,37 +1044,7 @@ static int tile__lower_for_pipelined(tile__lower *lw, const tile__op *op) {
     em->barrier(em);
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);
-    tile__pplan_free(lw, &p);
-    return 1;
 }
-/* The alignment facts of a loop's carried values: those of the initial
-   values, met with those of the yielded ones until nothing changes. */
-static void tile__loop_axis(tile__lower *lw, const tile__op *op) {
-    const tile__func *f = lw->f;
-    const tile__region *R = &f->regs[op->region[0]];
-    const int *args = f->pool + R->args, *o = f->pool + op->opnd;
-    const tile__op *y = tile__terminator(f, op->region[0]);
-    int n = op->nres, it;
-    for (int k = 0; k < n; k++) lw->ax[args[1 + k]] = lw->ax[o[3 + k]];
-    for (it = 0; it < 8 && y; it++) {
-        for (int k = 0; k < R->nops; k++)
-            if (!f->ops[R->ops[k]].dead) tile__axis_op(lw, &f->ops[R->ops[k]]);
-        int changed = 0;
-        for (int k = 0; k < n; k++) {
-            tile__axis a = lw->ax[args[1 + k]], b = lw->ax[f->pool[y->opnd + k]], m;
-            m.contig = tile__gcd(a.contig, b.contig);
-            m.div = tile__gcd(a.div, b.div);
-            m.constv = tile__gcd(a.constv, b.constv);
-            m.one = a.one && b.one;
-            if (memcmp(&m, &a, sizeof m)) changed = 1;
-            lw->ax[args[1 + k]] = m;
-        }
-        if (!changed) break;
-    }
-    if (it == 8 || !y)
-        for (int k = 0; k < n; k++) lw->ax[args[1 + k]] = tile__ax_unknown();
-}
-
 static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     tile__emitter *em = lw->em;
@@ -1368,11 +1052,11 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     const tile__region *body = &f->regs[op->region[0]];
     const int *args = f->pool + body->args;
     int n = op->nres;
-    tile__axis ia = tile__ax_unknown();
-    ia.div = tile__gcd(lw->ax[o[0]].div, lw->ax[o[2]].div);
-    lw->ax[args[0]] = ia;
-    tile__loop_axis(lw, op);
-    if (tile__lower_for_pipelined(lw, op)) return;
+    const tile__loop_plan *ring = tile__plan_ring(lw->plan, op);
+    if (ring) {
+        tile__lower_for_ring(lw, op, ring);
+        return;
+    }
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
@@ -1387,10 +1071,7 @@ static void tile__lower_if(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     tile__emitter *em = lw->em;
     int n = op->nres;
-    for (int k = 0; k < n; k++) {
-        tile__vars_for(lw, op->res + k, NULL);
-        lw->ax[op->res + k] = tile__ax_unknown();
-    }
+    for (int k = 0; k < n; k++) tile__vars_for(lw, op->res + k, NULL);
     int res[TILE__MAX_CARRY + 1];
     for (int k = 0; k < n && k <= TILE__MAX_CARRY; k++) res[k] = op->res + k;
     em->if_begin(em, lw->regs[f->pool[op->opnd]][0]);
@@ -1410,7 +1091,6 @@ static void tile__lower_while(tile__lower *lw, const tile__op *op) {
     for (int k = 0; k < n; k++) {
         tile__vars_for(lw, bargs[k], tile__converted(lw, f->pool[op->opnd + k], &lw->lay[bargs[k]]));
         tile__vars_for(lw, aargs[k], NULL);
-        lw->ax[bargs[k]] = lw->ax[aargs[k]] = tile__ax_unknown();
     }
     em->loop_begin(em);
     tile__lower_region(lw, op->region[0]);
@@ -1429,7 +1109,6 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     const int *o = f->pool + op->opnd;
     int r = op->res;
-    tile__axis_op(lw, op);
     if (op->code == TILE__OP_YIELD || op->code == TILE__OP_CONDITION) return;   /* owners handle them */
     if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD) {
         const tile__layout *L = &lw->lay[r];
@@ -1633,22 +1312,12 @@ static long tile__lowered_count(void) {
 static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     const tile__func *f = lw->f;
     tile__emitter *em = lw->em;
-    lw->nthreads = 32 * cfg->num_warps;
-    lw->stages = cfg->num_stages;
-    lw->mma = em->ldmatrix && em->mma && em->cp_async && em->cp_commit && em->cp_wait;
-    lw->wgmma = lw->mma && cfg->hopper != TILE__HOPPER_OFF && em->wgmma && em->wg_sync;
-    lw->wgmma_async = lw->wgmma && cfg->hopper == TILE__HOPPER_ASYNC && em->wgmma_async_ok;
+    lw->nthreads = lw->plan->nthreads;
+    lw->ax = lw->plan->ax;
     lw->lay = (tile__layout *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->lay);
+    memcpy(lw->lay, lw->plan->lay, (size_t)f->nvals * sizeof *lw->lay);
     lw->regs = (int **)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->regs);
-    lw->ax = (tile__axis *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->ax);
-    lw->uses = (int *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->uses);
     lw->pipe = (int *)tile__lw_alloc(lw, (size_t)f->nvals * sizeof *lw->pipe);
-    tile__assign_layouts(f, lw->nthreads, lw->mma, lw->wgmma, lw->lay);
-    for (int v = 1; v < f->nvals; v++) lw->ax[v] = tile__ax_unknown();
-    for (int k = 0; k < f->nops; k++)
-        if (!f->ops[k].dead)
-            for (int j = 0; j < f->ops[k].nopnd; j++)
-                if (f->pool[f->ops[k].opnd + j] > 0) lw->uses[f->pool[f->ops[k].opnd + j]]++;
     lw->tid = em->special(em, 0);
     lw->lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 31));
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
@@ -1659,14 +1328,12 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
             tile__elem one;
             one.i = 1;
             reg = em->lit(em, tile__vdt(lw, params[p]), one);
-            lw->ax[params[p]].one = 1;
         }
         tile__regs_new(lw, params[p])[0] = reg;
-        if (p < TILE__MAX_PARAMS && (cfg->spec16 >> p & 1)) lw->ax[params[p]].div = 16;
     }
     tile__lower_region(lw, 0);
 }
-static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, tile__emitter *em, tile__kernel_meta *meta) {
+static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {
     pthread_mutex_lock(&tile__lowered_lock);
     tile__lowered++;
     pthread_mutex_unlock(&tile__lowered_lock);
@@ -1676,9 +1343,10 @@ static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg
     if (!lw) return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while lowering the kernel");
     memset(lw, 0, sizeof *lw);
     lw->f = f;
+    lw->plan = plan;
     lw->em = em;
     tile_status st;
-    if (setjmp(lw->oom) == 0) {
+    if (setjmp(lw->ar.oom) == 0) {
         tile__lower_run(lw, cfg);
         st = lw->st;
     } else {
@@ -1689,7 +1357,7 @@ static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg
     meta->has_assert = lw->has_check;
     meta->cluster[0] = meta->cluster[1] = meta->cluster[2] = 1;
     meta->maxnreg = 0;
-    tile__lw_free_all(lw);
+    tile__arena_free_all(&lw->ar);
     TILE_FREE(lw);
     return st;
 }

@@ -13,6 +13,9 @@
      axis info     per value: contiguity, divisibility, constancy of the last dim
 */
 
+#include <setjmp.h>   /* out of memory while planning or lowering: back to the entry */
+#include <stddef.h>
+
 #define TILE__MAX_THREADS 1024
 #define TILE__VEC 4                   /* elements per thread along the last dim, at most: one 16-byte
                                          access of f32, so each warp-wide access is contiguous */
@@ -306,71 +309,602 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
 }
 
 
-/* ---- TILE_DUMP=ttgir: the IR's values with their layouts ---------------------------------------
-   One line per op result in program order: the op, its type, the blocked
-   layout the lowering gives it, and the user's line. */
-static void tile__layout_dump_region(const tile__func *f, const tile__layout *lays, int reg, int nthreads, int depth, char **buf, size_t *len,
-                                     size_t *cap) {
+/* ---- the plan --------------------------------------------------------------------
+   tile__plan_build decides, for one function and one configuration, in
+   three walks over the IR: the alignment facts of every value (in program
+   order, each loop's carried values met over its iterations); the layouts
+   (the blocked one of each shape, the MMA ones that tensor-core tl_dots
+   give and that flow from them); and a schedule for each TL_FOR (none, or
+   the cp.async ring below, with the layouts of its address slice, its
+   shared-memory stages and how many wgmma groups stay in flight). The
+   lowering reads it; TILE_DUMP=ttgir prints it. */
+enum { TILE__SCHED_NONE, TILE__SCHED_CP_ASYNC };   /* a TL_FOR's schedule */
+#define TILE__PIPE_LOADS 8                       /* loads one ring takes, at most */
+
+/* every allocation of the plan (and of the lowering) is a block of one
+   list: out of memory anywhere, the walk jumps back to its entry, which
+   frees the list and reports TILE_ERR_NOMEM */
+typedef struct tile__blk {
+    struct tile__blk *prev, *next;
+    union { max_align_t a; char c[1]; } data;   /* what the caller gets */
+} tile__blk;
+typedef struct tile__arena {
+    tile__blk *blocks;
+    jmp_buf oom;
+} tile__arena;
+/* n zeroed bytes through TILE_MALLOC, kept on a's list; never NULL */
+static void *tile__arena_alloc(tile__arena *a, size_t n) {
+    size_t head = offsetof(tile__blk, data);
+    tile__blk *b = n <= (size_t)-1 - head ? (tile__blk *)TILE_MALLOC(head + (n ? n : 1)) : NULL;
+    if (!b) longjmp(a->oom, 1);
+    memset(&b->data, 0, n ? n : 1);
+    b->prev = NULL;
+    b->next = a->blocks;
+    if (a->blocks) a->blocks->prev = b;
+    a->blocks = b;
+    return &b->data;
+}
+static void tile__arena_free(tile__arena *a, void *p) {
+    if (!p) return;
+    tile__blk *b = (tile__blk *)(void *)((char *)p - offsetof(tile__blk, data));
+    if (b->prev) b->prev->next = b->next;
+    else a->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    TILE_FREE(b);
+}
+static void tile__arena_free_all(tile__arena *a) {
+    while (a->blocks) tile__arena_free(a, &a->blocks->data);
+}
+
+/* A TL_FOR's cp.async ring (>>mma), Triton's pipeliner: the loads in the
+   loop body whose one use is an operand of a tensor-core tl_dot become
+   cp.async copies into a ring of num_stages shared-memory stages; the code
+   their addresses and masks come from (the "address slice": pure ops of
+   the body, and the carried values it advances, such as a_ptrs) runs
+   `ahead` iterations ahead, num_stages - 1 of them. The prologue issues
+   iterations 0 .. ahead-1; iteration i waits for its stage
+   (cp.async.wait_group ahead-1, then a barrier, which also frees the stage
+   read in iteration i-1), issues iteration i+ahead into that freed stage,
+   then runs the rest of the body with tl_dot reading stage i % S. The
+   address slice is lowered in a layout of 16 bytes per thread run (16-byte
+   copies), independent of the rest of the body.
+   It applies when the slice has no side effects and nothing else reads
+   it, the loads' `other` is 0 (a copy of size 0 fills zeros), the copies
+   are at least 4 bytes, and the advanced values are not used after the
+   loop; otherwise the loop runs as written, with tl_dot staging its
+   operands itself. */
+typedef struct tile__loop_plan {
+    int op;                           /* the TL_FOR's index in f->ops                */
+    int kind;                         /* TILE__SCHED_*                               */
+    int stages;                       /* S: stages of the ring                       */
+    int ahead;                        /* A: iterations the copies run ahead          */
+    int async_carry;                  /* >>wgmma: the carried value whose wgmmas stay
+                                         in flight into the next iteration, or -1   */
+    int nloads, loads[TILE__PIPE_LOADS];   /* the pipelined loads' results          */
+    int loff[TILE__PIPE_LOADS];       /* each one's byte offset in a stage           */
+    int slot;                         /* bytes of one stage                          */
+    size_t base;                      /* stage 0's shared byte offset                */
+    char *in_slice;                   /* per op: in the address slice                */
+    char *slice_val;                  /* per value: made by the slice                */
+    int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice    */
+} tile__loop_plan;
+typedef struct tile__plan {
+    const tile__func *f;
+    int nthreads;                     /* 32 * num_warps                              */
+    int stages;                       /* num_stages of the launch (>= 1)             */
+    int wgmma;                        /* the target is sm_90a and TILE_WGMMA allows it */
+    int wgmma_async;                  /* and wgmmas may stay in flight (tile__async_dot) */
+    tile__layout *lay;                /* per value                                   */
+    tile__axis *ax;                   /* per value                                   */
+    int *uses;                        /* per value: how many operands name it        */
+    int *loop;                        /* per op: 1 + its index in loops, or 0        */
+    tile__loop_plan *loops;
+    int nloops;
+    size_t sbase;                     /* while planning: where enclosing rings end   */
+    size_t ring_smem;                 /* shared memory the rings take, at most       */
+    tile__arena ar;
+} tile__plan;
+static void tile__plan_free(tile__plan *p) {
+    tile__arena_free_all(&p->ar);
+    memset(p, 0, sizeof *p);
+}
+/* 1 when this tl_dot is lowered as wgmma: the target has it, the shape
+   allows it, and its result got wgmma's layout */
+static int tile__plan_wgmma(const tile__plan *p, const tile__op *op) {
+    return p->wgmma && tile__dot_wgmma(p->f, op, p->nthreads, 1) && p->lay[op->res].ilv;
+}
+/* the ring of TL_FOR op, or NULL when it runs as written */
+static const tile__loop_plan *tile__plan_ring(const tile__plan *p, const tile__op *op) {
+    int k = p->loop[op - p->f->ops];
+    return k && p->loops[k - 1].kind == TILE__SCHED_CP_ASYNC ? &p->loops[k - 1] : NULL;
+}
+/* 1 when op makes one of the ring's pipelined loads */
+static int tile__ring_makes_load(const tile__loop_plan *p, const tile__op *op) {
+    for (int l = 0; l < p->nloads; l++)
+        if (op->nres && op->res == p->loads[l]) return 1;
+    return 0;
+}
+
+/* forget a ring that does not apply */
+static void tile__ring_drop(tile__plan *pl, tile__loop_plan *p) {
+    tile__arena_free(&pl->ar, p->in_slice);
+    tile__arena_free(&pl->ar, p->slice_val);
+    memset(p, 0, sizeof *p);
+    p->async_carry = -1;
+}
+/* ---- the alignment analysis, one op at a time ------------------------------------------ */
+static void tile__axis_op(tile__plan *p, const tile__op *op) {
+    const tile__func *f = p->f;
+    tile__axis *A = p->ax;
+    int r = op->res;
+    if (op->nres == 0) return;
+    const tile__type *rt = &f->vals[r].t;
+    int last = tile__lastdim(rt);
+    tile__axis a = tile__ax_unknown(), x = tile__ax_unknown(), y = tile__ax_unknown();
+    if (op->nopnd >= 1 && f->pool[op->opnd] > 0) x = A[f->pool[op->opnd]];
+    if (op->nopnd >= 2 && f->pool[op->opnd + 1] > 0) y = A[f->pool[op->opnd + 1]];
+    switch (op->code) {
+    case TILE__OP_CONST:
+        a.constv = last;
+        a.div = tile__is_int(rt->dtype) ? tile__pow2_div(op->i[0]) : 1;
+        a.one = tile__is_int(rt->dtype) && op->i[0] == 1;
+        break;
+    case TILE__OP_ARANGE: a.contig = last; a.div = tile__pow2_div(op->i[0]); break;
+    case TILE__OP_BROADCAST: {
+        const tile__type *st = &f->vals[f->pool[op->opnd]].t;
+        if (st->rank == 0 || st->shape[st->rank - 1] == 1) { a.constv = last; a.div = x.div; a.one = x.one; }
+        else a = x;
+        break;
+    }
+    case TILE__OP_EXPAND_DIMS:
+        if (op->i[0] == rt->rank - 1) a.div = x.div; else a = x;
+        break;
+    case TILE__OP_ADD: case TILE__OP_PTR_ADD: {
+        int scale = op->code == TILE__OP_PTR_ADD ? (int)tile__dt[rt->elem].bytes : 1;
+        a.contig = tile__maxi(tile__gcd(x.contig, y.constv), tile__gcd(x.constv, y.contig));
+        a.div = tile__gcd(x.div, tile__mini(y.div * scale, 1 << 12));
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    }
+    case TILE__OP_SUB:
+        a.contig = tile__gcd(x.contig, y.constv);
+        a.div = tile__gcd(x.div, y.div);
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    case TILE__OP_MUL:
+        if (y.one || x.one) { a = y.one ? x : y; break; }   /* x * 1: a stride specialized to 1 */
+        a.div = tile__mini(x.div * y.div, 1 << 12);
+        a.constv = tile__gcd(x.constv, y.constv);
+        break;
+    case TILE__OP_MOD:
+        /* x % y, y the same across a run: x's runs split only where a
+           multiple of y falls, which is at multiples of gcd(x.div, y.div) */
+        if (tile__is_int(rt->dtype)) {
+            int L = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
+            a.contig = L;
+            a.div = L > 1 ? L : x.contig == 1 ? tile__gcd(x.div, y.div) : 1;
+            a.constv = tile__gcd(x.constv, y.constv);
+        }
+        break;
+    case TILE__OP_EQ: case TILE__OP_NE: case TILE__OP_LT: case TILE__OP_LE: case TILE__OP_GT: case TILE__OP_GE: {
+        /* a contiguous run compared with a constant changes only at multiples of both divisibilities */
+        int c1 = tile__gcd(x.constv, y.constv);
+        int c2 = tile__gcd(tile__gcd(x.contig, tile__gcd(x.div, y.div)), y.constv);
+        int c3 = tile__gcd(tile__gcd(y.contig, tile__gcd(x.div, y.div)), x.constv);
+        a.constv = tile__maxi(c1, tile__maxi(c2, c3));
+        break;
+    }
+    default:
+        if (tile__op_flags[op->code] & TILE__F_EW) {
+            int c = last;
+            for (int k = 0; k < op->nopnd; k++) c = tile__gcd(c, A[f->pool[op->opnd + k]].constv);
+            a.constv = c;
+            if (op->code == TILE__OP_CAST && tile__is_int(rt->dtype)) a.div = x.div;
+        }
+        break;
+    }
+    if (a.contig > last) a.contig = last;
+    if (a.constv > last) a.constv = last;
+    for (int k = 0; k < op->nres; k++) A[r + k] = a;
+}
+
+
+
+/* The alignment facts of a loop's carried values: those of the initial
+   values, met with those of the yielded ones until nothing changes. */
+static void tile__loop_axis(tile__plan *p, const tile__op *op) {
+    const tile__func *f = p->f;
+    const tile__region *R = &f->regs[op->region[0]];
+    const int *args = f->pool + R->args, *o = f->pool + op->opnd;
+    const tile__op *y = tile__terminator(f, op->region[0]);
+    int n = op->nres, it;
+    for (int k = 0; k < n; k++) p->ax[args[1 + k]] = p->ax[o[3 + k]];
+    for (it = 0; it < 8 && y; it++) {
+        for (int k = 0; k < R->nops; k++)
+            if (!f->ops[R->ops[k]].dead) tile__axis_op(p, &f->ops[R->ops[k]]);
+        int changed = 0;
+        for (int k = 0; k < n; k++) {
+            tile__axis a = p->ax[args[1 + k]], b = p->ax[f->pool[y->opnd + k]], m;
+            m.contig = tile__gcd(a.contig, b.contig);
+            m.div = tile__gcd(a.div, b.div);
+            m.constv = tile__gcd(a.constv, b.constv);
+            m.one = a.one && b.one;
+            if (memcmp(&m, &a, sizeof m)) changed = 1;
+            p->ax[args[1 + k]] = m;
+        }
+        if (!changed) break;
+    }
+    if (it == 8 || !y)
+        for (int k = 0; k < n; k++) p->ax[args[1 + k]] = tile__ax_unknown();
+}
+
+
+static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
+    const tile__func *f = pl->f;
+    const tile__region *R = &f->regs[fop->region[0]];
+    const int *args = f->pool + R->args;
+    const tile__op *y = tile__terminator(f, fop->region[0]);
+    int n = fop->nres, body = fop->region[0];
+    memset(p, 0, sizeof *p);
+    p->async_carry = -1;
+    if (pl->stages < 2 || !y || n > TILE__MAX_CARRY) return 0;
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
+        for (int j = 0; j < 2 && p->nloads < TILE__PIPE_LOADS; j++) {
+            int v = f->pool[op->opnd + j], d = f->vals[v].def;
+            if (d < 0 || f->ops[d].code != TILE__OP_LOAD || f->vals[v].region != body || pl->uses[v] != 1) continue;
+            const tile__op *ld = &f->ops[d];
+            int other = f->pool[ld->opnd + 2];
+            if (other > 0 && !tile__zero_const(f, other)) continue;
+            if (tile__mma_sdt(f->vals[v].t.dtype) != f->vals[v].t.dtype || ld->i[2]) continue;   /* fp8, volatile */
+            p->loads[p->nloads++] = v;
+        }
+    }
+    if (!p->nloads) return 0;
+    p->in_slice = (char *)tile__arena_alloc(&pl->ar, (size_t)f->nops);
+    p->slice_val = (char *)tile__arena_alloc(&pl->ar, (size_t)f->nvals);
+    int *stack = (int *)tile__arena_alloc(&pl->ar, sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        stack[sp++] = f->pool[ld->opnd];
+        stack[sp++] = f->pool[ld->opnd + 1];
+    }
+    while (sp > 0 && ok) {
+        int v = stack[--sp];
+        if (v <= 0 || v == args[0]) continue;
+        for (int l = 0; l < p->nloads; l++)
+            if (v == p->loads[l]) ok = 0;
+        int carried = 0;
+        for (int k = 0; k < n; k++)
+            if (v == args[1 + k]) {
+                carried = 1;
+                if (!p->ap[k]) {
+                    p->ap[k] = 1;
+                    stack[sp++] = f->pool[y->opnd + k];
+                }
+            }
+        int d = f->vals[v].def;
+        if (carried || d < 0 || f->vals[v].region != body || p->in_slice[d]) continue;
+        const tile__op *op = &f->ops[d];
+        if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0 || op->code == TILE__OP_DOT) { ok = 0; break; }
+        p->in_slice[d] = 1;
+        if (sp + op->nopnd > f->npool + 16) { ok = 0; break; }
+        for (int j = 0; j < op->nopnd; j++) stack[sp++] = f->pool[op->opnd + j];
+    }
+    tile__arena_free(&pl->ar, stack);
+    for (int k = 0; k < R->nops && ok; k++)
+        if (p->in_slice[R->ops[k]])
+            for (int j = 0; j < f->ops[R->ops[k]].nres; j++) p->slice_val[f->ops[R->ops[k]].res + j] = 1;
+    for (int k = 0; k < n; k++)
+        if (p->ap[k]) {
+            p->slice_val[args[1 + k]] = 1;
+            if (pl->uses[fop->res + k]) ok = 0;     /* read after the loop: it would be S-1 steps ahead */
+        }
+    /* nothing but the slice (and the yields of what it advances) reads the slice */
+    for (int k = 0; k < R->nops && ok; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || p->in_slice[R->ops[k]] || op->code == TILE__OP_YIELD) continue;
+        if (tile__ring_makes_load(p, op)) continue;
+        for (int j = 0; j < op->nopnd; j++)
+            if (f->pool[op->opnd + j] > 0 && p->slice_val[f->pool[op->opnd + j]]) ok = 0;
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], p->slice_val)) ok = 0;
+    }
+    for (int k = 0; k < n && ok; k++) {
+        int v = f->pool[y->opnd + k];
+        if (v > 0 && p->slice_val[v] && !p->ap[k]) ok = 0;
+    }
+    if (!ok) tile__ring_drop(pl, p);
+    return ok;
+}
+
+/* >>wgmma: a pipelined loop whose one tl_dot is a wgmma on two pipelined
+   loads that accumulates into a carried f32 value and yields its result
+   straight back (acc = tl_dot(a, b, acc), as every matmul) can leave each
+   iteration's wgmmas running while the next iteration waits for its data
+   and issues its copies: the dot waits for all groups but its own
+   (wgmma.wait_group 1), the copies run S-2 iterations ahead instead of S-1
+   (the stage of the iteration before is still being read), and the loop's
+   result waits for the last group. Only with 4 stages or more: with 3 the
+   copies would run one iteration ahead, and on the H200 that lost more
+   than the overlap won (fp16 4096^3, 128x256x64, 8 warps: 512 TFLOP/s
+   against 578 waiting), while with 4 it won (128x128x64, 4 warps: 524
+   against 469). The carried value's index, or -1. */
+static int tile__async_dot(const tile__plan *pl, const tile__op *fop, const tile__loop_plan *p) {
+    const tile__func *f = pl->f;
+    const tile__region *R = &f->regs[fop->region[0]];
+    const int *args = f->pool + R->args;
+    const tile__op *y = tile__terminator(f, fop->region[0]), *dot = NULL;
+    if (!pl->wgmma_async || pl->stages < 4 || !y) return -1;
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || op->code != TILE__OP_DOT) continue;
+        if (dot) return -1;                  /* one dot only */
+        dot = op;
+    }
+    if (!dot || !tile__plan_wgmma(pl, dot)) return -1;
+    int a = f->pool[dot->opnd], b = f->pool[dot->opnd + 1], c = f->pool[dot->opnd + 2], la = 0, lb = 0;
+    for (int l = 0; l < p->nloads; l++) la |= p->loads[l] == a, lb |= p->loads[l] == b;
+    if (!la || !lb || c <= 0 || f->vals[c].t.dtype != TL_F32 || f->vals[dot->res].t.dtype != TL_F32) return -1;
+    if (pl->uses[c] != 1 || pl->uses[dot->res] != 1 || !tile__same_layout(&pl->lay[c], &pl->lay[dot->res])) return -1;
+    for (int k = 0; k < fop->nres; k++)
+        if (args[1 + k] == c && f->pool[y->opnd + k] == dot->res) return k;
+    return -1;
+}
+
+/* How many consecutive elements along the last dim this thread holds from
+   its element e on (e itself included). */
+static int tile__run_at(const tile__layout *L, int e) {
+    if (L->rank == 0) return 1;
+    int s = L->spt[L->rank - 1];
+    return s - e % s;
+}
+/* The ring of TL_FOR fop, into *p: 1 when it applies, its slice's layouts
+   (16-byte runs of the loaded dtype) set in pl->lay; else 0, with pl->lay
+   as it was. */
+static int tile__ring_plan(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
+    const tile__func *f = pl->f;
+    if (!tile__ring_slice(pl, fop, p)) return 0;
+    const int *args = f->pool + f->regs[fop->region[0]].args;
+    int n = fop->nres, minb = 16;
+    for (int l = 0; l < p->nloads; l++) minb = tile__mini(minb, (int)tile__dt[f->vals[p->loads[l]].t.dtype].bytes);
+    tile__layout *saved = (tile__layout *)tile__arena_alloc(&pl->ar, sizeof *saved * (size_t)f->nvals);
+    memcpy(saved, pl->lay, sizeof *saved * (size_t)f->nvals);
+    for (int v = 1; v < f->nvals; v++)
+        if (p->slice_val[v] && pl->lay[v].kind == TILE__LAYOUT_BLOCKED) tile__layout_vec(&f->vals[v].t, pl->nthreads, 16 / minb, &pl->lay[v]);
+    for (int k = 0; k < n; k++)
+        if (p->ap[k]) pl->lay[fop->res + k] = pl->lay[args[1 + k]];
+    /* every copy must move 4 bytes or more */
+    int ok = 1;
+    p->slot = 0;
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        int ptr = f->pool[ld->opnd], m = f->pool[ld->opnd + 1];
+        tl_dtype t = f->vals[p->loads[l]].t.dtype;
+        const tile__layout *Lp = &pl->lay[ptr];
+        if (Lp->kind != TILE__LAYOUT_BLOCKED || Lp->rank != 2) ok = 0;
+        else if (tile__vec_width(t, tile__run_at(Lp, 0), pl->ax[ptr], m ? &pl->ax[m] : NULL) * (int)tile__dt[t].bytes < 4) ok = 0;
+        p->loff[l] = p->slot;
+        p->slot += (tile__numel(&f->vals[p->loads[l]].t) * (int)tile__dt[t].bytes + 127) / 128 * 128;
+        if (pl->wgmma) p->slot = (int)tile__align1k((size_t)p->slot);    /* wgmma's swizzle atoms start on 1024 bytes */
+    }
+    if (!ok) memcpy(pl->lay, saved, sizeof *saved * (size_t)f->nvals);
+    tile__arena_free(&pl->ar, saved);
+    if (!ok) {
+        tile__ring_drop(pl, p);
+        return 0;
+    }
+    p->kind = TILE__SCHED_CP_ASYNC;
+    p->stages = pl->stages;
+    p->base = pl->wgmma ? tile__align1k(pl->sbase) : pl->sbase;
+    p->async_carry = tile__async_dot(pl, fop, p);
+    /* the copies run A iterations ahead: S-1, or S-2 when a wgmma stays in flight */
+    p->ahead = p->async_carry >= 0 ? p->stages - 2 : p->stages - 1;
+    return 1;
+}
+
+/* the alignment facts of region reg's values, in program order */
+static void tile__plan_axes(tile__plan *p, int reg) {
+    const tile__func *f = p->f;
     const tile__region *r = &f->regs[reg];
     for (int k = 0; k < r->nops; k++) {
         const tile__op *op = &f->ops[r->ops[k]];
         if (op->dead) continue;
-        for (int j = 0; j < (op->nres ? op->nres : 1); j++) {
-            char line[512], ty[96] = "", lay[256] = "";
-            if (op->nres) {
-                tile__layout L = lays[op->res + j];
-                tile__type_str(&f->vals[op->res + j].t, ty, sizeof ty);
-                if (L.rank == 0) snprintf(lay, sizeof lay, "uniform scalar");
-                else if (L.kind == TILE__LAYOUT_MMA)
-                    snprintf(lay, sizeof lay, "%s warps=[%d,%d] reps=[%d,%d] E=%d", L.ilv ? "wgmma m64" : "mma m16n8", L.wm, L.wn, L.repm, L.repn, L.E);
-                else {
-                    size_t at = 0;
-                    const char *names[3] = {"spt", "tpw", "wpc"};
-                    for (int q = 0; q < 3; q++) {
-                        const int *v = q == 0 ? L.spt : q == 1 ? L.tpw : L.wpc;
-                        at += (size_t)snprintf(lay + at, sizeof lay - at, "%s%s=[", q ? " " : "", names[q]);
-                        for (int d = 0; d < L.rank; d++) at += (size_t)snprintf(lay + at, sizeof lay - at, "%s%d", d ? "," : "", v[d]);
-                        at += (size_t)snprintf(lay + at, sizeof lay - at, "]");
-                    }
-                    snprintf(lay + at, sizeof lay - at, " E=%d", L.E);
-                }
-            }
-            const char *base = op->file ? strrchr(op->file, '/') : NULL;
-            int n = snprintf(line, sizeof line, "%*s%-12s %-22s %-44s // %s:%d\n", 2 * depth, "", tile__op_names[op->code], ty, lay,
-                             base ? base + 1 : op->file ? op->file : "?", op->line);
-            if (n < 0) continue;
-            if (!*buf) return;   /* out of memory: no dump */
-            if (*len + (size_t)n + 1 > *cap) {
-                *cap = (*cap + (size_t)n + 1) * 2;
-                char *nb = (char *)TILE_REALLOC(*buf, *cap);
-                if (!nb) {
-                    TILE_FREE(*buf);
-                    *buf = NULL;
-                    return;
-                }
-                *buf = nb;
-            }
-            memcpy(*buf + *len, line, (size_t)n + 1);
-            *len += (size_t)n;
+        tile__axis_op(p, op);   /* a loop's or an if's results: nothing known */
+        if (op->code == TILE__OP_FOR) {
+            const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+            tile__axis ia = tile__ax_unknown();
+            ia.div = tile__gcd(p->ax[o[0]].div, p->ax[o[2]].div);
+            p->ax[args[0]] = ia;
+            tile__loop_axis(p, op);
+        } else if (op->code == TILE__OP_WHILE) {
+            const int *bargs = f->pool + f->regs[op->region[0]].args, *aargs = f->pool + f->regs[op->region[1]].args;
+            for (int j = 0; j < op->nres; j++) p->ax[bargs[j]] = p->ax[aargs[j]] = tile__ax_unknown();
         }
         for (int q = 0; q < 2; q++)
-            if (op->region[q] >= 0) tile__layout_dump_region(f, lays, op->region[q], nthreads, depth + 1, buf, len, cap);
+            if (op->region[q] >= 0) tile__plan_axes(p, op->region[q]);
     }
 }
-static char *tile__layout_dump(const tile__func *f, int num_warps, int hopper) {
-    size_t len = 0, cap = 4096;
-    char *buf = (char *)TILE_MALLOC(cap);
-    tile__layout *lays = buf ? (tile__layout *)TILE_MALLOC((size_t)(f->nvals ? f->nvals : 1) * sizeof *lays) : NULL;
-    if (!lays) {   /* out of memory: no dump */
-        TILE_FREE(buf);
-        return NULL;
+/* the schedules of region reg's loops, in program order (the rings of
+   loops inside a ring's body go after it in shared memory) */
+static void tile__plan_loops(tile__plan *p, int reg) {
+    const tile__func *f = p->f;
+    const tile__region *r = &f->regs[reg];
+    for (int k = 0; k < r->nops; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        if (op->dead) continue;
+        const tile__loop_plan *ring = NULL;
+        if (op->code == TILE__OP_FOR) {
+            tile__loop_plan *lp = &p->loops[p->nloops];
+            p->loop[r->ops[k]] = ++p->nloops;
+            if (tile__ring_plan(p, op, lp)) {
+                ring = lp;
+                p->sbase = lp->base + (size_t)lp->stages * (size_t)lp->slot;
+                if (p->sbase > p->ring_smem) p->ring_smem = p->sbase;
+            }
+            lp->op = r->ops[k];
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0) tile__plan_loops(p, op->region[q]);
+        if (ring) p->sbase = ring->base;
     }
-    memset(lays, 0, (size_t)(f->nvals ? f->nvals : 1) * sizeof *lays);
-    len = (size_t)snprintf(buf, cap, "// %s: layouts for %d warps (blocked: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; E: elements per thread)\n",
-                           f->name, num_warps);
-    tile__assign_layouts(f, 32 * num_warps, 1, hopper, lays);
-    tile__layout_dump_region(f, lays, 0, 32 * num_warps, 0, &buf, &len, &cap);
-    TILE_FREE(lays);
-    return buf;
+}
+static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_async_ok) {
+    const tile__func *f = p->f;
+    size_t nv = (size_t)(f->nvals ? f->nvals : 1), no = (size_t)(f->nops ? f->nops : 1);
+    p->nthreads = 32 * cfg->num_warps;
+    p->stages = cfg->num_stages;
+    p->wgmma = cfg->hopper != TILE__HOPPER_OFF;
+    p->wgmma_async = p->wgmma && cfg->hopper == TILE__HOPPER_ASYNC && wgmma_async_ok;
+    p->lay = (tile__layout *)tile__arena_alloc(&p->ar, nv * sizeof *p->lay);
+    p->ax = (tile__axis *)tile__arena_alloc(&p->ar, nv * sizeof *p->ax);
+    p->uses = (int *)tile__arena_alloc(&p->ar, nv * sizeof *p->uses);
+    p->loop = (int *)tile__arena_alloc(&p->ar, no * sizeof *p->loop);
+    int nfor = 0;
+    for (int k = 0; k < f->nops; k++) nfor += !f->ops[k].dead && f->ops[k].code == TILE__OP_FOR;
+    p->loops = (tile__loop_plan *)tile__arena_alloc(&p->ar, (size_t)(nfor ? nfor : 1) * sizeof *p->loops);
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead)
+            for (int j = 0; j < f->ops[k].nopnd; j++)
+                if (f->pool[f->ops[k].opnd + j] > 0) p->uses[f->pool[f->ops[k].opnd + j]]++;
+    /* the parameters: specialized as divisible by 16, or as the constant 1 */
+    for (int v = 1; v < f->nvals; v++) p->ax[v] = tile__ax_unknown();
+    const int *params = f->pool + f->regs[0].args;
+    for (int q = 0; q < f->nparams && q < TILE__MAX_PARAMS; q++) {
+        if (cfg->spec1 >> q & 1) p->ax[params[q]].one = 1;
+        if (cfg->spec16 >> q & 1) p->ax[params[q]].div = 16;
+    }
+    tile__plan_axes(p, 0);
+    tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
+    tile__plan_loops(p, 0);
+}
+/* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
+   code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
+   Out of memory: TILE_ERR_NOMEM, and *p holds nothing. */
+static tile_status tile__plan_build(const tile__func *f, const tile__config *cfg, int wgmma_async_ok, tile__plan *p) {
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    if (setjmp(p->ar.oom) == 0) {
+        tile__plan_run(p, cfg, wgmma_async_ok);
+        return TILE_OK;
+    }
+    tile__plan_free(p);
+    return tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while planning the kernel");
 }
 
+/* ---- TILE_DUMP=ttgir: the plan ----------------------------------------------------------
+   One line per op result in program order: the value, the op, its type,
+   its layout, its alignment facts where something is known, and the user's
+   line; a tl_dot says what runs it, a TL_FOR its schedule. */
+typedef struct tile__text { char *buf; size_t len, cap; } tile__text;
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void tile__text_add(tile__text *t, const char *fmt, ...);
+static void tile__text_add(tile__text *t, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !t->buf) return;   /* out of memory: no dump */
+    if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->cap + (size_t)n + 1) * 2;
+        char *nb = (char *)TILE_REALLOC(t->buf, cap);
+        if (!nb) {
+            TILE_FREE(t->buf);
+            t->buf = NULL;
+            return;
+        }
+        t->buf = nb;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, line, (size_t)n + 1);
+    t->len += (size_t)n;
+}
+static void tile__layout_str(const tile__layout *L, char *lay, size_t n) {
+    if (L->rank == 0) {
+        snprintf(lay, n, "uniform scalar");
+        return;
+    }
+    if (L->kind == TILE__LAYOUT_MMA) {
+        snprintf(lay, n, "%s warps=[%d,%d] reps=[%d,%d] E=%d", L->ilv ? "wgmma m64" : "mma m16n8", L->wm, L->wn, L->repm, L->repn, L->E);
+        return;
+    }
+    size_t at = 0;
+    const char *names[3] = {"spt", "tpw", "wpc"};
+    for (int q = 0; q < 3 && at < n; q++) {
+        const int *v = q == 0 ? L->spt : q == 1 ? L->tpw : L->wpc;
+        at += (size_t)snprintf(lay + at, n - at, "%s%s=[", q ? " " : "", names[q]);
+        for (int d = 0; d < L->rank && at < n; d++) at += (size_t)snprintf(lay + at, n - at, "%s%d", d ? "," : "", v[d]);
+        if (at < n) at += (size_t)snprintf(lay + at, n - at, "]");
+    }
+    if (at < n) snprintf(lay + at, n - at, " E=%d", L->E);
+}
+static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile__text *t) {
+    const tile__func *f = p->f;
+    const tile__region *r = &f->regs[reg];
+    static const char *const mma_names[] = {"mma.sync m16n8k16 f16", "mma.sync m16n8k16 bf16", "mma.sync m16n8k8 tf32", "mma.sync m16n8k32 s8"};
+    for (int k = 0; k < r->nops; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        if (op->dead) continue;
+        const char *base = op->file ? strrchr(op->file, '/') : NULL;
+        const char *file = base ? base + 1 : op->file ? op->file : "?";
+        for (int j = 0; j < (op->nres ? op->nres : 1); j++) {
+            char res[24] = "", ty[96] = "", lay[256] = "", ax[96] = "";
+            if (op->nres) {
+                int v = op->res + j;
+                snprintf(res, sizeof res, "%%%d =", v);
+                tile__type_str(&f->vals[v].t, ty, sizeof ty);
+                tile__layout_str(&p->lay[v], lay, sizeof lay);
+                tile__axis a = p->ax[v];
+                if (a.contig > 1 || a.div > 1 || a.constv > 1 || a.one)
+                    snprintf(ax, sizeof ax, "contig=%d div=%d const=%d%s", a.contig, a.div, a.constv, a.one ? " one" : "");
+            }
+            if (op->code == TILE__OP_DOT) {
+                int kind = tile__dot_mma_kind(f, op, p->nthreads);
+                snprintf(ax, sizeof ax, "on %s", kind < 0 ? "CUDA cores (fma)" : tile__plan_wgmma(p, op) ? "wgmma m64nNk16" : mma_names[kind]);
+            }
+            tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
+        }
+        if (op->code == TILE__OP_FOR) {
+            const tile__loop_plan *lp = tile__plan_ring(p, op);
+            if (!lp) tile__text_add(t, "%*s  schedule: as written\n", 2 * depth, "");
+            else {
+                char loads[160] = "";
+                size_t at = 0;
+                for (int l = 0; l < lp->nloads && at < sizeof loads; l++)
+                    at += (size_t)snprintf(loads + at, sizeof loads - at, " %%%d@+%d", lp->loads[l], lp->loff[l]);
+                int nslice = 0;
+                for (int q = 0; q < f->nops; q++) nslice += lp->in_slice[q];
+                tile__text_add(t, "%*s  schedule: cp.async ring of %d stages x %d bytes at shared %zu, copies %d iterations ahead, loads%s, address slice of %d ops\n",
+                               2 * depth, "", lp->stages, lp->slot, lp->base, lp->ahead, loads, nslice);
+                if (lp->async_carry >= 0)
+                    tile__text_add(t, "%*s  wgmma: 1 group in flight across iterations (carried %%%d)\n", 2 * depth, "",
+                                   f->pool[f->regs[op->region[0]].args + 1 + lp->async_carry]);
+            }
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0) tile__plan_dump_region(p, op->region[q], depth + 1, t);
+    }
+}
+/* the plan as text (TILE_MALLOC'ed; NULL when out of memory) */
+static char *tile__plan_dump(const tile__plan *p) {
+    tile__text t;
+    t.len = 0;
+    t.cap = 4096;
+    t.buf = (char *)TILE_MALLOC(t.cap);
+    if (!t.buf) return NULL;
+    t.buf[0] = 0;
+    tile__text_add(&t, "// %s: the plan for %d warps, %d stages%s\n", p->f->name, p->nthreads / 32, p->stages,
+                   !p->wgmma ? "" : p->wgmma_async ? ", wgmma (groups may stay in flight)" : ", wgmma (each tl_dot waits for its own)");
+    tile__text_add(&t, "// layouts: blocked spt/tpw/wpc: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; "
+                       "E: elements per thread\n");
+    tile__text_add(&t, "// facts of the last dim: runs of consecutive values (contig), the power of two dividing each run's first (div; pointers: bytes), "
+                       "runs of equal values (const)\n");
+    tile__text_add(&t, "// shared memory: the rings take %zu bytes; the rest, from there, is each op's scratch\n", p->ring_smem);
+    tile__plan_dump_region(p, 0, 0, &t);
+    return t.buf;
+}
