@@ -73,7 +73,7 @@ for src in "$root"/examples/*.c; do
 done
 [ "$found" = 1 ] || fail "no examples/*.c under $root"
 
-# The back half: TILE_DUMP=ttgir (the layouts the lowering gives each value)
+# The back half: TILE_DUMP=ttgir (the plan: layouts, facts, schedules)
 # of every example but the tuned ones, and TILE_DUMP=cuda (the CUDA C, deterministic without
 # NVRTC) of vector_add, softmax and matmul, for sm_80 and sm_90a, in the
 # interpreter (TILE_ARCH is the target there), in tests/golden/<arch>/. The

@@ -1,0 +1,247 @@
+/* tests/test_plan.c — the plan stage (tile/plan.h): what the back half
+   decides before it emits, and that the lowering follows it.
+
+   A tiled matmul (Triton's tutorial loop: masked loads of A and B, tl_dot
+   into a carried accumulator, the pointers advanced) is planned for
+   several configurations, and the plan is checked against what the rules
+   say it must be: the cp.async ring's stages, bytes and offsets, how many
+   iterations ahead its copies run, whether a wgmma group stays in flight,
+   the layouts of the address slice (16-byte runs), the alignment facts of
+   the pointers, what runs the tl_dot. Then the lowering is shown to read
+   the plan rather than decide: the CUDA C of the same function and config
+   has cp.async with the ring and none once the plan's schedule is taken
+   away. TILE_DUMP=ttgir's text is the plan's. Last, every allocation of
+   one plan fails in turn: TILE_ERR_NOMEM each time, nothing leaked (the
+   sanitizer build), and the next plan is whole. */
+#include <stdlib.h>
+
+static long pm_fail_at = -1;   /* the allocation that fails (-1: none) */
+static long pm_count;
+static void *pm_malloc(size_t n) { return pm_count++ == pm_fail_at ? NULL : malloc(n); }
+static void *pm_realloc(void *p, size_t n) { return pm_count++ == pm_fail_at ? NULL : realloc(p, n); }
+#define TILE_MALLOC(n) pm_malloc(n)
+#define TILE_REALLOC(p, n) pm_realloc(p, n)
+#define TILE_FREE(p) free(p)
+
+#define TILE_IMPLEMENTATION
+#include "tile.h"
+#include "test_util.h"
+
+TILE_KERNEL(plan_mm, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K), (tl_i32, sam),
+            (tl_i32, sak), (tl_i32, sbk), (tl_i32, sbn), (tl_i32, scm), (tl_i32, scn)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K);
+    tl_t pid_m = tl_program_id(0), pid_n = tl_program_id(1);
+    tl_t rm = tl_add(tl_mul(pid_m, BM), tl_arange(0, BM));
+    tl_t rn = tl_add(tl_mul(pid_n, BN), tl_arange(0, BN));
+    tl_t rk = tl_arange(0, BK);
+    tl_t a_ptrs = tl_add(a_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), sam), tl_mul(tl_expand_dims(rk, 0), sak)));
+    tl_t b_ptrs = tl_add(b_ptr, tl_add(tl_mul(tl_expand_dims(rk, 1), sbk), tl_mul(tl_expand_dims(rn, 0), sbn)));
+    tl_t acc = tl_zeros(TL_F32, BM, BN);
+    TL_FOR (k, 0, tl_cdiv(K, BK), 1, acc, a_ptrs, b_ptrs) {
+        tl_t left = tl_sub(K, tl_mul(k, BK));
+        tl_t a = tl_load(a_ptrs, .mask = tl_lt(tl_expand_dims(rk, 0), left), .other = 0);
+        tl_t b = tl_load(b_ptrs, .mask = tl_lt(tl_expand_dims(rk, 1), left), .other = 0);
+        acc = tl_dot(a, b, acc);
+        a_ptrs = tl_add(a_ptrs, tl_mul(BK, sak));
+        b_ptrs = tl_add(b_ptrs, tl_mul(BK, sbk));
+    }
+    tl_t c_ptrs = tl_add(c_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), scm), tl_mul(tl_expand_dims(rn, 0), scn)));
+    tl_store(c_ptrs, acc, .mask = tl_and(tl_lt(tl_expand_dims(rm, 1), M), tl_lt(tl_expand_dims(rn, 0), N)));
+}
+
+enum { BM = 128, BN = 128, BK = 64 };
+
+/* the function and config for `arch`, warps, stages and wgmma mode; sak 1
+   (row-major A) or `sak` elements apart */
+static int setup(const char *arch, int warps, int stages, int hopper, int sak, tile__func *f, tile__config *cfg) {
+    tile_launch o;
+    memset(&o, 0, sizeof o);
+    o.file = __FILE__;
+    o.line = __LINE__;
+    o.num_warps = warps;
+    o.num_stages = stages;
+    const tile_meta meta[] = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}};
+    memcpy(o.meta, meta, sizeof meta);
+    /* sizes and strides as a launch would pass them: 16-byte aligned
+       pointers, strides divisible by 16 (an integer argument equal to 1
+       becomes the constant) */
+    int M = 512 + 16 * (int)tt_int(0, 8), N = 512 + 16 * (int)tt_int(0, 8), K = 256 + 16 * (int)tt_int(0, 8);
+    tile_arg args[12];
+    args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
+    const int ints[9] = {M, N, K, sak == 1 ? K : 1, sak, N, 1, N, 1};
+    for (int i = 0; i < 9; i++) args[3 + i].i = ints[i];
+    tile_kernel *k = TILE_KERNEL_OF(plan_mm);
+    if (tile__build(k, &o, f) != TILE_OK) {
+        TT_CHECK(0, "build: %s", tile_last_error());
+        return 0;
+    }
+    if (tile__config_resolve(k, &o, args, arch, cfg) != TILE_OK) {
+        TT_CHECK(0, "config: %s", tile_last_error());
+        tile__func_free(f);
+        return 0;
+    }
+    cfg->hopper = hopper;
+    return 1;
+}
+/* the one TL_FOR of f */
+static const tile__op *the_loop(const tile__func *f) {
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_FOR) return &f->ops[k];
+    return NULL;
+}
+static const tile__op *the_dot(const tile__func *f) {
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DOT) return &f->ops[k];
+    return NULL;
+}
+
+/* a ring's expectations */
+typedef struct want {
+    const char *what, *arch;
+    int warps, stages, hopper, async_ok, sak;
+    int ring, ahead, async, wgmma;
+} want;
+
+static void check_plan(const want *w) {
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    if (!setup(w->arch, w->warps, w->stages, w->hopper, w->sak, &f, &cfg)) return;
+    tile_status st = tile__plan_build(&f, &cfg, w->async_ok, &p);
+    TT_CHECK(st == TILE_OK, "%s: plan: %s", w->what, tile_last_error());
+    if (st != TILE_OK) {
+        tile__func_free(&f);
+        return;
+    }
+    const tile__op *fop = the_loop(&f), *dot = the_dot(&f);
+    const tile__loop_plan *lp = fop ? tile__plan_ring(&p, fop) : NULL;
+    TT_CHECK(fop && dot, "%s: the kernel has its loop and its tl_dot", w->what);
+    TT_CHECK(p.nthreads == 32 * w->warps && p.stages == w->stages, "%s: %d threads, %d stages (want %d, %d)", w->what, p.nthreads, p.stages,
+             32 * w->warps, w->stages);
+    TT_CHECK(!!lp == w->ring, "%s: the loop %s a ring", w->what, lp ? "has" : "lacks");
+    if (dot) TT_CHECK(tile__plan_wgmma(&p, dot) == w->wgmma, "%s: the tl_dot %s on wgmma", w->what, w->wgmma ? "is not" : "is");
+    if (lp && w->ring) {
+        /* 2 loads of a [128,64] and a [64,128] f16 tile: 16384 bytes each */
+        TT_CHECK(lp->nloads == 2 && lp->loff[0] == 0 && lp->loff[1] == 16384 && lp->slot == 32768, "%s: loads %d, offsets %d %d, stage %d bytes",
+                 w->what, lp->nloads, lp->loff[0], lp->loff[1], lp->slot);
+        TT_CHECK(lp->stages == w->stages && lp->ahead == w->ahead, "%s: %d stages, %d ahead (want %d, %d)", w->what, lp->stages, lp->ahead,
+                 w->stages, w->ahead);
+        TT_CHECK((lp->async_carry >= 0) == w->async, "%s: a wgmma group %s in flight", w->what, w->async ? "is not" : "is");
+        TT_CHECK(lp->base == 0 && p.ring_smem == (size_t)w->stages * 32768, "%s: ring at %zu, %zu bytes", w->what, lp->base, p.ring_smem);
+        for (int l = 0; l < lp->nloads; l++) {
+            const tile__op *ld = &f.ops[f.vals[lp->loads[l]].def];
+            int ptr = f.pool[ld->opnd];
+            const tile__layout *L = &p.lay[ptr];
+            /* the slice's layouts: 16-byte runs of f16 along the last dim */
+            TT_CHECK(L->kind == TILE__LAYOUT_BLOCKED && L->spt[1] == 8, "%s: load %d's pointers: %d per thread run (want 8)", w->what, l, L->spt[1]);
+            TT_CHECK(p.ax[ptr].contig >= 8 && p.ax[ptr].div >= 16, "%s: load %d's pointers: contig %d, div %d", w->what, l, p.ax[ptr].contig,
+                     p.ax[ptr].div);
+            TT_CHECK(lp->slice_val[ptr], "%s: load %d's pointers are in the address slice", w->what, l);
+        }
+    }
+    if (!w->ring && fop && dot && w->sak != 1) {
+        /* A's pointers 2-byte aligned only: copies of 2 bytes, no ring, the layouts the blocked ones of their shapes */
+        int ptr = f.pool[f.ops[f.vals[f.pool[dot->opnd]].def].opnd];
+        tile__layout L;
+        tile__layout_of(&f.vals[ptr].t, p.nthreads, &L);
+        TT_CHECK(tile__same_layout(&L, &p.lay[ptr]), "%s: without a ring the slice keeps its blocked layout", w->what);
+    }
+    /* the ttgir dump is this plan */
+    char *text = tile__plan_dump(&p);
+    TT_CHECK(text != NULL, "%s: the dump", w->what);
+    if (text) {
+        char ring[64];
+        snprintf(ring, sizeof ring, "cp.async ring of %d stages", w->stages);
+        TT_CHECK(!!strstr(text, ring) == w->ring, "%s: the dump %s \"%s\"", w->what, w->ring ? "lacks" : "has", ring);
+        TT_CHECK(!!strstr(text, "group in flight across iterations") == w->async, "%s: the dump and the wgmma group in flight", w->what);
+        TT_CHECK(!!strstr(text, "on wgmma") == w->wgmma, "%s: the dump and what runs the tl_dot", w->what);
+        TT_CHECK(w->ring || strstr(text, "schedule: as written"), "%s: the dump says the loop runs as written", w->what);
+    }
+    TILE_FREE(text);
+    tile__plan_free(&p);
+    tile__func_free(&f);
+}
+
+/* the lowering emits the plan's schedule, and without one it emits none */
+static void check_lowering_follows(const char *arch, int hopper) {
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    tile__kernel_meta meta;
+    char *src = NULL;
+    if (!setup(arch, 4, 3, hopper, 1, &f, &cfg)) return;
+    if (tile__plan_build(&f, &cfg, 0, &p) != TILE_OK) {
+        TT_CHECK(0, "%s: plan: %s", arch, tile_last_error());
+        tile__func_free(&f);
+        return;
+    }
+    const tile__op *fop = the_loop(&f);
+    TT_CHECK(fop && tile__plan_ring(&p, fop), "%s: the plan has a ring", arch);
+    tile_status st = tile__cuda_source(&f, &cfg, &p, &src, &meta);
+    TT_CHECK(st == TILE_OK && src && strstr(src, "cp.async.cg.shared.global"), "%s: the CUDA C of the ring has 16-byte cp.async copies", arch);
+    TT_CHECK(meta.smem >= p.ring_smem && meta.nthreads == p.nthreads, "%s: the kernel's shared memory %zu covers the rings' %zu; %d threads", arch,
+             meta.smem, p.ring_smem, meta.nthreads);
+    TILE_FREE(src);
+    src = NULL;
+    /* the plan's schedule taken away: the loop is lowered as written */
+    if (fop) p.loop[fop - f.ops] = 0;
+    st = tile__cuda_source(&f, &cfg, &p, &src, &meta);
+    TT_CHECK(st == TILE_OK && src && !strstr(src, "cp.async") && strstr(src, "mma"),
+             "%s: without the plan's ring the CUDA C has no cp.async (and still its tensor-core dot)", arch);
+    TILE_FREE(src);
+    tile__plan_free(&p);
+    tile__func_free(&f);
+}
+
+static void quiet(const tile_error *e, void *user) {
+    (void)e;
+    (void)user;
+}
+/* every allocation of one plan failing in turn */
+static void check_nomem(void) {
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    if (!setup("sm_90a", 4, 4, TILE__HOPPER_ASYNC, 1, &f, &cfg)) return;
+    tile_set_log(quiet, NULL);
+    pm_count = 0;
+    TT_CHECK(tile__plan_build(&f, &cfg, 1, &p) == TILE_OK, "a clean plan");
+    long n = pm_count;
+    size_t want_smem = p.ring_smem;
+    tile__plan_free(&p);
+    TT_CHECK(n >= 6, "a plan makes %ld allocations through TILE_MALLOC (want the tables and the ring's)", n);
+    int bad = 0;
+    for (long k = 0; k < n; k++) {
+        pm_count = 0;
+        pm_fail_at = k;
+        tile_status st = tile__plan_build(&f, &cfg, 1, &p);
+        pm_fail_at = -1;
+        if (st != TILE_ERR_NOMEM || p.lay || p.loops) bad++;
+        if (st == TILE_OK) tile__plan_free(&p);
+        pm_count = 0;
+        if (tile__plan_build(&f, &cfg, 1, &p) != TILE_OK || p.ring_smem != want_smem) bad++;
+        tile__plan_free(&p);
+    }
+    TT_CHECK(bad == 0, "%d of %ld failing allocations were not TILE_ERR_NOMEM with an empty plan, or the next plan was not whole", bad, n);
+    tile__func_free(&f);
+}
+
+int main(void) {
+    tt_seed();
+    const want ws[] = {
+        /* what, arch, warps, stages, hopper, async_ok, sak, ring, ahead, async, wgmma */
+        {"sm_90a, 4 stages, LLVM (groups in flight)", "sm_90a", 4, 4, TILE__HOPPER_ASYNC, 1, 1, 1, 2, 1, 1},
+        {"sm_90a, 4 stages, NVRTC (each dot waits)", "sm_90a", 4, 4, TILE__HOPPER_ASYNC, 0, 1, 1, 3, 0, 1},
+        {"sm_90a, 3 stages (too few to keep a group)", "sm_90a", 8, 3, TILE__HOPPER_ASYNC, 1, 1, 1, 2, 0, 1},
+        {"sm_90a, TILE_WGMMA=0", "sm_90a", 4, 4, TILE__HOPPER_OFF, 1, 1, 1, 3, 0, 0},
+        {"sm_80, 3 stages", "sm_80", 4, 3, TILE__HOPPER_OFF, 0, 1, 1, 2, 0, 0},
+        {"sm_80, 1 stage (no ring)", "sm_80", 4, 1, TILE__HOPPER_OFF, 0, 1, 0, 0, 0, 0},
+        {"sm_80, A column-major (2-byte copies: no ring)", "sm_80", 4, 3, TILE__HOPPER_OFF, 0, 3, 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) check_plan(&ws[i]);
+    check_lowering_follows("sm_80", TILE__HOPPER_OFF);
+    check_lowering_follows("sm_90a", TILE__HOPPER_WAIT);
+    check_nomem();
+    tile_set_log(NULL, NULL);
+    return tt_finish("test_plan");
+}
