@@ -27,9 +27,18 @@
 */
 
 /* ---- lowering state ------------------------------------------------------------------ */
-typedef struct tile__lower {
+typedef struct tile__lower tile__lower;
+/* The architecture parts of the lowering, which the core calls for what it
+   does not lower itself: a tl_dot on tensor cores (mma.sync, wgmma) and a
+   TL_FOR with a ring. tile__lower_func passes the library's. */
+typedef struct tile__arch_rules {
+    void (*dot)(tile__lower *lw, const tile__op *op, int kind);   /* kind: TILE__MMA_* */
+    void (*ring)(tile__lower *lw, const tile__op *op, const tile__loop_plan *p);
+} tile__arch_rules;
+struct tile__lower {
     const tile__func *f;
     const tile__plan *plan;           /* what to emit: layouts, facts, schedules     */
+    const tile__arch_rules *rules;
     tile__emitter *em;
     int nthreads;
     tile__layout *lay;                /* per value: the layout of the registers it has
@@ -51,7 +60,7 @@ typedef struct tile__lower {
                                          into the next iteration (its result), or 0 */
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
-} tile__lower;
+};
 /* n zeroed bytes, never NULL: out of memory, back to tile__lower_func */
 static void *tile__lw_alloc(tile__lower *lw, size_t n) { return tile__arena_alloc(&lw->ar, n); }
 static void tile__lw_free(tile__lower *lw, void *p) { tile__arena_free(&lw->ar, p); }
@@ -766,13 +775,10 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
     tile__lw_free(lw, acc);
 }
-static void tile__lower_dot(tile__lower *lw, const tile__op *op) {
+/* a tl_dot on tensor cores: its operands staged in shared memory (unless
+   a ring has them there), then mma.sync or wgmma */
+static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     const tile__func *f = lw->f;
-    int kind = tile__dot_mma_kind(f, op, lw->nthreads);
-    if (kind < 0) {
-        tile__lower_dot_fma(lw, op);
-        return;
-    }
     int wg = tile__plan_wgmma(lw->plan, op);
     tile__smop s[2];
     size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
@@ -1054,7 +1060,7 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     int n = op->nres;
     const tile__loop_plan *ring = tile__plan_ring(lw->plan, op);
     if (ring) {
-        tile__lower_for_ring(lw, op, ring);
+        lw->rules->ring(lw, op, ring);
         return;
     }
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
@@ -1208,7 +1214,12 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: tile__lower_atomic(lw, op); return;
     case TILE__OP_REDUCE: tile__lower_reduce(lw, op); return;
     case TILE__OP_SCAN: tile__lower_scan(lw, op); return;
-    case TILE__OP_DOT: tile__lower_dot(lw, op); return;
+    case TILE__OP_DOT: {
+        int kind = tile__dot_mma_kind(f, op, lw->nthreads);
+        if (kind < 0) tile__lower_dot_fma(lw, op);
+        else lw->rules->dot(lw, op, kind);
+        return;
+    }
     case TILE__OP_PRINT:
         for (int k = 0; k < op->nopnd; k++) {
             const tile__layout *L = &lw->lay[o[k]];
@@ -1333,7 +1344,8 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     }
     tile__lower_region(lw, 0);
 }
-static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {
+static tile_status tile__lower_with(const tile__func *f, const tile__config *cfg, const tile__plan *plan, const tile__arch_rules *rules, tile__emitter *em,
+                                    tile__kernel_meta *meta) {
     pthread_mutex_lock(&tile__lowered_lock);
     tile__lowered++;
     pthread_mutex_unlock(&tile__lowered_lock);
@@ -1344,6 +1356,7 @@ static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg
     memset(lw, 0, sizeof *lw);
     lw->f = f;
     lw->plan = plan;
+    lw->rules = rules;
     lw->em = em;
     tile_status st;
     if (setjmp(lw->ar.oom) == 0) {
@@ -1360,4 +1373,12 @@ static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg
     tile__arena_free_all(&lw->ar);
     TILE_FREE(lw);
     return st;
+}
+
+/* ---- the entry -------------------------------------------------------------------------- */
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_ring};
+/* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
+   back end's); what the launch needs comes back in *meta. */
+static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {
+    return tile__lower_with(f, cfg, plan, &tile__rules, em, meta);
 }
