@@ -111,6 +111,8 @@
      >>emit      the emitter interface, config, metadata  tile/emit.h
      >>plan      layouts, alignment, schedules (ttgir)    tile/plan.h
      >>lower     the lowering through an emitter          tile/lower.h
+     >>lower_sm80  mma.sync, ldmatrix, the cp.async ring    tile/lower_sm80.h
+     >>lower_sm90  wgmma, the lowering's entry              tile/lower_sm90.h
      >>emit_cuda the CUDA C emitter (NVRTC)               tile/emit_cuda.h
      >>cuda      the driver and NVRTC, loaded at run time tile/cuda.h
      >>device    GPU or interpreter, memory, streams      tile/device.h
@@ -405,6 +407,8 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/emit.h"
 #include "tile/plan.h"
 #include "tile/lower.h"
+#include "tile/lower_sm80.h"
+#include "tile/lower_sm90.h"
 #include "tile/emit_cuda.h"
 #include "tile/cuda.h"
 #include "tile/device.h"

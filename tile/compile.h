@@ -20,7 +20,9 @@
    The layers, bottom first (each header includes and calls only those below
    it; tests/layers.sh checks it):
        knobs.h  ir.h  build.h  passes.h      the environment, the IR, the front half
-       emit.h  plan.h  lower.h  emit_cuda.h  the emitter interface, the plan, lowering, CUDA C
+       emit.h  plan.h                        the emitter interface, the plan
+       lower.h  lower_sm80.h  lower_sm90.h   the lowering: its core, its sm_80 and sm_90a parts
+       emit_cuda.h                           the CUDA C emitter
        cuda.h                                the driver and NVRTC tables
        device.h                              GPU or interpreter, memory, records, streams
        interp.h                              the interpreter
