@@ -7,9 +7,11 @@
          verify, fold, CSE, DCE, verify                                (passes.h)   ir
        tile__func + tile__config (tile__config_resolve: every default) ─ back half
          tile__compile:
-           layouts     the values' layouts (the plan stage to be)      (lower.h)    ttgir
-           emit        lower through an emitter: CUDA C, or the back   (lower.h,    cuda | llir
-                       end's own code (LLVM IR); a tile__kernel_meta    emit_*.h)
+           plan        layouts, alignment facts, each loop's schedule  (plan.h)     ttgir
+                       and its shared memory, for the emitter to come
+           emit        lower the plan through an emitter: CUDA C, or   (lower*.h,   cuda | llir
+                       the back end's own code (LLVM IR); a             emit_*.h)
+                       tile__kernel_meta
            key         the disk key: config + what emit built + the    (cache.h)
                        back end's version; a hit loads, and ends here
            assemble    NVRTC, or the back end (LLVM: libdevice, O3)    (cuda.h)     ptx

@@ -139,23 +139,11 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
     for (int e = 0; e < L->E; e++) out[e] = rt == ct ? acc[e] : em->op1(em, TILE__OP_CAST, ct, rt, acc[e]);
     tile__lw_free(lw, acc);
 }
-/* ---- software pipelining of a TL_FOR that feeds tl_dot (>>mma) ---------------------------
-   Triton's pipeliner, at the lowering: the loads in the loop body whose one
-   use is an operand of a tensor-core tl_dot become cp.async copies into a
-   ring of num_stages shared-memory stages; the code their addresses and
-   masks come from (the "address slice": pure ops of the body, and the
-   carried values it advances, such as a_ptrs) runs num_stages - 1
-   iterations ahead. The prologue issues iterations 0 .. S-2; iteration i
-   waits for its stage (cp.async.wait_group S-2, then a barrier, which also
-   frees the stage read in iteration i-1), issues iteration i+S-1 into that
-   freed stage, then runs the rest of the body with tl_dot reading stage
-   i % S. The address slice is lowered in a layout of 16 bytes per thread
-   run (16-byte copies), independent of the rest of the body.
-   It applies when the slice has no side effects and nothing else reads
-   it, the loads' `other` is 0 (a copy of size 0 fills zeros), the copies
-   are at least 4 bytes, and the advanced values are not used after the
-   loop; otherwise the loop runs as written, with tl_dot staging its
-   operands itself. */
+/* ---- the cp.async ring of a TL_FOR (>>mma) -------------------------------------------
+   What the ring is and when a loop gets one is the plan's (tile__loop_plan
+   in tile/plan.h); here it is emitted: the prologue's copies, then per
+   iteration the wait, the next copies, and the rest of the body reading
+   this iteration's stage. */
 /* assign the yields of the carried values the slice owns (owned 1) or the others (owned 0) */
 static void tile__assign_carried(tile__lower *lw, const tile__op *fop, const tile__loop_plan *p, int owned) {
     const tile__func *f = lw->f;
