@@ -109,6 +109,7 @@
      >>build     tracing: tl_* ops build the IR           tile/build.h
      >>passes    verify, fold, CSE, DCE, printer          tile/passes.h
      >>emit      the emitter interface, config, metadata  tile/emit.h
+     >>ptx       the special instructions, as inline PTX  tile/ptx.h
      >>plan      layouts, alignment, schedules (ttgir)    tile/plan.h
      >>lower     the lowering through an emitter          tile/lower.h
      >>lower_sm80  mma.sync, ldmatrix, the cp.async ring    tile/lower_sm80.h
@@ -405,6 +406,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/build.h"
 #include "tile/passes.h"
 #include "tile/emit.h"
+#include "tile/ptx.h"
 #include "tile/plan.h"
 #include "tile/lower.h"
 #include "tile/lower_sm80.h"

@@ -386,6 +386,7 @@ typedef struct tile__ll_em {
     int depth;
     int uses_math;
     char missing[256];                         /* the first feature this back end lacks */
+    int uid;                                   /* inline PTX so far: its $U */
     LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, vd, ptr, gptr, sptr;
 } tile__ll_em;
 static tile__ll_em *tile__ll_self(tile__emitter *e) { return (tile__ll_em *)e; }
@@ -1269,144 +1270,78 @@ static LLVMValueRef tile__ll_as(tile__ll_em *c, int r, LLVMTypeRef want) {
 static LLVMValueRef tile__ll_smem_addr32(tile__ll_em *c, int off) {
     return L.LLVMBuildPtrToInt(c->B, tile__ll_smem_at(c, off), c->i32, "");
 }
-static void tile__ll_ldmatrix(tile__emitter *e, int off, int n, int trans, int *out) {
-    tile__ll_em *c = tile__ll_self(e);
-    if (n != 1 && n != 2 && n != 4) {
-        tile__ll_missing(c, "ldmatrix of other than 1, 2 or 4 matrices");
-        n = n < 1 ? 1 : n > 4 ? 4 : n;
-    }
-    char text[160], cons[64] = "";
-    int len = snprintf(text, sizeof text, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", n, trans ? ".trans" : "");
-    for (int k = 0; k < n; k++) {
-        len += snprintf(text + len, sizeof text - (size_t)len, "%s$%d", k ? ", " : "", k);
-        strcat(cons, "=r,");
-    }
-    snprintf(text + len, sizeof text - (size_t)len, "}, [$%d];", n);
-    strcat(cons, "r,~{memory}");
-    LLVMTypeRef rs[4] = {c->i32, c->i32, c->i32, c->i32}, at = c->i32;
-    LLVMTypeRef ret = n == 1 ? c->i32 : L.LLVMStructTypeInContext(c->C, rs, (unsigned)n, 0);
-    LLVMValueRef addr = tile__ll_smem_addr32(c, off);
-    LLVMValueRef r = tile__ll_asm_n(c, text, cons, ret, 1, &at, &addr, 1);
-    for (int k = 0; k < n; k++) out[k] = tile__ll_new(c, TL_I32, n == 1 ? r : L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
-}
-static void tile__ll_mma(tile__emitter *e, int kind, const int *a, const int *b, const int *cc, int *d) {
-    tile__ll_em *c = tile__ll_self(e);
-    static const char *const shapes[] = {"m16n8k16.row.col.f32.f16.f16.f32", "m16n8k16.row.col.f32.bf16.bf16.f32",
-                                         "m16n8k8.row.col.f32.tf32.tf32.f32", "m16n8k32.row.col.s32.s8.s8.s32"};
-    if (kind < TILE__MMA_F16 || kind > TILE__MMA_I8) {
-        tile__ll_missing(c, "an mma of an unknown kind");
-        kind = TILE__MMA_F16;
-    }
-    int isint = kind == TILE__MMA_I8;
-    tl_dtype at = isint ? TL_I32 : TL_F32;
-    LLVMTypeRef acc = isint ? c->i32 : c->f32;
-    char text[200];
-    /* d = $0-$3, a = $4-$7, b = $8-$9, c = $10-$13 tied to d */
-    snprintf(text, sizeof text, "mma.sync.aligned.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", shapes[kind]);
-    const char *cons = isint ? "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" : "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
-    LLVMTypeRef tys[10], rs[4] = {acc, acc, acc, acc};
-    LLVMValueRef args[10];
-    for (int k = 0; k < 4; k++) args[k] = tile__ll_as(c, a[k], c->i32), tys[k] = c->i32;
-    for (int k = 0; k < 2; k++) args[4 + k] = tile__ll_as(c, b[k], c->i32), tys[4 + k] = c->i32;
-    for (int k = 0; k < 4; k++) args[6 + k] = tile__ll_as(c, cc[k], acc), tys[6 + k] = acc;
-    LLVMValueRef r = tile__ll_asm_n(c, text, cons, L.LLVMStructTypeInContext(c->C, rs, 4, 0), 10, tys, args, 1);
-    for (int k = 0; k < 4; k++) d[k] = tile__ll_new(c, at, L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
-}
-static void tile__ll_cp_async(tile__emitter *e, int off, int gptr, int bytes, int pred) {
-    tile__ll_em *c = tile__ll_self(e);
-    if (bytes != 4 && bytes != 8 && bytes != 16) {
-        tile__ll_missing(c, "cp.async of other than 4, 8 or 16 bytes");
-        bytes = 16;
-    }
-    char text[128];
-    const char *mode = bytes == 16 ? "cg" : "ca";
-    LLVMTypeRef tys[3] = {c->i32, c->gptr, c->i32};
-    LLVMValueRef args[3] = {tile__ll_smem_addr32(c, off), tile__ll_global(c, tile__ll_get(c, gptr)), NULL};
-    if (pred >= 0) {
-        /* the source size: `bytes` where pred holds, else 0 (the bytes become zeros) */
-        args[2] = L.LLVMBuildSelect(c->B, tile__ll_get(c, pred), tile__ll_i32c(c, bytes), tile__ll_i32c(c, 0), "");
-        snprintf(text, sizeof text, "cp.async.%s.shared.global [$0], [$1], %d, $2;", mode, bytes);
-        tile__ll_asm_n(c, text, "r,l,r,~{memory}", c->vd, 3, tys, args, 0);
-    } else {
-        snprintf(text, sizeof text, "cp.async.%s.shared.global [$0], [$1], %d;", mode, bytes);
-        tile__ll_asm_n(c, text, "r,l,~{memory}", c->vd, 2, tys, args, 0);
-    }
-}
-static void tile__ll_cp_commit(tile__emitter *e) {
-    tile__ll_em *c = tile__ll_self(e);
-    tile__ll_asm_n(c, "cp.async.commit_group;", "~{memory}", c->vd, 0, NULL, NULL, 0);
-}
-static void tile__ll_cp_wait(tile__emitter *e, int pending) {
-    tile__ll_em *c = tile__ll_self(e);
-    char text[48];
-    snprintf(text, sizeof text, "cp.async.wait_group %d;", pending < 0 ? 0 : pending);
-    tile__ll_asm_n(c, text, "~{memory}", c->vd, 0, NULL, NULL, 0);
-}
-/* >>wgmma: descriptors are built in the IR from the shared-window address;
-   the accumulators go through each instruction as tied operands */
+/* >>wgmma: a descriptor, built in the IR from the shared-window address */
 static LLVMValueRef tile__ll_desc(tile__ll_em *c, int off, uint64_t hi) {
     LLVMValueRef a = L.LLVMBuildAnd(c->B, L.LLVMBuildLShr(c->B, tile__ll_smem_addr32(c, off), tile__ll_i32c(c, 4), ""), tile__ll_i32c(c, 0x3FFF), "");
     return L.LLVMBuildOr(c->B, L.LLVMBuildZExt(c->B, a, c->i64, ""), L.LLVMConstInt(c->i64, (unsigned long long)hi, 0), "");
 }
-/* inline asm `text` with the n F32 registers in io tied through it ($0..$n-1
-   out, tied ins after the nx extra inputs xs); io gets the results */
-static void tile__ll_asm_acc(tile__ll_em *c, const char *text, const char *xcons, unsigned nx, LLVMTypeRef *xtys, LLVMValueRef *xs, int n,
-                             const int *in, int *io) {
-    if (n < 0) n = 0;
-    size_t clen = (size_t)n * 12 + strlen(xcons) + 32;
-    char *cons = (char *)malloc(clen);
-    LLVMTypeRef *tys = (LLVMTypeRef *)malloc(sizeof(LLVMTypeRef) * ((size_t)n + nx + 1));
-    LLVMValueRef *args = (LLVMValueRef *)malloc(sizeof(LLVMValueRef) * ((size_t)n + nx + 1));
-    if (!cons || !tys || !args) {
-        free(cons), free(tys), free(args);
-        tile__ll_missing(c, "host memory for an inline asm");
-        return;
-    }
-    size_t at = 0;
-    for (int k = 0; k < n; k++) at += (size_t)snprintf(cons + at, clen - at, "=f,");
-    at += (size_t)snprintf(cons + at, clen - at, "%s", xcons);
-    for (int k = 0; k < n; k++) at += (size_t)snprintf(cons + at, clen - at, "%s%d", at && cons[at - 1] != ',' ? "," : "", k);
-    snprintf(cons + at, clen - at, "%s~{memory}", at && cons[at - 1] != ',' ? "," : "");
-    for (unsigned k = 0; k < nx; k++) tys[k] = xtys[k], args[k] = xs[k];
-    for (int k = 0; k < n; k++) tys[nx + (unsigned)k] = c->f32, args[nx + (unsigned)k] = tile__ll_as(c, in[k], c->f32);
-    LLVMTypeRef *rs = (LLVMTypeRef *)malloc(sizeof(LLVMTypeRef) * (size_t)(n > 0 ? n : 1));
-    if (!rs) {
-        free(cons), free(tys), free(args);
-        tile__ll_missing(c, "host memory for an inline asm");
-        return;
-    }
-    for (int k = 0; k < n; k++) rs[k] = c->f32;
-    LLVMTypeRef ret = n == 0 ? c->vd : n == 1 ? c->f32 : L.LLVMStructTypeInContext(c->C, rs, (unsigned)n, 0);
-    LLVMValueRef r = tile__ll_asm_n(c, text, cons, ret, nx + (unsigned)n, tys, args, 1);
-    for (int k = 0; k < n; k++) io[k] = tile__ll_new(c, TL_F32, n == 1 ? r : L.LLVMBuildExtractValue(c->B, r, (unsigned)k, ""), 0);
-    free(rs);
-    free(cons);
-    free(tys);
-    free(args);
-}
-static void tile__ll_wgmma(tile__emitter *e, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *cc, int *d) {
+static LLVMTypeRef tile__ll_px_ty(tile__ll_em *c, tl_dtype t) { return t == TL_F32 ? c->f32 : t == TL_I64 ? c->i64 : t == TL_PTR ? c->gptr : c->i32; }
+/* one inline PTX instruction (tile/ptx.h): outputs, then the inputs in
+   order, then the in-out operands' inputs tied to their outputs; an
+   input with a tie is tied too */
+static void tile__ll_ptx(tile__emitter *e, const char *text, int flags, int n, tile__px *ops) {
     tile__ll_em *c = tile__ll_self(e);
-    int m = n / 2;
-    const char *ty = kind == TILE__MMA_BF16 ? "bf16" : "f16";
-    size_t tlen = (size_t)m * 8 + 256;
-    char *text = (char *)malloc(tlen);
-    if (!text) {
-        tile__ll_missing(c, "host memory for an inline asm");
+    char cons[TILE__PX_MAX * 5 + 16], asmtext[4096];
+    LLVMTypeRef tys[TILE__PX_MAX], rs[TILE__PX_MAX];
+    LLVMValueRef args[TILE__PX_MAX];
+    size_t at = 0, tl = 0;
+    unsigned na = 0, nr = 0;
+    cons[0] = 0;
+#define TILE__LL_CONS(...) (at += (size_t)snprintf(cons + at, at < sizeof cons ? sizeof cons - at : 0, __VA_ARGS__))
+    for (int k = 0; k < n; k++)
+        if (ops[k].role != TILE__PX_IN) {
+            TILE__LL_CONS("%s=%s", at ? "," : "", ops[k].t == TL_F32 ? "f" : ops[k].t == TL_I64 ? "l" : "r");
+            rs[nr++] = tile__ll_px_ty(c, ops[k].t);
+        }
+    for (int k = 0; k < n; k++) {
+        const tile__px *o = &ops[k];
+        if (o->role != TILE__PX_IN) continue;
+        LLVMTypeRef t = tile__ll_px_ty(c, o->t);
+        LLVMValueRef v;
+        switch (o->form) {
+        case TILE__PXF_SMEM: v = tile__ll_smem_addr32(c, o->reg); break;
+        case TILE__PXF_DESC: v = tile__ll_desc(c, o->reg, o->hi); break;
+        case TILE__PXF_SIZE: v = L.LLVMBuildSelect(c->B, tile__ll_get(c, o->reg), tile__ll_i32c(c, (int)o->hi), tile__ll_i32c(c, 0), ""); break;
+        case TILE__PXF_IMM: v = o->t == TL_I32 ? tile__ll_i32c(c, (long long)o->hi) : L.LLVMConstInt(t, (unsigned long long)o->hi, 0); break;
+        default:
+            v = o->t == TL_PTR ? tile__ll_global(c, tile__ll_get(c, o->reg)) : o->t == TL_I64 ? tile__ll_get(c, o->reg) : tile__ll_as(c, o->reg, t);
+            break;
+        }
+        if (o->tie >= 0) TILE__LL_CONS("%s%d", at ? "," : "", o->tie);
+        else TILE__LL_CONS("%s%s", at ? "," : "", o->t == TL_F32 ? "f" : o->t == TL_I64 || o->t == TL_PTR ? "l" : "r");
+        tys[na] = t;
+        args[na++] = v;
+    }
+    for (int k = 0, out = 0; k < n; k++) {
+        if (ops[k].role == TILE__PX_IN) continue;
+        if (ops[k].role == TILE__PX_INOUT) {
+            TILE__LL_CONS("%s%d", at ? "," : "", out);
+            tys[na] = tile__ll_px_ty(c, ops[k].t);
+            args[na] = tile__ll_as(c, ops[k].reg, tys[na]);
+            na++;
+        }
+        out++;
+    }
+    if (flags & TILE__PX_MEMORY) TILE__LL_CONS("%s~{memory}", at ? "," : "");
+#undef TILE__LL_CONS
+    /* $U: a number no other inline PTX of the kernel has */
+    for (const char *t = text; *t && tl + 24 < sizeof asmtext; t++) {
+        if (t[0] == '$' && t[1] == 'U') tl += (size_t)snprintf(asmtext + tl, sizeof asmtext - tl, "%d", c->uid), t++;
+        else asmtext[tl++] = *t;
+    }
+    asmtext[tl] = 0;
+    c->uid++;
+    if (at >= sizeof cons || tl + 24 >= sizeof asmtext) {
+        tile__ll_missing(c, "an inline PTX instruction this long");
         return;
     }
-    size_t at = (size_t)snprintf(text, tlen, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + 2, n, ty, ty);
-    for (int k = 0; k < m; k++) at += (size_t)snprintf(text + at, tlen - at, "%s$%d", k ? ", " : "", k);
-    snprintf(text + at, tlen - at, "}, $%d, $%d, p, 1, 1, 0, 1; }", m, m + 1);
-    LLVMTypeRef xt[3] = {c->i64, c->i64, c->i32};
-    LLVMValueRef xs[3] = {tile__ll_desc(c, offa, hia), tile__ll_desc(c, offb, hib), tile__ll_i32c(c, 1)};
-    tile__ll_asm_acc(c, text, "l,l,r", 3, xt, xs, m, cc, d);
-    free(text);
-}
-static void tile__ll_wg_sync(tile__emitter *e, int what, int pending, int n, int *io) {
-    tile__ll_em *c = tile__ll_self(e);
-    char text[64];
-    tile__wg_sync_ptx(what, pending, text, sizeof text);
-    tile__ll_asm_acc(c, text, "", 0, NULL, NULL, n, io, io);
+    LLVMTypeRef ret = nr == 0 ? c->vd : nr == 1 ? rs[0] : L.LLVMStructTypeInContext(c->C, rs, nr, 0);
+    LLVMValueRef r = tile__ll_asm_n(c, asmtext, cons, ret, na, tys, args, (flags & TILE__PX_CONVERGENT) != 0);
+    for (int k = 0, out = 0; k < n; k++) {
+        if (ops[k].role == TILE__PX_IN) continue;
+        ops[k].reg = tile__ll_new(c, ops[k].t, nr == 1 ? r : L.LLVMBuildExtractValue(c->B, r, (unsigned)out, ""), 0);
+        out++;
+    }
 }
 
 /* ---- one kernel: IR, link, verify, optimize, PTX -------------------------------------- */

@@ -12,7 +12,9 @@
    has cp.async with the ring and none once the plan's schedule is taken
    away. TILE_DUMP=ttgir's text is the plan's. Last, every allocation of
    one plan fails in turn: TILE_ERR_NOMEM each time, nothing leaked (the
-   sanitizer build), and the next plan is whole. */
+   sanitizer build), and the next plan is whole. And the one inline-PTX hook
+   of the CUDA C emitter (tile/ptx.h's rows) writes operands, in-out
+   accumulators, unique labels and flags as the row says. */
 #include <stdlib.h>
 
 static long pm_fail_at = -1;   /* the allocation that fails (-1: none) */
@@ -179,6 +181,10 @@ static void check_lowering_follows(const char *arch, int hopper) {
     TT_CHECK(fop && tile__plan_ring(&p, fop), "%s: the plan has a ring", arch);
     tile_status st = tile__cuda_source(&f, &cfg, &p, &src, &meta);
     TT_CHECK(st == TILE_OK && src && strstr(src, "cp.async.cg.shared.global"), "%s: the CUDA C of the ring has 16-byte cp.async copies", arch);
+    if (hopper != TILE__HOPPER_OFF)
+        TT_CHECK(st == TILE_OK && src && strstr(src, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") && strstr(src, "wgmma.wait_group.sync.aligned 0;") &&
+                     strstr(src, "fence.proxy.async.shared::cta;"),
+                 "%s: the CUDA C has the wgmmas, their wait, and the proxy fence after the copies", arch);
     TT_CHECK(meta.smem >= p.ring_smem && meta.nthreads == p.nthreads, "%s: the kernel's shared memory %zu covers the rings' %zu; %d threads", arch,
              meta.smem, p.ring_smem, meta.nthreads);
     TILE_FREE(src);
@@ -193,6 +199,48 @@ static void check_lowering_follows(const char *arch, int hopper) {
     tile__func_free(&f);
 }
 
+/* the one inline-PTX hook of the CUDA C emitter: operands in the order and
+   forms the row gives, in-out accumulators as "+f" copies, $U a number no
+   other instruction of the kernel has, the instruction volatile and a
+   memory clobber only where its flags say */
+static void check_ptx_hook(void) {
+    tile__cuda_em c;
+    memset(&c, 0, sizeof c);
+#define TT_CC_HOOK(ret, name, params) c.em.name = tile__cc_##name;
+    TILE__EMITTER_HOOKS(TT_CC_HOOK)
+#undef TT_CC_HOOK
+    c.capregs = 64;
+    c.types = (tl_dtype *)TILE_MALLOC(64 * sizeof *c.types);
+    if (!c.types) {
+        TT_CHECK(0, "out of host memory");
+        return;
+    }
+    int off = tile__cc_new(&c, TL_I32), acc[2] = {tile__cc_new(&c, TL_F32), tile__cc_new(&c, TL_F32)};
+    for (int round = 0; round < 2; round++) {
+        /* a made-up row: a loop with a label, an in-out pair, a shared address */
+        tile__ptxb b;
+        tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+        tile__pb_inout(&b, TL_F32, acc[0]);
+        tile__pb_inout(&b, TL_F32, acc[1]);
+        tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+        tile__pb_text(&b, "{ L$U: add.f32 $0, $0, $1; ld.shared.f32 $1, [$2]; bra L$U; }");
+        tile__pb_emit(&c.em, &b);
+        TT_CHECK(b.ops[0].reg != acc[0] && b.ops[1].reg != acc[1], "the in-out operands get new registers");
+    }
+    tile__ptx_cp_wait(&c.em, 1);
+    int d[4], a4[4] = {off, off, off, off}, c4[4] = {acc[0], acc[1], acc[0], acc[1]};
+    tile__ptx_mma(&c.em, TILE__MMA_F16, a4, a4, c4, d);
+    const char *src = c.buf ? c.buf : "";
+    TT_CHECK(strstr(src, "asm volatile(\"{ L0: add.f32 %0, %0, %1; ld.shared.f32 %1, [%2]; bra L0; }\" : \"+f\"(") &&
+                 strstr(src, "{ L1: add.f32") && strstr(src, "\"r\"(tile_smem_u32 + (unsigned)r0) : \"memory\");"),
+             "the CUDA C of an inline PTX row: %s", src);
+    TT_CHECK(strstr(src, "asm volatile(\"cp.async.wait_group 1;\" ::: \"memory\");") != NULL, "cp.async.wait_group: %s", src);
+    TT_CHECK(strstr(src, "asm(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\" : \"=f\"(") &&
+                 !strstr(strstr(src, "mma.sync"), "memory"),
+             "mma.sync: not volatile, no memory clobber, its accumulators plain inputs: %s", src);
+    TILE_FREE(c.buf);
+    TILE_FREE(c.types);
+}
 static void quiet(const tile_error *e, void *user) {
     (void)e;
     (void)user;
@@ -241,6 +289,7 @@ int main(void) {
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) check_plan(&ws[i]);
     check_lowering_follows("sm_80", TILE__HOPPER_OFF);
     check_lowering_follows("sm_90a", TILE__HOPPER_WAIT);
+    check_ptx_hook();
     check_nomem();
     tile_set_log(NULL, NULL);
     return tt_finish("test_plan");

@@ -22,7 +22,7 @@
    The layers, bottom first (each header includes and calls only those below
    it; tests/layers.sh checks it):
        knobs.h  ir.h  build.h  passes.h      the environment, the IR, the front half
-       emit.h  plan.h                        the emitter interface, the plan
+       emit.h  ptx.h  plan.h                 the emitter interface, its PTX rows, the plan
        lower.h  lower_sm80.h  lower_sm90.h   the lowering: its core, its sm_80 and sm_90a parts
        emit_cuda.h                           the CUDA C emitter
        cuda.h                                the driver and NVRTC tables

@@ -12,6 +12,34 @@
    Virtual registers are ints >= 0. Types are tile dtypes; pointers are TL_PTR
    (a byte address). Control flow is structured; loops assign to variables
    made with `var`. */
+/* An operand of an inline PTX instruction (the `ptx` hook). Its role: an
+   output, an input, or both (an accumulator the instruction updates in
+   place: in the text it is the output's $k). Its type: TL_I32 (a b32
+   register, "r"), TL_F32 ("f"), TL_I64 ("l") or TL_PTR (a global address,
+   "l"). An input's value is made by its form from reg and hi: the register
+   itself; the 32-bit shared-window address of shared byte offset reg; a
+   wgmma descriptor, hi | (that address) >> 4 & 0x3FFF; a copy size, hi
+   where the I1 register reg holds and else 0; or the constant hi. An input
+   with tie >= 0 may share output tie's register (the emitter may tie them,
+   as LLVM does for mma's accumulators; a copy is just as right). */
+typedef struct tile__px {
+    int role;                        /* TILE__PX_OUT, TILE__PX_INOUT, TILE__PX_IN      */
+    tl_dtype t;
+    int form;                        /* inputs: TILE__PXF_*                            */
+    int reg;                         /* in: the input register; out: the new one        */
+    int tie;                         /* inputs: an output's index, or -1                */
+    uint64_t hi;
+} tile__px;
+enum { TILE__PX_OUT, TILE__PX_INOUT, TILE__PX_IN };
+enum { TILE__PXF_REG, TILE__PXF_SMEM, TILE__PXF_DESC, TILE__PXF_SIZE, TILE__PXF_IMM };
+enum {
+    TILE__PX_VOLATILE = 1,           /* effects beyond its outputs: never removed or merged (CUDA C: asm
+                                        volatile; LLVM's inline asm has side effects always) */
+    TILE__PX_MEMORY = 2,             /* reads or writes memory the compiler does not see: a memory clobber */
+    TILE__PX_CONVERGENT = 4          /* warp-wide: no pass may make it depend on more control flow (LLVM) */
+};
+#define TILE__PX_MAX 260             /* operands of one instruction, at most (a wait on 256 accumulators) */
+
 /* Every hook, once: X(return type, name, (parameters)). The struct's fields
    and each emitter's table come from this list, and an emitter names its
    functions <prefix>_<hook> (tile__cc_lit, tile__ll_lit, ...), so one that
@@ -50,33 +78,12 @@
        `kind`, check `id`: the op's index, `line`) for the launch to report,                                             \
        and go on */                                                                                                      \
     X(void, check, (tile__emitter *, int cond, int kind, int id, const char *msg, const char *file, int line))           \
-    /* >>mma: tensor cores and asynchronous copies (sm_80 and later), as                                                 \
-       inline PTX. Shared-memory addresses are byte offsets into the kernel's                                            \
-       dynamic shared memory, as for smem_store/smem_load. */                                                            \
-    /* ldmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16: `off` is this                                                 \
-       thread's row address; n (1, 2 or 4) b32 registers (I32) come out */                                               \
-    X(void, ldmatrix, (tile__emitter *, int off, int n, int trans, int *out))                                            \
-    /* mma.sync.aligned for `kind` (TILE__MMA_*): a is 4 b32 registers (I32),                                            \
-       b is 2, c is 4 accumulators (F32, or I32 for TILE__MMA_I8); d gets 4 */                                           \
-    X(void, mma, (tile__emitter *, int kind, const int *a, const int *b, const int *c, int *d))                          \
-    /* cp.async.{ca|cg}.shared.global: `bytes` (4, 8 or 16; 16 uses .cg) from                                            \
-       global `gptr` to shared `off`; where pred (I1, -1: none) is false the                                             \
-       source size is 0 and the bytes become zeros */                                                                    \
-    X(void, cp_async, (tile__emitter *, int off, int gptr, int bytes, int pred))                                         \
-    X(void, cp_commit, (tile__emitter *)) /* cp.async.commit_group        */                                             \
-    X(void, cp_wait, (tile__emitter *, int pending)) /* cp.async.wait_group pending  */                                  \
-    /* >>wgmma (sm_90a): wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16}                                          \
-       (kind TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b                                           \
-       1) in shared memory. Each descriptor is its hi bits (strides, swizzle)                                            \
-       or'ed with the 16-byte address bits of shared byte `off`:                                                         \
-       hi | (shared-window address of off) >> 4 & 0x3FFF. c is n/2                                                       \
-       accumulators (F32, scale-d 1); d gets n/2. */                                                                     \
-    X(void, wgmma, (tile__emitter *, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d)) \
-    /* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group                                                \
-       `pending`, or fence.proxy.async.shared::cta. The n registers in io                                                \
-       (F32) are tied through the instruction (io gets new ones), so no                                                  \
-       use of an accumulator moves across a fence or a wait. */                                                          \
-    X(void, wg_sync, (tile__emitter *, int what, int pending, int n, int *io))
+    /* One inline PTX instruction (tile/ptx.h has every one the lowering                                              \
+       uses, written once for both emitters): `text` names operand k as $k                                              \
+       (outputs first, then inputs, in ops' order) and has $U where a                                                   \
+       label must be unique in the kernel; flags are TILE__PX_*. Each                                                   \
+       output's reg is set to a new register. */                                                                        \
+    X(void, ptx, (tile__emitter *, const char *text, int flags, int n, tile__px *ops))
 
 typedef struct tile__emitter tile__emitter;
 #define TILE__EMITTER_FIELD(ret, name, params) ret(*name) params;
@@ -84,15 +91,6 @@ struct tile__emitter {
     TILE__EMITTER_HOOKS(TILE__EMITTER_FIELD)
 };
 enum { TILE__WG_FENCE, TILE__WG_COMMIT, TILE__WG_WAIT, TILE__WG_PROXY };
-/* the PTX of a TILE__WG_* instruction, for both emitters */
-static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
-    switch (what) {
-    case TILE__WG_FENCE: snprintf(buf, n, "wgmma.fence.sync.aligned;"); break;
-    case TILE__WG_COMMIT: snprintf(buf, n, "wgmma.commit_group.sync.aligned;"); break;
-    case TILE__WG_WAIT: snprintf(buf, n, "wgmma.wait_group.sync.aligned %d;", pending < 0 ? 0 : pending); break;
-    default: snprintf(buf, n, "fence.proxy.async.shared::cta;"); break;
-    }
-}
 /* A failed device check writes the kernel's record (the hidden last
    parameter; the first failure of a launch wins): {kind, line, check (the
    op's index), program x, y, z, 0, 0}. The kind, not the message, tells the

@@ -20,6 +20,7 @@ typedef struct tile__cuda_em {
     const tile__func *f;
     int oom;                        /* out of memory: the text is dropped, the source fails */
     char missing[64];               /* the first op without a CUDA C rule */
+    int uid;                        /* inline PTX so far: its $U */
 } tile__cuda_em;
 
 static void tile__cc_out(tile__cuda_em *c, const char *fmt, ...) {
@@ -363,90 +364,69 @@ static int tile__cc_smem_load(tile__emitter *e, tl_dtype t, int off) {
 }
 /* >>mma: tensor cores and cp.async as inline PTX; tile_smem_u32 is the
    shared-window address of tile_smem */
-static void tile__cc_ldmatrix(tile__emitter *e, int off, int n, int trans, int *out) {
+/* one inline PTX instruction (tile/ptx.h): asm() with constraints. In-out
+   operands are copies made first ("+f"), so that no other use of the
+   register sees the update; an input's tie is not needed here. */
+static const char *tile__cc_cons(tl_dtype t) { return t == TL_F32 ? "f" : t == TL_I64 || t == TL_PTR ? "l" : "r"; }
+static void tile__cc_ptx(tile__emitter *e, const char *text, int flags, int n, tile__px *ops) {
     tile__cuda_em *c = tile__cc_self(e);
-    for (int k = 0; k < n; k++) out[k] = tile__cc_new(c, TL_I32);
+    int nout = 0, nin = 0, ninout = 0;
+    for (int k = 0; k < n; k++) {
+        nout += ops[k].role != TILE__PX_IN;
+        nin += ops[k].role == TILE__PX_IN;
+        ninout += ops[k].role == TILE__PX_INOUT;
+    }
+    if (ninout) {
+        int first = 1;
+        for (int k = 0; k < n; k++) {
+            if (ops[k].role != TILE__PX_INOUT) continue;
+            int r = tile__cc_new(c, ops[k].t);
+            if (first) tile__cc_indent(c), tile__cc_out(c, "%s", tile__cc_ctype(ops[k].t));
+            tile__cc_out(c, "%s r%d = r%d", first ? "" : ",", r, ops[k].reg);
+            ops[k].reg = r;
+            first = 0;
+        }
+        tile__cc_out(c, ";\n");
+    }
     tile__cc_indent(c);
-    tile__cc_out(c, "int ");
-    for (int k = 0; k < n; k++) tile__cc_out(c, "%sr%d", k ? ", " : "", out[k]);
-    tile__cc_out(c, "; asm volatile(\"ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", n, trans ? ".trans" : "");
-    for (int k = 0; k < n; k++) tile__cc_out(c, "%s%%%d", k ? ", " : "", k);
-    tile__cc_out(c, "}, [%%%d];\" : ", n);
-    for (int k = 0; k < n; k++) tile__cc_out(c, "%s\"=r\"(r%d)", k ? ", " : "", out[k]);
-    tile__cc_out(c, " : \"r\"(tile_smem_u32 + (unsigned)r%d) : \"memory\");\n", off);
-}
-static void tile__cc_mma(tile__emitter *e, int kind, const int *a, const int *b, const int *cc, int *d) {
-    tile__cuda_em *c = tile__cc_self(e);
-    static const char *const shapes[] = {"m16n8k16.row.col.f32.f16.f16.f32", "m16n8k16.row.col.f32.bf16.bf16.f32",
-                                         "m16n8k8.row.col.f32.tf32.tf32.f32", "m16n8k32.row.col.s32.s8.s8.s32"};
-    tl_dtype ct = kind == TILE__MMA_I8 ? TL_I32 : TL_F32;
-    const char *cs = ct == TL_I32 ? "r" : "f";
-    int in[4] = {cc[0], cc[1], cc[2], cc[3]};        /* d may be c */
-    for (int k = 0; k < 4; k++) d[k] = tile__cc_new(c, ct);
-    tile__cc_indent(c);
-    tile__cc_out(c, "%s r%d, r%d, r%d, r%d; asm(\"mma.sync.aligned.%s {%%0, %%1, %%2, %%3}, {%%4, %%5, %%6, %%7}, {%%8, %%9}, "
-                    "{%%10, %%11, %%12, %%13};\" : \"=%s\"(r%d), \"=%s\"(r%d), \"=%s\"(r%d), \"=%s\"(r%d) : "
-                    "\"r\"(r%d), \"r\"(r%d), \"r\"(r%d), \"r\"(r%d), \"r\"(r%d), \"r\"(r%d), \"%s\"(r%d), \"%s\"(r%d), \"%s\"(r%d), \"%s\"(r%d));\n",
-                 tile__cc_ctype(ct), d[0], d[1], d[2], d[3], shapes[kind], cs, d[0], cs, d[1], cs, d[2], cs, d[3], a[0], a[1], a[2], a[3], b[0], b[1],
-                 cs, in[0], cs, in[1], cs, in[2], cs, in[3]);
-}
-static void tile__cc_cp_async(tile__emitter *e, int off, int gptr, int bytes, int pred) {
-    tile__cuda_em *c = tile__cc_self(e);
-    tile__cc_indent(c);
-    char sz[64];
-    if (pred >= 0) snprintf(sz, sizeof sz, "r%d ? %d : 0", pred, bytes);
-    else snprintf(sz, sizeof sz, "%d", bytes);
-    tile__cc_out(c, "asm volatile(\"cp.async.%s.shared.global [%%0], [%%1], %d, %%2;\" :: \"r\"(tile_smem_u32 + (unsigned)r%d), \"l\"(r%d), "
-                    "\"r\"(%s) : \"memory\");\n", bytes == 16 ? "cg" : "ca", bytes, off, gptr, sz);
-}
-static void tile__cc_cp_commit(tile__emitter *e) {
-    tile__cuda_em *c = tile__cc_self(e);
-    tile__cc_indent(c);
-    tile__cc_out(c, "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n");
-}
-static void tile__cc_cp_wait(tile__emitter *e, int pending) {
-    tile__cuda_em *c = tile__cc_self(e);
-    tile__cc_indent(c);
-    tile__cc_out(c, "asm volatile(\"cp.async.wait_group %d;\" ::: \"memory\");\n", pending);
-}
-/* >>wgmma: the accumulators are "+f" operands of the instruction, and of
-   the fence and the wait around it */
-static void tile__cc_acc_copy(tile__cuda_em *c, int n, const int *in, int *out) {
-    int tmp[256];   /* n <= 128: wgmma's n/2 accumulators */
-    TILE_ASSERT(n > 0 && n <= 256);
-    for (int k = 0; k < n; k++) tmp[k] = tile__cc_new(c, TL_F32);
-    tile__cc_indent(c);
-    tile__cc_out(c, "float");
-    for (int k = 0; k < n; k++) tile__cc_out(c, "%s r%d = r%d", k ? "," : "", tmp[k], in[k]);
-    tile__cc_out(c, ";\n");
-    memcpy(out, tmp, sizeof(int) * (size_t)n);
-}
-static void tile__cc_acc_operands(tile__cuda_em *c, int n, const int *acc) {
-    for (int k = 0; k < n; k++) tile__cc_out(c, "%s\"+f\"(r%d)", k ? ", " : "", acc[k]);
-}
-static void tile__cc_wgmma(tile__emitter *e, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *cc, int *d) {
-    tile__cuda_em *c = tile__cc_self(e);
-    int m = n / 2;
-    tile__cc_acc_copy(c, m, cc, d);
-    tile__cc_indent(c);
-    tile__cc_out(c, "asm volatile(\"{ .reg .pred p; setp.ne.b32 p, %%%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + 2, n,
-                 kind == TILE__MMA_BF16 ? "bf16" : "f16", kind == TILE__MMA_BF16 ? "bf16" : "f16");
-    for (int k = 0; k < m; k++) tile__cc_out(c, "%s%%%d", k ? ", " : "", k);
-    tile__cc_out(c, "}, %%%d, %%%d, p, 1, 1, 0, 1; }\" : ", m, m + 1);
-    tile__cc_acc_operands(c, m, d);
-    tile__cc_out(c, " : \"l\"(0x%llxull | (tile_u64)((tile_smem_u32 + (unsigned)r%d) >> 4 & 0x3FFFu)), "
-                    "\"l\"(0x%llxull | (tile_u64)((tile_smem_u32 + (unsigned)r%d) >> 4 & 0x3FFFu)), \"r\"(1) : \"memory\");\n",
-                 (unsigned long long)hia, offa, (unsigned long long)hib, offb);
-}
-static void tile__cc_wg_sync(tile__emitter *e, int what, int pending, int n, int *io) {
-    tile__cuda_em *c = tile__cc_self(e);
-    char text[64];
-    tile__wg_sync_ptx(what, pending, text, sizeof text);
-    if (n) tile__cc_acc_copy(c, n, io, io);
-    tile__cc_indent(c);
-    tile__cc_out(c, "asm volatile(\"%s\"%s", text, n ? " : " : "");
-    tile__cc_acc_operands(c, n, io);
-    tile__cc_out(c, "%s : \"memory\");\n", n ? " :" : " ::");
+    int decl = 0;
+    for (int k = 0; k < n; k++) {
+        if (ops[k].role != TILE__PX_OUT) continue;
+        ops[k].reg = tile__cc_new(c, ops[k].t);
+        if (decl) tile__cc_out(c, ", r%d", ops[k].reg);
+        else tile__cc_out(c, "%s r%d", tile__cc_ctype(ops[k].t), ops[k].reg);
+        decl = 1;
+    }
+    tile__cc_out(c, "%sasm%s(\"", decl ? "; " : "", flags & TILE__PX_VOLATILE ? " volatile" : "");
+    for (const char *t = text; *t; t++) {
+        if (*t == '$' && t[1] == 'U') tile__cc_out(c, "%d", c->uid), t++;
+        else if (*t == '$') tile__cc_out(c, "%%");
+        else if (*t == '%') tile__cc_out(c, "%%%%");
+        else if (*t == '"' || *t == '\\') tile__cc_out(c, "\\%c", *t);
+        else tile__cc_out(c, "%c", *t);
+    }
+    c->uid++;
+    tile__cc_out(c, "\"%s", nout ? " : " : " ::");
+    for (int k = 0, at = 0; k < n; k++)
+        if (ops[k].role != TILE__PX_IN)
+            tile__cc_out(c, "%s\"%s%s\"(r%d)", at++ ? ", " : "", ops[k].role == TILE__PX_INOUT ? "+" : "=", tile__cc_cons(ops[k].t), ops[k].reg);
+    if (nout) tile__cc_out(c, " :");
+    if (nin) tile__cc_out(c, " ");
+    for (int k = 0, at = 0; k < n; k++) {
+        const tile__px *o = &ops[k];
+        if (o->role != TILE__PX_IN) continue;
+        tile__cc_out(c, "%s\"%s\"(", at++ ? ", " : "", tile__cc_cons(o->t));
+        switch (o->form) {
+        case TILE__PXF_SMEM: tile__cc_out(c, "tile_smem_u32 + (unsigned)r%d", o->reg); break;
+        case TILE__PXF_DESC: tile__cc_out(c, "0x%llxull | (tile_u64)((tile_smem_u32 + (unsigned)r%d) >> 4 & 0x3FFFu)", (unsigned long long)o->hi, o->reg); break;
+        case TILE__PXF_SIZE: tile__cc_out(c, "r%d ? %d : 0", o->reg, (int)o->hi); break;
+        case TILE__PXF_IMM: tile__cc_out(c, "%lld", (long long)o->hi); break;
+        default: tile__cc_out(c, "r%d", o->reg); break;
+        }
+        tile__cc_out(c, ")");
+    }
+    if (flags & TILE__PX_MEMORY) tile__cc_out(c, "%s\"memory\"", nout || nin ? " : " : ": ");
+    tile__cc_out(c, ");\n");
 }
 static void tile__cc_barrier(tile__emitter *e) {
     tile__cuda_em *c = tile__cc_self(e);

@@ -86,7 +86,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
         /* A: rows wr + 16 rm + (lane & 15), bytes 32 kk + (lane & 16) */
         for (int rm = 0; rm < repm; rm++) {
             int row = tile__iadd(lw, wr, tile__iadd(lw, l15, tile__li(lw, tile__mma_row0(L, 0, rm))));
-            em->ldmatrix(em, tile__swz(lw, sa, row, tile__iadd(lw, l16, tile__li(lw, kk * 32))), 4, 0, afr + rm * 4);
+            tile__ptx_ldmatrix(em, tile__swz(lw, sa, row, tile__iadd(lw, l16, tile__li(lw, kk * 32))), 4, 0, afr + rm * 4);
             if (rnd)
                 for (int q = 0; q < 4; q++) afr[rm * 4 + q] = tile__tf32_bits(lw, afr[rm * 4 + q], x3 ? &asm_[rm * 4 + q] : NULL);
         }
@@ -98,7 +98,7 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
                 int row = tile__iadd(lw, l15, tile__li(lw, kk * 16));
                 int cb = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, wc, 2), tile__iadd(lw, l16, tile__li(lw, rn * 16)));
                 int out[4];
-                em->ldmatrix(em, tile__swz(lw, sb, row, cb), rn + 1 < repn ? 4 : 2, 1, out);
+                tile__ptx_ldmatrix(em, tile__swz(lw, sb, row, cb), rn + 1 < repn ? 4 : 2, 1, out);
                 bfr[rn * 2] = out[0];
                 bfr[rn * 2 + 1] = out[1];
                 if (rn + 1 < repn) {
@@ -129,10 +129,10 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
             for (int rn = 0; rn < repn; rn++) {
                 int *d = acc + (rm * repn + rn) * 4;
                 if (x3) {
-                    em->mma(em, kind, asm_ + rm * 4, bfr + rn * 2, d, d);
-                    em->mma(em, kind, afr + rm * 4, bsm + rn * 2, d, d);
+                    tile__ptx_mma(em, kind, asm_ + rm * 4, bfr + rn * 2, d, d);
+                    tile__ptx_mma(em, kind, afr + rm * 4, bsm + rn * 2, d, d);
                 }
-                em->mma(em, kind, afr + rm * 4, bfr + rn * 2, d, d);
+                tile__ptx_mma(em, kind, afr + rm * 4, bfr + rn * 2, d, d);
             }
     }
     int *out = tile__regs_new(lw, res);
@@ -179,11 +179,11 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
         for (int e = 0; e < Lp->E;) {
             int w = tile__vec_width(t, tile__run_at(Lp, e), lw->ax[ptr], m ? &lw->ax[m] : NULL);
             int at = tile__swz(lw, &s, tile__coord_reg(lw, Lp, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Lp, e, 1), es));
-            em->cp_async(em, at, lw->regs[ptr][e], w * es, tile__and_pred(lw, valid, mr ? mr[e] : -1));
+            tile__ptx_cp_async(em, at, lw->regs[ptr][e], w * es, tile__and_pred(lw, valid, mr ? mr[e] : -1));
             e += w;
         }
     }
-    em->cp_commit(em);
+    tile__ptx_cp_commit(em);
     tile__assign_carried(lw, fop, p, 1);   /* advance the carried values the slice owns */
 }
 /* TL_FOR op as its ring: the prologue, the loop, the last waits */
@@ -214,8 +214,8 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     }
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A));
     em->for_begin(em, it, iv, lo, hi, step);
-    em->cp_wait(em, A - 1);
-    if (lw->plan->wgmma) em->wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
+    tile__ptx_cp_wait(em, A - 1);
+    if (lw->plan->wgmma) tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
     em->barrier(em);
     {
         tile__elem se;
@@ -244,8 +244,8 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     }
     em->for_end(em);
     /* the last wgmma group, before the barrier that frees the stages */
-    if (ak >= 0) em->wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
-    em->cp_wait(em, 0);
+    if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
+    tile__ptx_cp_wait(em, 0);
     em->barrier(em);
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);

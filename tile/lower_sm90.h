@@ -28,17 +28,17 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     uint64_t hia = sw | sbo | (uint64_t)1 << 16, hib = sw | sbo | (uint64_t)(sb->rows * 128 >> 4) << 16;
     int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);
     int abase = tile__iadd(lw, sa->base, arow), stride = L->repn * 4;
-    em->wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
+    tile__ptx_wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
     for (int kk = 0; kk < K / 16; kk++) {
         int kb = kk * 32;
         int offb = tile__iadd(lw, sb->base, tile__li(lw, kk * 16 * 128));
         for (int rm = 0; rm < L->repm; rm++) {
             int offa = tile__iadd(lw, abase, tile__li(lw, (kb / 128 * sa->rows + rm * 16 * L->wm) * 128 + kb % 128));
-            em->wgmma(em, kind, N, offa, hia, offb, hib, acc + rm * stride, acc + rm * stride);
+            tile__ptx_wgmma(em, kind, N, offa, hia, offb, hib, acc + rm * stride, acc + rm * stride);
         }
     }
-    em->wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
-    em->wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
+    tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
+    tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
     tile__lw_free(lw, acc);
@@ -71,7 +71,7 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
         lw->em->barrier(lw->em);
         for (int k = 0; k < 2; k++)
             if (staged >> k & 1) tile__mma_stage(lw, f->pool[op->opnd + k], &s[k]);
-        if (wg) lw->em->wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
+        if (wg) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
         lw->em->barrier(lw->em);
     }
     if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1]);

@@ -1,0 +1,173 @@
+/* tile/ptx.h — >>ptx: the special instructions of the lowering (tensor
+   cores, asynchronous copies, wgmma's fences and waits), each written once
+   as inline PTX for the one `ptx` hook of the emitters.
+
+   Why it is shaped this way: an instruction that is no op of the IR used to
+   be a hook of its own in each emitter, its text and constraints written
+   twice. Here each is one function: its text, with operands $0, $1, ...
+   (outputs first), its operands' roles, types and forms, and its flags
+   (tile__px in tile/emit.h); the CUDA C emitter turns any of them into
+   asm() with constraints and the LLVM one into an inline asm call. A new
+   instruction (mbarrier, TMA, setmaxnreg) is a function here and a call in
+   the lowering, and both back ends have it. */
+
+/* an instruction being written: its text and operands */
+typedef struct tile__ptxb {
+    char text[2048];
+    size_t len;
+    int n, flags;
+    tile__px ops[TILE__PX_MAX];
+} tile__ptxb;
+static void tile__pb_init(tile__ptxb *b, int flags) {
+    b->text[0] = 0;
+    b->len = 0;
+    b->n = 0;
+    b->flags = flags;
+}
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void tile__pb_text(tile__ptxb *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = b->len < sizeof b->text ? vsnprintf(b->text + b->len, sizeof b->text - b->len, fmt, ap) : 0;
+    va_end(ap);
+    TILE_ASSERT(k >= 0 && b->len + (size_t)k < sizeof b->text);
+    b->len += (size_t)k;
+}
+/* operands first .. first+count-1 in the text: "$k, $k+1, ..." */
+static void tile__pb_list(tile__ptxb *b, int first, int count) {
+    for (int k = 0; k < count; k++) tile__pb_text(b, "%s$%d", k ? ", " : "", first + k);
+}
+static int tile__pb_op(tile__ptxb *b, int role, tl_dtype t, int form, int reg, uint64_t hi, int tie) {
+    TILE_ASSERT(b->n < TILE__PX_MAX);
+    tile__px *o = &b->ops[b->n];
+    o->role = role;
+    o->t = t;
+    o->form = form;
+    o->reg = reg;
+    o->hi = hi;
+    o->tie = tie;
+    return b->n++;
+}
+static int tile__pb_out(tile__ptxb *b, tl_dtype t) { return tile__pb_op(b, TILE__PX_OUT, t, TILE__PXF_REG, -1, 0, -1); }
+static int tile__pb_inout(tile__ptxb *b, tl_dtype t, int reg) { return tile__pb_op(b, TILE__PX_INOUT, t, TILE__PXF_REG, reg, 0, -1); }
+static int tile__pb_in(tile__ptxb *b, tl_dtype t, int form, int reg, uint64_t hi) { return tile__pb_op(b, TILE__PX_IN, t, form, reg, hi, -1); }
+/* hand it to the emitter; outputs k0 .. k0+n-1 into out */
+static void tile__pb_emit(tile__emitter *em, tile__ptxb *b) { em->ptx(em, b->text, b->flags, b->n, b->ops); }
+static void tile__pb_outs(const tile__ptxb *b, int k0, int n, int *out) {
+    for (int k = 0; k < n; k++) out[k] = b->ops[k0 + k].reg;
+}
+
+/* ---- sm_80: tensor cores and asynchronous copies ---------------------------------------
+   Shared-memory operands are byte offsets into the kernel's dynamic shared
+   memory (registers), as for smem_store/smem_load. */
+/* ldmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16: `off` is this
+   thread's row address; n (1, 2 or 4) b32 registers (I32) come out */
+static void tile__ptx_ldmatrix(tile__emitter *em, int off, int n, int trans, int *out) {
+    tile__ptxb b;
+    TILE_ASSERT(n == 1 || n == 2 || n == 4);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    for (int k = 0; k < n; k++) tile__pb_out(&b, TL_I32);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_text(&b, "ldmatrix.sync.aligned.m8n8.x%d%s.shared.b16 {", n, trans ? ".trans" : "");
+    tile__pb_list(&b, 0, n);
+    tile__pb_text(&b, "}, [$%d];", n);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, n, out);
+}
+/* mma.sync.aligned for `kind` (TILE__MMA_*), .row.col: a is 4 b32
+   registers (I32), b is 2, c is 4 accumulators (F32, or I32 for
+   TILE__MMA_I8); d gets 4 (d may be c) */
+static void tile__ptx_mma(tile__emitter *em, int kind, const int *a, const int *bb, const int *c, int *d) {
+    static const char *const shapes[] = {"m16n8k16.row.col.f32.f16.f16.f32", "m16n8k16.row.col.f32.bf16.bf16.f32",
+                                         "m16n8k8.row.col.f32.tf32.tf32.f32", "m16n8k32.row.col.s32.s8.s8.s32"};
+    tile__ptxb b;
+    TILE_ASSERT(kind >= TILE__MMA_F16 && kind <= TILE__MMA_I8);
+    tl_dtype ct = kind == TILE__MMA_I8 ? TL_I32 : TL_F32;
+    tile__pb_init(&b, TILE__PX_CONVERGENT);
+    for (int k = 0; k < 4; k++) tile__pb_out(&b, ct);
+    for (int k = 0; k < 4; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, a[k], 0);
+    for (int k = 0; k < 2; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, bb[k], 0);
+    for (int k = 0; k < 4; k++) b.ops[tile__pb_in(&b, ct, TILE__PXF_REG, c[k], 0)].tie = k;   /* the accumulators may stay in place */
+    tile__pb_text(&b, "mma.sync.aligned.%s {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", shapes[kind]);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 4, d);
+}
+/* cp.async.{ca|cg}.shared.global: `bytes` (4, 8 or 16; 16 uses .cg, which
+   skips L1) from global `gptr` to shared `off`; where pred (I1, -1: none)
+   is false the source size is 0 and the bytes become zeros */
+static void tile__ptx_cp_async(tile__emitter *em, int off, int gptr, int bytes, int pred) {
+    tile__ptxb b;
+    TILE_ASSERT(bytes == 4 || bytes == 8 || bytes == 16);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_in(&b, TL_PTR, TILE__PXF_REG, gptr, 0);
+    tile__pb_text(&b, "cp.async.%s.shared.global [$0], [$1], %d", bytes == 16 ? "cg" : "ca", bytes);
+    if (pred >= 0) {
+        tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, (uint64_t)bytes);
+        tile__pb_text(&b, ", $2");
+    }
+    tile__pb_text(&b, ";");
+    tile__pb_emit(em, &b);
+}
+static void tile__ptx_cp_commit(tile__emitter *em) {   /* cp.async.commit_group */
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_text(&b, "cp.async.commit_group;");
+    tile__pb_emit(em, &b);
+}
+static void tile__ptx_cp_wait(tile__emitter *em, int pending) {   /* cp.async.wait_group pending */
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_text(&b, "cp.async.wait_group %d;", pending < 0 ? 0 : pending);
+    tile__pb_emit(em, &b);
+}
+
+/* ---- sm_90a: wgmma ------------------------------------------------------------------------
+   The accumulators go through each instruction in place (in-out operands),
+   so no use of one moves across a fence, a wgmma or a wait. */
+/* wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16} (kind
+   TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b 1) in
+   shared memory. Each descriptor is its hi bits (strides, swizzle) or'ed
+   with the 16-byte address bits of shared byte `off`. c is n/2
+   accumulators (F32, scale-d 1); d gets n/2 (d may be c). */
+static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d) {
+    tile__ptxb b;
+    int m = n / 2;
+    const char *ty = kind == TILE__MMA_BF16 ? "bf16" : "f16";
+    TILE_ASSERT(m > 0 && m + 3 <= TILE__PX_MAX);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    for (int k = 0; k < m; k++) tile__pb_inout(&b, TL_F32, c[k]);
+    tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offa, hia);
+    tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offb, hib);
+    tile__pb_in(&b, TL_I32, TILE__PXF_IMM, -1, 1);   /* scale-d: accumulate */
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + 2, n, ty, ty);
+    tile__pb_list(&b, 0, m);
+    tile__pb_text(&b, "}, $%d, $%d, p, 1, 1, 0, 1; }", m, m + 1);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, m, d);
+}
+/* the PTX of a TILE__WG_* instruction */
+static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
+    switch (what) {
+    case TILE__WG_FENCE: snprintf(buf, n, "wgmma.fence.sync.aligned;"); break;
+    case TILE__WG_COMMIT: snprintf(buf, n, "wgmma.commit_group.sync.aligned;"); break;
+    case TILE__WG_WAIT: snprintf(buf, n, "wgmma.wait_group.sync.aligned %d;", pending < 0 ? 0 : pending); break;
+    default: snprintf(buf, n, "fence.proxy.async.shared::cta;"); break;
+    }
+}
+/* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group
+   `pending`, or fence.proxy.async.shared::cta. The n registers in io (F32)
+   go through it in place (io gets new ones). */
+static void tile__ptx_wg_sync(tile__emitter *em, int what, int pending, int n, int *io) {
+    tile__ptxb b;
+    char text[64];
+    TILE_ASSERT(n >= 0 && n <= TILE__PX_MAX);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    for (int k = 0; k < n; k++) tile__pb_inout(&b, TL_F32, io[k]);
+    tile__wg_sync_ptx(what, pending, text, sizeof text);
+    tile__pb_text(&b, "%s", text);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, n, io);
+}
