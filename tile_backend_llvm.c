@@ -1332,7 +1332,9 @@ static void tile__ll_ptx(tile__emitter *e, const char *text, int flags, int n, t
     asmtext[tl] = 0;
     c->uid++;
     if (at >= sizeof cons || tl + 24 >= sizeof asmtext) {
-        tile__ll_missing(c, "an inline PTX instruction this long");
+        tile__ll_missing(c, "an inline PTX instruction this long");   /* the kernel goes to NVRTC */
+        for (int k = 0; k < n; k++)
+            if (ops[k].role != TILE__PX_IN) ops[k].reg = tile__ll_new(c, ops[k].t, L.LLVMGetUndef(tile__ll_px_ty(c, ops[k].t)), 0);
         return;
     }
     LLVMTypeRef ret = nr == 0 ? c->vd : nr == 1 ? rs[0] : L.LLVMStructTypeInContext(c->C, rs, nr, 0);

@@ -14,8 +14,8 @@
 #   3. compute-sanitizer --tool racecheck over those whose kernels share
 #      data through shared memory (reductions, scans, relayouts, and the
 #      matmul example's tl_dot: staged operands, cp.async rings, wgmma).
-# (test_matmul's hundreds of tensor-core kernels take longer than the limit
-# under either tool; the matmul example's launches stand in for them.)
+# (test_matmul runs under both tools with TEST_MATMUL_LARGE=0: its large
+# sizes would take longer than the limit.)
 # Each run has a time limit (default 420 s). The summary says ok or FAIL per
 # run, and the exit status is non-zero when one failed.
 set -u
@@ -33,8 +33,9 @@ export TILE_SYNC=1 TILE_MANAGED=1 TILE_QUIET=1
 
 sanitize() { # tool program [dir [api-errors]]
     name=$(basename "$2")
+    case $2 in */llvm/*) name=llvm_$name ;; esac   # the twin linked with the LLVM back end
     dir=${3:-$root}
-    (cd "$dir" && timeout "$limit" "$cs" --tool "$1" --error-exitcode 99 --print-limit 20 --report-api-errors "${4:-explicit}" "$2" \
+    (cd "$dir" && TEST_MATMUL_LARGE=0 timeout "$limit" "$cs" --tool "$1" --error-exitcode 99 --print-limit 20 --report-api-errors "${4:-explicit}" "$2" \
         >"$logs/$1_$name.log" 2>&1
      echo $? >"$logs/$1_$name.rc") &
 }
@@ -51,6 +52,11 @@ for e in softmax layer_norm matmul histogram; do
 done
 for t in test_ops_reduce test_ops_shape; do
     [ -x "$build/tests/$t" ] && sanitize racecheck "$build/tests/$t"
+done
+# test_matmul's small cases (TEST_MATMUL_LARGE=0: every dtype and config,
+# mma.sync, wgmma, cp.async rings, masked edges) through both back ends
+for t in "$build/tests/test_matmul" "$build/llvm/tests/test_matmul"; do
+    [ -x "$t" ] && sanitize memcheck "$t" && sanitize racecheck "$t"
 done
 for e in softmax layer_norm matmul; do
     [ -x "$build/examples/$e" ] && sanitize racecheck "$build/examples/$e" "$build/examples"
