@@ -296,11 +296,6 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
     return st;
 }
-/* The pipeline's back half for one variant of a built kernel f. With v: the
-   variant, loaded from the disk cache when an earlier process compiled the
-   same code, else assembled, loaded (its cubin from the driver) and stored;
-   without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
-   dumps and tile_kernel_ptx). On failure v holds nothing. */
 /* TILE_DUMP=cuda without compiling: NVRTC's plan and CUDA C of f */
 static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg) {
     tile__plan plan;
@@ -312,6 +307,11 @@ static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg)
     tile__plan_free(&plan);
     return st;
 }
+/* The pipeline's back half for one variant of a built kernel f. With v: the
+   variant, loaded from the disk cache when an earlier process compiled the
+   same code, else assembled, loaded (its cubin from the driver) and stored;
+   without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
+   dumps and tile_kernel_ptx). On failure v holds nothing. */
 static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
     const tile__knobs *kn = tile__knobs_get();
     tile__plan plan;
