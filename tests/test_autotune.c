@@ -332,6 +332,12 @@ static void test_prune_and_model(void) {
     int32_t *flag = (int32_t *)tile_malloc(4);
     tile_arg args[4];
     args[0].p = x, args[1].p = o, args[2].p = flag, args[3].i = n;
+    /* inputs the kernels read (valgrind: no decision on uninitialized memory) */
+    float hx[100];
+    int32_t zero = 0;
+    for (int i = 0; i < n; i++) hx[i] = (float)tt_uniform(-1, 1);
+    TT_OK(tile_memcpy_htod(x, hx, sizeof hx));
+    TT_OK(tile_memcpy_htod(flag, &zero, sizeof zero));
     tile_launch best;
     tile_cache_stats s0 = stats();
     prune_calls = 0;
