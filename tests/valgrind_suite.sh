@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/valgrind_suite.sh — valgrind's memcheck over every test program.
+#
+#   sh tests/valgrind_suite.sh BUILD_DIR [LOG_DIR]
+#
+# Runs each BUILD_DIR/tests/test_* (NVRTC's build) and BUILD_DIR/llvm/tests/test_*
+# (the same tests linked with the LLVM back end) under
+# `valgrind --leak-check=full` with tests/valgrind.supp, from the source
+# root as CTest does, with the disk cache off. Without a GPU the kernels
+# run in the interpreter, and the tests that compile PTX do so through
+# NVRTC or libLLVM. Any report (an invalid access, a decision on
+# uninitialized memory, a definite or indirect leak) fails the program;
+# the summary lists each with its status and time. Each has 1500 seconds.
+set -u
+build=$(cd "$1" && pwd) || exit 2
+root=$(cd "$(dirname "$0")/.." && pwd)
+logs=${2:-$build/valgrind}
+mkdir -p "$logs" || exit 2
+logs=$(cd "$logs" && pwd)
+vg=$(command -v valgrind) || { echo "valgrind_suite: no valgrind"; exit 2; }
+failures=0
+count=0
+for exe in "$build"/tests/test_* "$build"/llvm/tests/test_*; do
+    [ -x "$exe" ] || continue
+    case $exe in */llvm/*) name=llvm_$(basename "$exe") ;; *) name=$(basename "$exe") ;; esac
+    count=$((count + 1))
+    start=$(date +%s)
+    (cd "$root" && TILE_CACHE=0 timeout 1500 "$vg" --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --suppressions="$root/tests/valgrind.supp" "$exe" >"$logs/$name.log" 2>&1)
+    rc=$?
+    secs=$(($(date +%s) - start))
+    if [ "$rc" = 0 ]; then
+        echo "ok   $name (${secs}s)"
+    else
+        echo "FAIL $name (status $rc, ${secs}s): $logs/$name.log"
+        grep -E '^==[0-9]+== (Invalid|Conditional|Use of|[0-9,]+ bytes in)' "$logs/$name.log" | head -5 | sed 's/^/    /'
+        failures=$((failures + 1))
+    fi
+done
+[ "$count" -gt 0 ] || { echo "valgrind_suite: no test programs under $build"; exit 2; }
+if [ "$failures" -gt 0 ]; then
+    echo "valgrind_suite: $failures of $count programs with reports"
+    exit 1
+fi
+echo "valgrind_suite: $count programs clean"
+exit 0
