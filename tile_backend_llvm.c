@@ -1281,7 +1281,7 @@ static LLVMTypeRef tile__ll_px_ty(tile__ll_em *c, tl_dtype t) { return t == TL_F
    input with a tie is tied too */
 static void tile__ll_ptx(tile__emitter *e, const char *text, int flags, int n, tile__px *ops) {
     tile__ll_em *c = tile__ll_self(e);
-    char cons[TILE__PX_MAX * 5 + 16], asmtext[4096];
+    char cons[TILE__PX_MAX * 10 + 16], asmtext[4096];   /* an in-out operand takes "=f," and its tie "255," */
     LLVMTypeRef tys[TILE__PX_MAX], rs[TILE__PX_MAX];
     LLVMValueRef args[TILE__PX_MAX];
     size_t at = 0, tl = 0;

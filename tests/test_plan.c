@@ -241,6 +241,26 @@ static void check_ptx_hook(void) {
     TILE_FREE(c.buf);
     TILE_FREE(c.types);
 }
+/* a 128x256 accumulator on 4 warps: each wgmma fence and wait carries 256
+   in-out registers, the widest inline PTX the lowering makes; every back
+   end must write it (the LLVM twin runs with TILE_BACKEND=llvm: no falling
+   back to NVRTC) */
+static void check_wide_wgmma(void) {
+    tile_launch o;
+    memset(&o, 0, sizeof o);
+    o.file = __FILE__;
+    o.line = __LINE__;
+    o.num_warps = 4;
+    o.num_stages = 4;
+    const tile_meta meta[] = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}};
+    memcpy(o.meta, meta, sizeof meta);
+    char *ptx = NULL;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(plan_mm), &o, "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") && strstr(ptx, "wgmma.fence.sync.aligned"),
+             "a 128x256 wgmma tile on 4 warps (256 accumulators per thread) compiles through %s: %s", tile_backend_name(),
+             st == TILE_OK ? "no wgmma in its PTX" : tile_last_error());
+    tile_free_text(ptx);
+}
 static void quiet(const tile_error *e, void *user) {
     (void)e;
     (void)user;
@@ -290,6 +310,7 @@ int main(void) {
     check_lowering_follows("sm_80", TILE__HOPPER_OFF);
     check_lowering_follows("sm_90a", TILE__HOPPER_WAIT);
     check_ptx_hook();
+    check_wide_wgmma();
     check_nomem();
     tile_set_log(NULL, NULL);
     return tt_finish("test_plan");
