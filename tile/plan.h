@@ -797,32 +797,14 @@ static tile_status tile__plan_build(const tile__func *f, const tile__config *cfg
    One line per op result in program order: the value, the op, its type,
    its layout, its alignment facts where something is known, and the user's
    line; a tl_dot says what runs it, a TL_FOR its schedule. */
-typedef struct tile__text { char *buf; size_t len, cap; } tile__text;
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void tile__text_add(tile__text *t, const char *fmt, ...);
-static void tile__text_add(tile__text *t, const char *fmt, ...) {
-    char line[1024];
+static void tile__text_add(tile__buf *t, const char *fmt, ...) {   /* the printer's buffer (passes.h) */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
+    tile__bvprintf(t, fmt, ap);
     va_end(ap);
-    if (n < 0 || !t->buf) return;   /* out of memory: no dump */
-    if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = (t->cap + (size_t)n + 1) * 2;
-        char *nb = (char *)TILE_REALLOC(t->buf, cap);
-        if (!nb) {
-            TILE_FREE(t->buf);
-            t->buf = NULL;
-            return;
-        }
-        t->buf = nb;
-        t->cap = cap;
-    }
-    memcpy(t->buf + t->len, line, (size_t)n + 1);
-    t->len += (size_t)n;
 }
 static void tile__layout_str(const tile__layout *L, char *lay, size_t n) {
     if (L->rank == 0) {
@@ -843,7 +825,7 @@ static void tile__layout_str(const tile__layout *L, char *lay, size_t n) {
     }
     if (at < n) snprintf(lay + at, n - at, " E=%d", L->E);
 }
-static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile__text *t) {
+static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile__buf *t) {
     const tile__func *f = p->f;
     const tile__region *r = &f->regs[reg];
     static const char *const mma_names[] = {"mma.sync m16n8k16 f16", "mma.sync m16n8k16 bf16", "mma.sync m16n8k8 tf32", "mma.sync m16n8k32 s8"};
@@ -892,12 +874,8 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
 }
 /* the plan as text (TILE_MALLOC'ed; NULL when out of memory) */
 static char *tile__plan_dump(const tile__plan *p) {
-    tile__text t;
-    t.len = 0;
-    t.cap = 4096;
-    t.buf = (char *)TILE_MALLOC(t.cap);
-    if (!t.buf) return NULL;
-    t.buf[0] = 0;
+    tile__buf t;
+    memset(&t, 0, sizeof t);
     tile__text_add(&t, "// %s: the plan for %d warps, %d stages%s\n", p->f->name, p->nthreads / 32, p->stages,
                    !p->wgmma ? "" : p->wgmma_async ? ", wgmma (groups may stay in flight)" : ", wgmma (each tl_dot waits for its own)");
     tile__text_add(&t, "// layouts: blocked spt/tpw/wpc: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; "
@@ -906,5 +884,9 @@ static char *tile__plan_dump(const tile__plan *p) {
                        "runs of equal values (const)\n");
     tile__text_add(&t, "// shared memory: the rings take %zu bytes; the rest, from there, is each op's scratch\n", p->ring_smem);
     tile__plan_dump_region(p, 0, 0, &t);
-    return t.buf;
+    if (t.oom) {
+        TILE_FREE(t.p);
+        return NULL;
+    }
+    return t.p;
 }
