@@ -194,13 +194,15 @@ const char       *tile_status_text(tile_status s);
 typedef void (*tile_log_fn)(const tile_error *err, void *user);
 void tile_set_log(tile_log_fn fn, void *user);
 
-/* Element types. Pointers are TL_PTR with a pointee. */
+/* Element types. Pointers are TL_PTR with a pointee; tensor descriptors
+   TL_DESC with their element type. */
 typedef enum tl_dtype {
     TL_VOID = 0,
     TL_I1, TL_I8, TL_I16, TL_I32, TL_I64,
     TL_U8, TL_U16, TL_U32, TL_U64,
     TL_F16, TL_BF16, TL_F32, TL_F64, TL_F8E4M3, TL_F8E5M2,
     TL_PTR,
+    TL_DESC,                     /* a tensor descriptor (tl_make_tensor_descriptor) */
     TL_DTYPE_COUNT_
 } tl_dtype;
 const char *tile_dtype_name(tl_dtype t);   /* "f32"                           */

@@ -442,6 +442,48 @@ tl_t tl__atomic_stk(const char *file, int line, tl_atomic_op kind, tl_atomic_arg
 tl_t tl_atomic_cas_at(const char *file, int line, tl_t ptr, tl_t cmp, tl_t value, tl_atomic_args o);
 tl_t tl__cas_stk(const char *file, int line, tl_atomic_args o);
 
+/* ---- tensor descriptors: Triton's tl.make_tensor_descriptor -----------------------
+   A descriptor names a tensor in global memory (base, shape, strides in
+   elements) and the block shape one access moves; its loads and stores take
+   the block's offsets (the coordinates of its first element), one per dim:
+       tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BLOCK_M, BLOCK_K));
+       tl_t a      = tl_desc_load(a_desc, (off_m, off_k));          // [BLOCK_M, BLOCK_K]
+       tl_desc_store(c_desc, (off_m, off_n), c);
+       tl_desc_atomic_add(c_desc, (off_m, off_n), c);                 // also _min, _max
+   A block read past the tensor's bounds (either side) reads zeros; a block
+   written past them is clipped. Rank 1 to 5. The rules are the copy
+   engine's (TMA), checked at the line that breaks them: each block dim a
+   power of two of at most 256, the innermost block dim at least 16 bytes,
+   the last stride 1; at launch, the base 16-byte aligned, every other
+   stride a multiple of 16 bytes, each dim of the shape from 1 to 2^31-1.
+   The base, shape and strides are kernel parameters or C constants (so the
+   host can encode the descriptor when it launches the kernel); a descriptor
+   is used by these calls only (not carried through TL_FOR, not computed on). */
+#define TILE__ID(...) __VA_ARGS__
+#define TL__PUSHV(x) tl__push(TL__V(x))
+#define tl_make_tensor_descriptor(base, shape, strides, block_shape)                                       \
+    (tl__push(TL__V(base)), TILE__MAP(TL__PUSHV, TILE__ID shape), TILE__MAP(TL__PUSHV, TILE__ID strides), \
+     tl__make_desc_stk(TL__HERE, TILE__NARG shape, TILE__NARG strides, TL__SHAPE block_shape))
+#define tl_desc_load(desc, offsets) \
+    (tl__push(TL__V(desc)), TILE__MAP(TL__PUSHV, TILE__ID offsets), tl__desc_load_stk(TL__HERE, TILE__NARG offsets))
+#define tl_desc_store(desc, offsets, value)                                                             \
+    (tl__push(TL__V(desc)), TILE__MAP(TL__PUSHV, TILE__ID offsets), tl__push(TL__V(value)),               \
+     tl__desc_store_stk(TL__HERE, -1, TILE__NARG offsets))
+#define TILE__DESC_ATOMIC(kind, desc, offsets, value)                                                   \
+    (tl__push(TL__V(desc)), TILE__MAP(TL__PUSHV, TILE__ID offsets), tl__push(TL__V(value)),               \
+     tl__desc_store_stk(TL__HERE, kind, TILE__NARG offsets))
+#define tl_desc_atomic_add(desc, offsets, value) TILE__DESC_ATOMIC(TL_ATOMIC_ADD, desc, offsets, value)
+#define tl_desc_atomic_min(desc, offsets, value) TILE__DESC_ATOMIC(TL_ATOMIC_MIN, desc, offsets, value)
+#define tl_desc_atomic_max(desc, offsets, value) TILE__DESC_ATOMIC(TL_ATOMIC_MAX, desc, offsets, value)
+/* the same as functions: n shape, strides and offsets each */
+tl_t tl_make_tensor_descriptor_at(const char *file, int line, tl_t base, int n, const tl_t *shape, int nstrides, const tl_t *strides, tl_shape block);
+tl_t tl_desc_load_at(const char *file, int line, tl_t desc, int n, const tl_t *offsets);
+/* kind -1: a store; TL_ATOMIC_ADD, _MIN or _MAX: that reduction into memory */
+void tl_desc_store_at(const char *file, int line, int kind, tl_t desc, int n, const tl_t *offsets, tl_t value);
+tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape block);
+tl_t tl__desc_load_stk(const char *file, int line, int n);
+void tl__desc_store_stk(const char *file, int line, int kind, int n);
+
 /* ---- reductions and scans --------------------------------------------------------- */
 #define TL_ALL 0x7fff /* axis: reduce over every dim */
 typedef enum tl_reduce_op { TL_REDUCE_SUM, TL_REDUCE_MAX, TL_REDUCE_MIN, TL_REDUCE_ARGMAX, TL_REDUCE_ARGMIN, TL_REDUCE_XOR_SUM, TL_REDUCE_PROD } tl_reduce_op;

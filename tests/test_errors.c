@@ -228,6 +228,79 @@ ERR_KERNEL(dot_acc_dtype, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_i32, c)) {
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
 
+/* ---- tensor descriptors ------------------------------------------------------------ */
+ERR_KERNEL(desc_block_big, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n), (1), (512)); L_desc_block_big = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 512)), tl_desc_load(d, (0)));
+}
+ERR_KERNEL(desc_block_pow2, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n, n), (n, 1), (6, 8)); L_desc_block_pow2 = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_reshape(tl_desc_load(d, (0, 0)), 64));
+}
+ERR_KERNEL(desc_inner_small, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n, n), (n, 1), (32, 2)); L_desc_inner_small = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_reshape(tl_desc_load(d, (0, 0)), 64));
+}
+ERR_KERNEL(desc_rank_mismatch, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n, n), (n, 1), (64)); L_desc_rank_mismatch = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_desc_load(d, (0)));
+}
+ERR_KERNEL(desc_last_stride, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n, n), (1, n), (8, 8)); L_desc_last_stride = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_reshape(tl_desc_load(d, (0, 0)), 64));
+}
+ERR_KERNEL(desc_shape_computed, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (tl_sub(n, 1), n), (n, 1), (8, 8)); L_desc_shape_computed = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_reshape(tl_desc_load(d, (0, 0)), 64));
+}
+ERR_KERNEL(desc_base_computed, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(tl_add(x, 4), (n), (1), (32)); L_desc_base_computed = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 32)), tl_desc_load(d, (0)));
+}
+ERR_KERNEL(desc_base_tile, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(tl_add(x, tl_arange(0, 4)), (n), (1), (32)); L_desc_base_tile = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 32)), tl_desc_load(d, (0)));
+}
+ERR_KERNEL(desc_offsets, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n, n), (n, 1), (8, 8));
+    tl_t v = tl_desc_load(d, (0)); L_desc_offsets = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_reshape(v, 64));
+}
+ERR_KERNEL(desc_offset_i64, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i64, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n), (1), (64));
+    tl_t v = tl_desc_load(d, (n)); L_desc_offset_i64 = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), v);
+}
+ERR_KERNEL(desc_computed_on, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n), (1), (64));
+    tl_t e = tl_add(d, 1); L_desc_computed_on = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_desc_load(e, (0)));
+}
+ERR_KERNEL(desc_carried, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n), (1), (64));
+    tl_t acc = tl_zeros(TL_F32, 64);
+    TL_FOR (i, 0, 2, 1, acc, d) { L_desc_carried = __LINE__;
+        acc = tl_add(acc, tl_desc_load(d, (tl_mul(i, 64))));
+    }
+    tl_store(tl_add(out, tl_arange(0, 64)), acc);
+}
+ERR_KERNEL(desc_load_pointer, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t v = tl_desc_load(x, (0)); L_desc_load_pointer = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), v, .mask = tl_lt(tl_arange(0, 64), n));
+}
+ERR_KERNEL(desc_store_shape, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(out, (n), (1), (64));
+    tl_desc_store(d, (0), tl_load(tl_add(x, tl_arange(0, 32)))); L_desc_store_shape = __LINE__;
+}
+ERR_KERNEL(desc_atomic_dtype, (tl_ptr_f64, x), (tl_ptr_f64, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(out, (n), (1), (64));
+    tl_desc_atomic_add(d, (0), tl_load(tl_add(x, tl_arange(0, 64)))); L_desc_atomic_dtype = __LINE__;
+}
+ERR_KERNEL(desc_i1, (tl_ptr_i1, x), (tl_ptr_i1, out), (tl_i32, n)) {
+    tl_t d = tl_make_tensor_descriptor(x, (n), (1), (64)); L_desc_i1 = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 64)), tl_desc_load(d, (0)));
+}
+
 /* ---- values used outside the region that made them --------------------------------- */
 static int M_scope_for, M_scope_if, M_scope_while, M_scope_else;
 ERR_KERNEL(scope_for, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
@@ -786,6 +859,22 @@ static const tcase cases[] = {
     B(dot_mixed_dtypes, DTYPE, "f16 and f32"),
     B(dot_acc_shape, SHAPE, "accumulator"),
     B(dot_acc_dtype, DTYPE, "i32"),
+    B(desc_block_big, BLOCK, "at most 256"),
+    B(desc_block_pow2, BLOCK, "power of two"),
+    B(desc_inner_small, BLOCK, "at least 16 bytes"),
+    B(desc_rank_mismatch, ARITY, "1 block dims"),
+    B(desc_last_stride, VALUE, "last stride must be the constant 1"),
+    B(desc_shape_computed, VALUE, "shape dim 0 is computed in the kernel"),
+    B(desc_base_computed, VALUE, "the base is computed in the kernel"),
+    B(desc_base_tile, SHAPE, "scalar pointer"),
+    B(desc_offsets, ARITY, "1 offsets for a descriptor of 2 dims"),
+    B(desc_offset_i64, DTYPE, "at most 32 bits"),
+    B(desc_computed_on, DTYPE, "tensor descriptor"),
+    B(desc_carried, DTYPE, "carried through a TL_FOR"),
+    B(desc_load_pointer, DTYPE, "must be a tensor descriptor"),
+    B(desc_store_shape, SHAPE, "descriptor's block"),
+    B(desc_atomic_dtype, DTYPE, "not supported on descriptors of f64"),
+    B(desc_i1, DTYPE, "i1"),
     B2(scope_for, SCOPE, "made at line %d", M_scope_for),
     B2(scope_if, SCOPE, "made at line %d", M_scope_if),
     B2(scope_while, SCOPE, "made at line %d", M_scope_while),

@@ -51,6 +51,7 @@ typedef struct tile__builder {
     struct tl__frame *top;          /* innermost open construct             */
     struct tl__frame *pending_else; /* a TL_IF just closed, TL_ELSE may follow */
     uint32_t serial;                /* stamped on every handle of this build */
+    int desc_ok;                    /* a tl_desc_* call is taking its descriptor */
 } tile__builder;
 
 static _Thread_local tile__builder *tile__b;
@@ -107,6 +108,12 @@ static int tile__use(const char *file, int line, const char *op, tl_t v) {
         return 0;
     }
     const tile__value *val = &b->f->vals[v.id];
+    if (val->t.dtype == TL_DESC && !b->desc_ok) {
+        tile__berr(TILE_ERR_DTYPE, file, line,
+                   "%s: an operand is a tensor descriptor, which only tl_desc_load, tl_desc_store and tl_desc_atomic_* take "
+                   "(it cannot be computed on, carried through a TL_FOR, TL_IF or TL_WHILE, or loaded through)", op);
+        return 0;
+    }
     if (!tile__region_within(b->f, b->cur, val->region)) {
         const tile__region *r = &b->f->regs[val->region];
         const char *what = r->owner >= 0 ? tile__op_names[b->f->ops[r->owner].code] : "region";
@@ -968,6 +975,202 @@ tl_t tl_atomic_cas_at(const char *file, int line, tl_t pv, tl_t cv, tl_t vv, tl_
     tile__defop(r)->i[1] = o.sem;
     tile__defop(r)->i[2] = o.scope;
     return tile__mk(r);
+}
+
+/* ---- tensor descriptors ----------------------------------------------------------------------
+   MAKE_DESC holds base, shape and strides as operands and the block shape as
+   attributes; its value (a TL_DESC scalar) is used by DESC_LOAD and
+   DESC_STORE only. Its operands must be kernel parameters or constants: the
+   GPU's copy engine needs the descriptor encoded before the kernel starts,
+   and the host does that at launch from the arguments. */
+static const char *const tile__desc_store_names[] = {"tl_desc_atomic_add", "tl_desc_atomic_max", "tl_desc_atomic_min"};
+static int tile__is_param_or_const(int id) {
+    const tile__func *f = tile__b->f;
+    const tile__value *v = &f->vals[id];
+    if (v->def < 0) {
+        const tile__region *body = &f->regs[0];
+        for (int k = 0; k < f->nparams && k < body->nargs; k++)
+            if (f->pool[body->args + k] == id) return 1;
+        return 0;
+    }
+    return f->ops[v->def].code == TILE__OP_CONST;
+}
+/* an integer scalar that is a parameter or a constant, weak literals typed; 0 after an error */
+static int tile__desc_scalar(const char *file, int line, const char *what, int d, tl_t xv) {
+    int x = tile__use(file, line, "tl_make_tensor_descriptor", xv);
+    if (!x) return 0;
+    char s[96];
+    if (!tile__is_int(tile__dty(x)) || tile__dty(x) == TL_I1 || tile__ty(x)->rank != 0) {
+        tile__berr(TILE_ERR_DTYPE, file, line, "tl_make_tensor_descriptor: %s %d must be an integer scalar, not %s", what, d, tile__tys(x, s));
+        return 0;
+    }
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    if (!tile__is_param_or_const(x)) {
+        tile__berr(TILE_ERR_VALUE, file, line,
+                   "tl_make_tensor_descriptor: %s %d is computed in the kernel; a descriptor's base, shape and strides must be kernel "
+                   "parameters or constants, so that the host can encode it when it launches the kernel (pass the value as a parameter)",
+                   what, d);
+        return 0;
+    }
+    return x;
+}
+tl_t tl_make_tensor_descriptor_at(const char *file, int line, tl_t basev, int n, const tl_t *shape, int nstrides, const tl_t *strides, tl_shape block) {
+    static const char *op = "tl_make_tensor_descriptor";
+    int ops[1 + 2 * TL_MAX_RANK];
+    int b = tile__ptr_operand(file, line, op, basev);
+    if (!b) return tile__poison;
+    char s[96];
+    if (tile__ty(b)->rank != 0)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "%s: the base must be a scalar pointer (the tensor's first element), not %s", op, tile__tys(b, s));
+    if (!tile__is_param_or_const(b))
+        return tile__berr(TILE_ERR_VALUE, file, line,
+                          "%s: the base is computed in the kernel; it must be a pointer parameter as passed (offset the block with the "
+                          "offsets of tl_desc_load, or pass the offset pointer as a parameter), so that the host can encode the descriptor at launch",
+                          op);
+    tl_dtype et = tile__ty(b)->elem;
+    if (et == TL_I1) return tile__berr(TILE_ERR_DTYPE, file, line, "%s: descriptors of i1 are not supported (use i8 or u8)", op);
+    if (n < 1 || n > TL_MAX_RANK || nstrides != n || block.rank != n)
+        return tile__berr(TILE_ERR_ARITY, file, line, "%s: %d shape dims, %d strides and %d block dims; a descriptor has one of each per dim, 1 to %d dims", op,
+                          n, nstrides, block.rank, TL_MAX_RANK);
+    int es = (int)tile__dt[et].bytes, numel = 1;
+    for (int d = 0; d < n; d++) {
+        if (!tile__is_pow2(block.dim[d]) || block.dim[d] > 256)
+            return tile__berr(TILE_ERR_BLOCK, file, line, "%s: block dim %d is %d; each must be a power of two of at most 256 (the copy engine's box)", op, d,
+                              block.dim[d]);
+        numel *= block.dim[d];
+    }
+    if (block.dim[n - 1] * es < 16)
+        return tile__berr(TILE_ERR_BLOCK, file, line, "%s: the innermost block dim is %d x %d-byte %s = %d bytes; it must be at least 16 bytes (the copy engine's "
+                          "unit)", op, block.dim[n - 1], es, tile_dtype_name(et), block.dim[n - 1] * es);
+    if (numel > TILE__MAX_NUMEL) return tile__berr(TILE_ERR_BLOCK, file, line, "%s: a block of %d elements; at most %d", op, numel, TILE__MAX_NUMEL);
+    ops[0] = b;
+    for (int d = 0; d < n; d++)
+        if (!(ops[1 + d] = tile__desc_scalar(file, line, "shape dim", d, shape[d]))) return tile__poison;
+    for (int d = 0; d < n; d++)
+        if (!(ops[1 + n + d] = tile__desc_scalar(file, line, "stride", d, strides[d]))) return tile__poison;
+    const tile__op *last = tile__defop(ops[2 * n]);
+    if (!last || last->code != TILE__OP_CONST || last->i[0] != 1)
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s: the last stride must be the constant 1 (the innermost dim contiguous, as Triton's)", op);
+    tile__type t = tile__scalar_type(TL_DESC);
+    t.elem = et;
+    int r = tile__emit1(TILE__OP_MAKE_DESC, ops, 1 + 2 * n, t, file, line);
+    tile__op *o = tile__defop(r);
+    for (int d = 0; d < n; d++) o->i[d] = block.dim[d];
+    return tile__mk(r);
+}
+/* the descriptor and its offsets as i32 scalars into ops[0..n]; 0 after an error */
+static int tile__desc_access(const char *file, int line, const char *op, tl_t dv, int n, const tl_t *offs, int *ops, tile__type *block) {
+    tile__builder *b = tile__b;
+    if (b) b->desc_ok = 1;
+    int d = tile__use(file, line, op, dv);
+    if (b) b->desc_ok = 0;
+    if (!d) return 0;
+    char s[96];
+    if (tile__dty(d) != TL_DESC) {
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: the first operand must be a tensor descriptor (tl_make_tensor_descriptor), not %s", op, tile__tys(d, s));
+        return 0;
+    }
+    const tile__op *md = tile__defop(d);
+    if (!md || md->code != TILE__OP_MAKE_DESC) {
+        tile__berr(TILE_ERR_INTERNAL, file, line, "%s: a descriptor not made by tl_make_tensor_descriptor", op);
+        return 0;
+    }
+    int rank = (md->nopnd - 1) / 2;
+    if (n != rank) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d offsets for a descriptor of %d dims (made at line %d)", op, n, rank, md->line);
+        return 0;
+    }
+    *block = tile__scalar_type(tile__ty(d)->elem);
+    block->rank = rank;
+    for (int k = 0; k < rank; k++) block->shape[k] = (int)md->i[k];
+    ops[0] = d;
+    for (int k = 0; k < n; k++) {
+        int x = tile__use(file, line, op, offs[k]);
+        if (!x) return 0;
+        tl_dtype t = tile__dty(x);
+        if (!tile__is_int(t) || t == TL_I1 || tile__ty(x)->rank != 0 || (!b->f->vals[x].weak && tile__dt[t].bits > 32)) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: offset %d must be an integer scalar of at most 32 bits (the copy engine's coordinates are i32), not %s",
+                       op, k, tile__tys(x, s));
+            return 0;
+        }
+        ops[1 + k] = tile__cast(x, TL_I32, file, line);
+    }
+    return 1;
+}
+tl_t tl_desc_load_at(const char *file, int line, tl_t dv, int n, const tl_t *offs) {
+    int ops[1 + TL_MAX_RANK];
+    tile__type bt;
+    if (n < 0 || n > TL_MAX_RANK) return tile__berr(TILE_ERR_ARITY, file, line, "tl_desc_load: %d offsets; a descriptor has 1 to %d dims", n, TL_MAX_RANK);
+    if (!tile__desc_access(file, line, "tl_desc_load", dv, n, offs, ops, &bt)) return tile__poison;
+    return tile__mk(tile__emit1(TILE__OP_DESC_LOAD, ops, 1 + n, bt, file, line));
+}
+void tl_desc_store_at(const char *file, int line, int kind, tl_t dv, int n, const tl_t *offs, tl_t vv) {
+    const char *op = kind < 0 ? "tl_desc_store" : kind <= TL_ATOMIC_MIN ? tile__desc_store_names[kind] : "tl_desc_atomic";
+    int ops[2 + TL_MAX_RANK], io[1 + TL_MAX_RANK];
+    tile__type bt, sh;
+    if (kind < -1 || kind > TL_ATOMIC_MIN) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: operation %d; descriptors reduce with add, min or max", op, kind);
+        return;
+    }
+    if (n < 0 || n > TL_MAX_RANK) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d offsets; a descriptor has 1 to %d dims", op, n, TL_MAX_RANK);
+        return;
+    }
+    if (!tile__desc_access(file, line, op, dv, n, offs, io, &bt)) return;
+    int v = tile__use(file, line, op, vv);
+    if (!v || !tile__check_num(file, line, op, v)) return;
+    char s1[96], s2[96];
+    if (!tile__bshape(tile__ty(v), &bt, &sh) || !tile__same_shape(&sh, &bt)) {
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: the value's shape %s does not broadcast to the descriptor's block %s", op,
+                   tile__shape_str(tile__ty(v), s1, sizeof s1), tile__shape_str(&bt, s2, sizeof s2));
+        return;
+    }
+    tl_dtype et = bt.dtype;
+    if (kind >= 0) {
+        int ok = kind == TL_ATOMIC_ADD ? et == TL_I32 || et == TL_U32 || et == TL_U64 || et == TL_F32 || et == TL_F16 || et == TL_BF16
+                                       : et == TL_I32 || et == TL_U32 || et == TL_I64 || et == TL_U64 || et == TL_F16 || et == TL_BF16;
+        if (!ok) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: not supported on descriptors of %s (the copy engine reduces %s)", op, tile_dtype_name(et),
+                       kind == TL_ATOMIC_ADD ? "i32, u32, u64, f32, f16 and bf16" : "i32, u32, i64, u64, f16 and bf16");
+            return;
+        }
+    }
+    ops[0] = io[0];
+    ops[1] = tile__bcast(tile__cast(v, et, file, line), &bt, file, line);
+    for (int k = 0; k < n; k++) ops[2 + k] = io[1 + k];
+    int o = tile__emit(TILE__OP_DESC_STORE, ops, 2 + n, NULL, 0, file, line);
+    tile__b->f->ops[o].i[0] = kind;
+}
+tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape block) {
+    tl_t sh[TL_MAX_RANK], st[TL_MAX_RANK];
+    if (n < 1 || n > TL_MAX_RANK || nstrides < 1 || nstrides > TL_MAX_RANK) {
+        for (int k = 0; k < n + nstrides + 1; k++) tile__pop(file, line);
+        return tile__berr(TILE_ERR_ARITY, file, line, "tl_make_tensor_descriptor: %d shape dims and %d strides; a descriptor has 1 to %d dims", n, nstrides,
+                          TL_MAX_RANK);
+    }
+    for (int k = nstrides - 1; k >= 0; k--) st[k] = tile__pop(file, line);
+    for (int k = n - 1; k >= 0; k--) sh[k] = tile__pop(file, line);
+    tl_t base = tile__pop(file, line);
+    return tl_make_tensor_descriptor_at(file, line, base, n, sh, nstrides, st, block);
+}
+tl_t tl__desc_load_stk(const char *file, int line, int n) {
+    tl_t offs[TL_MAX_RANK];
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t x = tile__pop(file, line);
+        if (k < TL_MAX_RANK) offs[k] = x;
+    }
+    tl_t d = tile__pop(file, line);
+    return tl_desc_load_at(file, line, d, n, offs);
+}
+void tl__desc_store_stk(const char *file, int line, int kind, int n) {
+    tl_t offs[TL_MAX_RANK];
+    tl_t v = tile__pop(file, line);
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t x = tile__pop(file, line);
+        if (k < TL_MAX_RANK) offs[k] = x;
+    }
+    tl_t d = tile__pop(file, line);
+    tl_desc_store_at(file, line, kind, d, n, offs, v);
 }
 
 /* ---- reductions and scans ------------------------------------------------------------------ */

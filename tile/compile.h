@@ -7,6 +7,8 @@
          verify, fold, CSE, DCE, verify                                (passes.h)   ir
        tile__func + tile__config (tile__config_resolve: every default) ─ back half
          tile__compile:
+           descs       tensor-descriptor accesses as pointer accesses,  (passes.h)
+                       on a copy (the interpreter keeps them)
            plan        layouts, alignment facts, each loop's schedule  (plan.h)     ttgir
                        and its shared memory, for the emitter to come
            emit        lower the plan through an emitter: CUDA C, or   (lower*.h,   cuda | llir
@@ -296,15 +298,50 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
     return st;
 }
+/* descs: the tensor-descriptor accesses as pointer accesses (passes.h), on
+   a copy of f, for the plan and the lowering; the interpreter runs them as
+   they are. *g is f itself when it has none, else *own (free it with
+   tile__func_free; it is zeroed either way). */
+static tile_status tile__descs_stage(const tile__func *f, tile__func *own, const tile__func **g) {
+    memset(own, 0, sizeof *own);
+    *g = f;
+    if (!tile__has_descs(f)) return TILE_OK;
+    if (!tile__func_clone(own, f) || !tile__desc_expand(own)) {
+        tile__func_free(own);
+        return tile__error(TILE_ERR_NOMEM, f->name, f->file, f->line, "out of host memory while lowering the kernel's tensor descriptors");
+    }
+    tile_status st = tile__verify(own);
+    if (st != TILE_OK) {
+        tile__func_free(own);
+        return st;
+    }
+    *g = own;
+    return TILE_OK;
+}
+/* TILE_DUMP=ttgir without compiling: the plan the back end in use would get */
+static tile_status tile__dump_ttgir(const tile__func *f, const tile__config *cfg) {
+    tile__plan plan;
+    tile__func own;
+    const tile__func *g;
+    tile_status st = tile__descs_stage(f, &own, &g);
+    if (st == TILE_OK && (st = tile__plan_stage(g, cfg, tile__emits_ext(cfg), &plan)) == TILE_OK) tile__plan_free(&plan);
+    tile__func_free(&own);
+    return st;
+}
 /* TILE_DUMP=cuda without compiling: NVRTC's plan and CUDA C of f */
 static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg) {
     tile__plan plan;
     tile__kernel_meta meta;
+    tile__func own;
+    const tile__func *g;
     char *src = NULL;
-    tile_status st = tile__plan_build(f, cfg, 0, &plan);
-    if (st == TILE_OK && (st = tile__cuda_source(f, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(f->name, "cuda", src);
+    tile_status st = tile__descs_stage(f, &own, &g);
+    if (st == TILE_OK && (st = tile__plan_build(g, cfg, 0, &plan)) == TILE_OK) {
+        if ((st = tile__cuda_source(g, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(g->name, "cuda", src);
+        tile__plan_free(&plan);
+    }
     TILE_FREE(src);
-    tile__plan_free(&plan);
+    tile__func_free(&own);
     return st;
 }
 /* The pipeline's back half for one variant of a built kernel f. With v: the
@@ -321,14 +358,19 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
     int from_disk = 0;
     double t0 = tile__host_ms(), t1;                                         /* TILE_DUMP=times */
     int ext = tile__emits_ext(cfg);
+    tile__func own;
+    const tile__func *g;
     memset(&em, 0, sizeof em);
-    tile_status st = tile__plan_stage(f, cfg, ext, &plan);                              /* ttgir */
-    if (st == TILE_OK) st = tile__emit_stage(f, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
+    memset(&plan, 0, sizeof plan);
+    tile_status st = tile__descs_stage(f, &own, &g);
+    if (st == TILE_OK) st = tile__plan_stage(g, cfg, ext, &plan);                       /* ttgir */
+    if (st == TILE_OK) st = tile__emit_stage(g, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */
         from_disk = tile__kdisk_load(k, cfg, key, v);
-    if (st == TILE_OK && !from_disk) st = tile__assemble_stage(f, cfg, &em, &ptx);  /* ptx */
+    if (st == TILE_OK && !from_disk) st = tile__assemble_stage(g, cfg, &em, &ptx);  /* ptx */
     tile__emitted_free(&em);
     tile__plan_free(&plan);
+    tile__func_free(&own);
     t1 = tile__host_ms();
     if (st == TILE_OK && !from_disk && v) {
         v->meta = meta;

@@ -320,6 +320,99 @@ static tile_status tile__interp_atomic(tile__interp *I, const tile__op *op) {
     return TILE_OK;
 }
 
+/* ---- tensor descriptors ---------------------------------------------------------------
+   A descriptor is its MAKE_DESC's operands (base, shape, strides): the
+   accesses read them there, so its own value holds nothing. The rules the
+   copy engine puts on them (see tl_make_tensor_descriptor) are checked here
+   for the interpreter and by the GPU launch for the arguments it is given,
+   so that a kernel fails alike everywhere. v[] holds base, shape x r and
+   strides x r as scalars. */
+static tile_status tile__desc_check(const tile__func *f, const tile__op *md, const tile__elem *v) {
+    int r = (md->nopnd - 1) / 2;
+    tl_dtype et = f->vals[md->res].t.elem;
+    long long es = (long long)tile__dt[et].bytes;
+    const char *nm = "tl_make_tensor_descriptor";
+    if (v[0].u % 16)
+        return tile__error(TILE_ERR_ARG, f->name, md->file, md->line, "%s: the base 0x%llx is not 16-byte aligned (the copy engine's rule)", nm,
+                           (unsigned long long)v[0].u);
+    for (int d = 0; d < r; d++) {
+        long long n = v[1 + d].i, st = v[1 + r + d].i;
+        if (n < 1 || n > INT32_MAX)
+            return tile__error(TILE_ERR_ARG, f->name, md->file, md->line, "%s: shape dim %d is %lld; each must be from 1 to 2^31-1", nm, d, n);
+        if (d < r - 1 && (st < 1 || st > ((long long)1 << 40) / es || st * es % 16))
+            return tile__error(TILE_ERR_ARG, f->name, md->file, md->line,
+                               "%s: stride %d is %lld elements of %lld bytes; each stride but the last must be a positive multiple of 16 bytes "
+                               "(the copy engine's rule: pad the rows)", nm, d, st, es);
+    }
+    return TILE_OK;
+}
+/* the descriptor's operands as scalars, for the interpreter */
+static const tile__op *tile__interp_desc(const tile__interp *I, int dv, tile__elem *v) {
+    const tile__func *f = I->f;
+    const tile__op *md = &f->ops[f->vals[dv].def];
+    for (int k = 0; k < md->nopnd; k++) v[k] = I->buf[f->pool[md->opnd + k]][0];
+    return md;
+}
+/* DESC_LOAD and DESC_STORE: the block's lanes inside the tensor, their
+   addresses; then as tl_load / tl_store / tl_atomic_* with that mask */
+static tile_status tile__interp_desc_access(tile__interp *I, const tile__op *op) {
+    const tile__func *f = I->f;
+    int st = op->code == TILE__OP_DESC_STORE, first = 1 + st;
+    tile__elem v[1 + 2 * TILE__MAX_RANK];
+    const tile__op *md = tile__interp_desc(I, f->pool[op->opnd], v);
+    int r = (md->nopnd - 1) / 2;
+    tl_dtype t = f->vals[md->res].t.elem;
+    tile__type bt = tile__scalar_type(t);
+    bt.rank = r;
+    for (int d = 0; d < r; d++) bt.shape[d] = (int)md->i[d];
+    int n = tile__numel(&bt);
+    long long off[TILE__MAX_RANK];
+    for (int d = 0; d < r; d++) off[d] = I->buf[f->pool[op->opnd + first + d]][0].i;
+    tile__elem *addr = tile__interp_scratch(I, 2 * (size_t)n), *in = addr + n;
+    if (!addr) return tile__interp_nomem(I, op->file, op->line, 2 * (size_t)n * sizeof *addr);
+    uint64_t es = tile__dt[t].bytes;
+    for (int e = 0; e < n; e++) {
+        int rest = e, inside = 1;
+        uint64_t a = v[0].u;
+        for (int d = r - 1; d >= 0; d--) {
+            long long idx = off[d] + rest % bt.shape[d];
+            rest /= bt.shape[d];
+            inside &= idx >= 0 && idx < v[1 + d].i;
+            a += (uint64_t)idx * (uint64_t)v[1 + r + d].i * es;
+        }
+        addr[e].u = a;
+        in[e].u = (uint64_t)inside;
+    }
+    static const char *const names[] = {"tl_desc_atomic_add", "tl_desc_atomic_max", "tl_desc_atomic_min"};
+    const char *nm = !st ? "tl_desc_load" : op->i[0] < 0 ? "tl_desc_store" : names[op->i[0]];
+    int bad = tile__interp_bad_lane(addr, in, n, (size_t)es);
+    if (bad >= 0) return tile__interp_oob(I, op, nm, st ? "writes" : "reads", &bt, bad, addr[bad].u);
+    if (!st) {
+        tile__elem *out = I->buf[op->res];
+        for (int e = 0; e < n; e++) {
+            if (in[e].u) out[e] = tile__mem_load(t, (const void *)(uintptr_t)addr[e].u);
+            else out[e].u = 0;
+        }
+        return TILE_OK;
+    }
+    static const tile__opcode codes[] = {TILE__OP_ADD, TILE__OP_MAX, TILE__OP_MIN};
+    const tile__elem *val = tile__interp_in(I, op, 1);
+    for (int e = 0; e < n; e++) {
+        if (!in[e].u) continue;
+        void *at = (void *)(uintptr_t)addr[e].u;
+        if (op->i[0] < 0) {
+            tile__mem_store(t, at, val[e]);
+            continue;
+        }
+        tile__elem x[3];
+        x[0] = tile__mem_load(t, at);
+        x[1] = val[e];
+        x[2].u = 0;
+        tile__mem_store(t, at, tile__ew_eval(codes[op->i[0]], t, t, x));
+    }
+    return TILE_OK;
+}
+
 /* ---- reductions, scans, dot --------------------------------------------------------- */
 /* A tile seen as [outer, n, inner] around `axis`: element (o, k, i) is at
    (o * n + k) * inner + i, and the reduced result (kept dim or not) is the
@@ -625,6 +718,12 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_LOAD: return tile__interp_load(I, op);
     case TILE__OP_STORE: return tile__interp_store(I, op);
     case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: return tile__interp_atomic(I, op);
+    case TILE__OP_MAKE_DESC: {
+        tile__elem v[1 + 2 * TILE__MAX_RANK];
+        for (int k = 0; k < op->nopnd; k++) v[k] = I->buf[f->pool[op->opnd + k]][0];
+        return tile__desc_check(f, op, v);
+    }
+    case TILE__OP_DESC_LOAD: case TILE__OP_DESC_STORE: return tile__interp_desc_access(I, op);
     case TILE__OP_REDUCE: tile__interp_reduce(I, op); return TILE_OK;
     case TILE__OP_SCAN: tile__interp_scan(I, op); return TILE_OK;
     case TILE__OP_DOT: return tile__interp_dot(I, op);

@@ -129,6 +129,9 @@ enum {
     X(DOT,         "dot",          3, 1, TILE__F_PURE, 0) /* a[M,K] @ b[K,N] (+ acc, optional); i[0] precision */ \
     X(ATOMIC,      "atomic",       3, 1, 0, 0)            /* old = *ptr; *ptr = op(old, val) where mask; i[0] op, i[1] sem, i[2] scope */ \
     X(ATOMIC_CAS,  "atomic_cas",   3, 1, 0, 0)            /* old = *ptr; if old == cmp: *ptr = val; i[1] sem, i[2] scope */ \
+    X(MAKE_DESC,   "make_desc",   -1, 1, TILE__F_PURE, 0) /* base, shape x r, strides x r (elements) -> a descriptor of blocks i[0..r) */ \
+    X(DESC_LOAD,   "desc_load",   -1, 1, 0, 0)            /* the block of desc at offsets (operands 1..r); zeros outside the tensor */ \
+    X(DESC_STORE,  "desc_store",  -1, 0, 0, 0)            /* desc, value, offsets x r: the block's elements inside the tensor; i[0] -1 store, else the atomic kind */ \
     X(PRINT,       "print",       -1, 0, 0, 0)            /* print s (the prefix) and each operand's elements */ \
     X(ASSERT,      "assert",       1, 0, 0, 0)            /* fail the launch with s where a lane is false */ \
     X(BARRIER,     "barrier",      0, 0, 0, 0)            /* all threads of the program meet        */ \
@@ -177,7 +180,7 @@ typedef struct tile__dtinfo {
     const char *name;
     unsigned char bits;    /* width in registers (i1: 1)           */
     unsigned char bytes;   /* size in memory                        */
-    unsigned char kind;    /* 0 void, 1 bool, 2 signed, 3 unsigned, 4 float, 5 pointer */
+    unsigned char kind;    /* 0 void, 1 bool, 2 signed, 3 unsigned, 4 float, 5 pointer, 6 descriptor */
 } tile__dtinfo;
 static const tile__dtinfo tile__dt[TL_DTYPE_COUNT_] = {
     [TL_VOID] = {"void", 0, 0, 0},
@@ -190,6 +193,7 @@ static const tile__dtinfo tile__dt[TL_DTYPE_COUNT_] = {
     [TL_F32] = {"f32", 32, 4, 4},  [TL_F64] = {"f64", 64, 8, 4},
     [TL_F8E4M3] = {"f8e4m3", 8, 1, 4}, [TL_F8E5M2] = {"f8e5m2", 8, 1, 4},
     [TL_PTR] = {"ptr", 64, 8, 5},
+    [TL_DESC] = {"desc", 64, 8, 6},
 };
 static int tile__is_float(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && tile__dt[t].kind == 4; }
 static int tile__is_int(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && tile__dt[t].kind >= 1 && tile__dt[t].kind <= 3; }
@@ -207,7 +211,9 @@ size_t tile_dtype_size(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? ti
 #define TILE__MAX_NUMEL (1 << 20)   /* elements in one tile, as Triton's limit */
 typedef struct tile__type {
     tl_dtype dtype;
-    tl_dtype elem;                  /* pointee when dtype == TL_PTR         */
+    tl_dtype elem;                  /* pointee when dtype == TL_PTR, element
+                                       type when TL_DESC (then rank 0: the
+                                       block shape is its MAKE_DESC's)      */
     int rank;
     int shape[TILE__MAX_RANK];
 } tile__type;
@@ -329,7 +335,7 @@ static int tile__same_shape(const tile__type *a, const tile__type *b) {
     return 1;
 }
 static int tile__same_type(const tile__type *a, const tile__type *b) {
-    return a->dtype == b->dtype && (a->dtype != TL_PTR || a->elem == b->elem) && tile__same_shape(a, b);
+    return a->dtype == b->dtype && ((a->dtype != TL_PTR && a->dtype != TL_DESC) || a->elem == b->elem) && tile__same_shape(a, b);
 }
 static tile__type tile__scalar_type(tl_dtype dt) {
     tile__type t;
@@ -345,7 +351,7 @@ static tile__type tile__with_dtype(tile__type t, tl_dtype dt) {
 /* "f32[128,64]", "ptr<f16>[64]", "i32" */
 static char *tile__type_str(const tile__type *t, char *buf, size_t n) {
     int k;
-    if (t->dtype == TL_PTR) k = snprintf(buf, n, "ptr<%s>", tile_dtype_name(t->elem));
+    if (t->dtype == TL_PTR || t->dtype == TL_DESC) k = snprintf(buf, n, "%s<%s>", t->dtype == TL_PTR ? "ptr" : "desc", tile_dtype_name(t->elem));
     else k = snprintf(buf, n, "%s", tile_dtype_name(t->dtype));
     if (t->rank == 0 || k < 0 || (size_t)k >= n) return buf;
     size_t at = (size_t)k;
@@ -395,6 +401,45 @@ static void tile__func_free(tile__func *f) {
     for (int s = 0; s < f->nstrs; s++) TILE_FREE(f->strs[s]);
     TILE_FREE(f->vals); TILE_FREE(f->ops); TILE_FREE(f->regs); TILE_FREE(f->pool); TILE_FREE(f->strs);
     memset(f, 0, sizeof *f);
+}
+/* A deep copy of src into *dst (for a pass that rewrites a kernel only for
+   one target); 0 when out of memory (*dst is then empty). */
+static int tile__func_clone(tile__func *dst, const tile__func *src) {
+    memset(dst, 0, sizeof *dst);
+    memcpy(dst->name, src->name, sizeof dst->name);
+    dst->file = src->file;
+    dst->line = src->line;
+    dst->nparams = src->nparams;
+    if (!TILE__RESERVE(dst, dst->vals, dst->capvals, src->nvals) || !TILE__RESERVE(dst, dst->ops, dst->capops, src->nops) ||
+        !TILE__RESERVE(dst, dst->regs, dst->capregs, src->nregs) || !TILE__RESERVE(dst, dst->pool, dst->cappool, src->npool) ||
+        !TILE__RESERVE(dst, dst->strs, dst->capstrs, src->nstrs))
+        goto fail;
+    memcpy(dst->vals, src->vals, (size_t)src->nvals * sizeof *dst->vals);
+    memcpy(dst->ops, src->ops, (size_t)src->nops * sizeof *dst->ops);
+    memcpy(dst->pool, src->pool, (size_t)src->npool * sizeof *dst->pool);
+    dst->nvals = src->nvals;
+    dst->nops = src->nops;
+    dst->npool = src->npool;
+    for (int r = 0; r < src->nregs; r++) {
+        dst->regs[r] = src->regs[r];
+        dst->regs[r].ops = NULL;
+        dst->regs[r].capops = 0;
+        dst->nregs = r + 1;
+        if (!TILE__RESERVE(dst, dst->regs[r].ops, dst->regs[r].capops, src->regs[r].nops)) goto fail;
+        memcpy(dst->regs[r].ops, src->regs[r].ops, (size_t)src->regs[r].nops * sizeof(int));
+    }
+    for (int k = 0; k < src->nstrs; k++) {
+        size_t n = strlen(src->strs[k]) + 1;
+        if (!(dst->strs[k] = (char *)TILE_MALLOC(n))) goto fail;
+        memcpy(dst->strs[k], src->strs[k], n);
+        dst->nstrs = k + 1;
+        for (int o = 0; o < src->nops; o++)
+            if (src->ops[o].s == src->strs[k]) dst->ops[o].s = dst->strs[k];
+    }
+    return 1;
+fail:
+    tile__func_free(dst);
+    return 0;
 }
 /* A copy owned by the function ("" when out of memory). */
 static const char *tile__func_str(tile__func *f, const char *s) {

@@ -23,8 +23,7 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
             /* the stages asked for: assembled for ptx or llir (tile__compile prints the others on its way) */
             if (kn->dump_ptx || kn->dump_llir) st = tile__compile(k, &e->f, &cfg, NULL, &ptx);
             else {
-                tile__plan plan;
-                if (kn->dump_ttgir && (st = tile__plan_stage(&e->f, &cfg, tile__emits_ext(&cfg), &plan)) == TILE_OK) tile__plan_free(&plan);
+                if (kn->dump_ttgir) st = tile__dump_ttgir(&e->f, &cfg);
                 /* TILE_DUMP=cuda: the CUDA C, whichever back end is in use */
                 if (st == TILE_OK && kn->dump_cuda) st = tile__dump_cuda(&e->f, &cfg);
             }

@@ -455,6 +455,36 @@ static void tile__p_op(tile__printer *p, const tile__op *o, int depth) {
         if (o->i[2]) tile__p_enum(p, "scope", tile__p_scope_names, TILE__COUNT_OF(tile__p_scope_names), o->i[2]);
         used |= 6;
         break;
+    case TILE__OP_MAKE_DESC: {
+        int r = (n - 1) / 2;
+        tile__p(p, "make_desc");
+        tile__p_uses(p, a, n < 1 ? n : 1);
+        tile__p(p, ", shape [");
+        for (int d = 0; d < r; d++) { tile__p(p, d ? ", " : ""); tile__p_use(p, a[1 + d]); }
+        tile__p(p, "], strides [");
+        for (int d = 0; d < r; d++) { tile__p(p, d ? ", " : ""); tile__p_use(p, a[1 + r + d]); }
+        tile__p(p, "]");
+        tile__p_attr(p, "block=[");
+        for (int d = 0; d < r && d < TILE__MAX_IATTR; d++) {
+            tile__p(p, "%s%lld", d ? "," : "", o->i[d]);
+            used |= 1u << d;
+        }
+        tile__p(p, "]");
+        break;
+    }
+    case TILE__OP_DESC_LOAD: case TILE__OP_DESC_STORE: {
+        int st = o->code == TILE__OP_DESC_STORE, first = 1 + st;
+        if (!st) tile__p(p, "desc_load");
+        else if (o->i[0] >= 0 && o->i[0] < TILE__COUNT_OF(tile__p_atomic_names)) tile__p(p, "desc_atomic %s", tile__p_atomic_names[o->i[0]]);
+        else tile__p(p, "desc_store");
+        tile__p_uses(p, a, n < 1 ? n : 1);
+        tile__p(p, ", [");
+        for (int d = first; d < n; d++) { tile__p(p, d > first ? ", " : ""); tile__p_use(p, a[d]); }
+        tile__p(p, "]");
+        if (st && n > 1) { tile__p(p, ", "); tile__p_use(p, a[1]); }
+        used = st;
+        break;
+    }
     case TILE__OP_DOT:
         tile__p(p, "dot");
         tile__p_uses(p, a, (n > 2 && !a[2]) ? 2 : n);
@@ -578,6 +608,41 @@ static int tile__opnd_optional(tile__opcode code, int k) {
     }
 }
 
+/* MAKE_DESC, DESC_LOAD, DESC_STORE: their operand lists and types */
+static int tile__v_desc(const tile__func *f, const tile__op *o) {
+    const int *a = f->pool + o->opnd;
+    const char *nm = tile__op_name(o->code);
+    if (o->code == TILE__OP_MAKE_DESC) {
+        int r = (o->nopnd - 1) / 2;
+        const tile__type *rt = &f->vals[o->res].t, *bt = &f->vals[a[0]].t;
+        if (o->nopnd % 2 == 0 || r < 1 || r > TILE__MAX_RANK) return tile__vfail(f, o, "make_desc: %d operands", o->nopnd);
+        if (bt->dtype != TL_PTR || bt->rank != 0 || rt->dtype != TL_DESC || rt->rank != 0 || rt->elem != bt->elem)
+            return tile__vfail(f, o, "make_desc: a descriptor from a scalar pointer");
+        for (int k = 1; k < o->nopnd; k++)
+            if (!tile__is_int(f->vals[a[k]].t.dtype) || f->vals[a[k]].t.rank != 0) return tile__vfail(f, o, "make_desc: operand %d is not an integer scalar", k);
+        for (int d = 0; d < r; d++)
+            if (o->i[d] < 1 || o->i[d] > 256) return tile__vfail(f, o, "make_desc: block dim %d is %lld", d, o->i[d]);
+        return 0;
+    }
+    int st = o->code == TILE__OP_DESC_STORE, first = 1 + st;
+    if (o->nopnd < first + 1) return tile__vfail(f, o, "%s: %d operands", nm, o->nopnd);
+    const tile__value *dv = &f->vals[a[0]];
+    const tile__op *md = dv->def >= 0 && dv->def < f->nops ? &f->ops[dv->def] : NULL;
+    if (dv->t.dtype != TL_DESC || !md || md->code != TILE__OP_MAKE_DESC || (md->nopnd - 1) / 2 != o->nopnd - first)
+        return tile__vfail(f, o, "%s: operand 0 is not a descriptor of %d dims", nm, o->nopnd - first);
+    tile__type bt = tile__scalar_type(dv->t.elem);
+    bt.rank = o->nopnd - first;
+    for (int d = 0; d < bt.rank; d++) bt.shape[d] = (int)md->i[d];
+    for (int k = first; k < o->nopnd; k++)
+        if (f->vals[a[k]].t.dtype != TL_I32 || f->vals[a[k]].t.rank != 0) return tile__vfail(f, o, "%s: offset %d is not an i32 scalar", nm, k - first);
+    const tile__type *vt = st ? &f->vals[a[1]].t : &f->vals[o->res].t;
+    if (!tile__same_type(vt, &bt)) {
+        char b1[160], b2[160];
+        return tile__vfail(f, o, "%s: %s %s for a block %s", nm, st ? "value" : "result", tile__type_str(vt, b1, sizeof b1), tile__type_str(&bt, b2, sizeof b2));
+    }
+    return 0;
+}
+
 /* Do values xs[0..nx) have the types of ys[0..ny) (or of ybase.., the
    results of an op, when ys is NULL)? */
 static int tile__v_match(const tile__func *f, const tile__op *o, const char *what, const int *xs, int nx,
@@ -683,6 +748,7 @@ static int tile__v_op(tile__vctx *c, int id) {
         return tile__vfail(f, o, "%s: operand %d (v%d) is used before its definition", nm, k, v);
     }
 
+    if ((o->code == TILE__OP_MAKE_DESC || o->code == TILE__OP_DESC_LOAD || o->code == TILE__OP_DESC_STORE) && tile__v_desc(f, o)) return 1;
     if ((fl & TILE__F_EW) && o->nres == 1) {
         const tile__type *rt = &f->vals[o->res].t;
         for (k = 0; k < o->nopnd; k++)
@@ -1101,4 +1167,162 @@ static int tile__dce(tile__func *f) {
     TILE_FREE(uses);
     TILE_FREE(order);
     return removed;
+}
+
+/* ---- descriptors to pointers ----------------------------------------------------------
+   Where no copy-engine schedule takes a descriptor access (sm_80 and older;
+   today every target), DESC_LOAD and DESC_STORE become what a Triton user
+   writes by hand, so the plan's alignment facts and the cp.async ring apply
+   to them as to any pointer load: per dim d a vector idx = offset + arange
+   (i32), in bounds where 0 <= idx < shape; the outer dims' element offsets
+   idx * stride in i64, the innermost's idx itself (its stride is 1), each
+   expanded to the block's rank and broadcast; then LOAD (other 0), STORE or
+   ATOMIC (relaxed) under the AND of the bounds. Runs on a copy of the kernel
+   (tile__func_clone): the interpreter keeps the descriptors. */
+typedef struct tile__xb { tile__func *f; int reg; const char *file; int line; } tile__xb;
+static int tile__xb_op(tile__xb *b, tile__opcode code, const int *o, int n, tile__type t) {
+    int id = tile__new_op(b->f, b->reg, code, o, n, &t, 1, b->file, b->line);
+    return b->f->ops[id].res;
+}
+static tile__type tile__xb_vec(tl_dtype dt, int rank, const int *shape) {
+    tile__type t = tile__scalar_type(dt);
+    t.rank = rank;
+    for (int d = 0; d < rank; d++) t.shape[d] = shape[d];
+    return t;
+}
+static int tile__xb_cast(tile__xb *b, int v, tl_dtype to) {
+    tile__type t = b->f->vals[v].t;
+    if (t.dtype == to) return v;
+    return tile__xb_op(b, TILE__OP_CAST, &v, 1, tile__with_dtype(t, to));
+}
+static int tile__xb_bcast(tile__xb *b, int v, const tile__type *to) {
+    tile__type t = *to;
+    t.dtype = b->f->vals[v].t.dtype;
+    t.elem = b->f->vals[v].t.elem;
+    if (tile__same_shape(&b->f->vals[v].t, &t)) return v;
+    return tile__xb_op(b, TILE__OP_BROADCAST, &v, 1, t);
+}
+/* a vector [n] as dim d of a rank-r block: expand to [1..n..1], then broadcast */
+static int tile__xb_place(tile__xb *b, int v, int d, const tile__type *full) {
+    for (int k = 0; k < full->rank - 1; k++) {
+        tile__type t = b->f->vals[v].t;
+        int axis = k < d ? 0 : t.rank;
+        for (int j = t.rank; j > axis; j--) t.shape[j] = t.shape[j - 1];
+        t.shape[axis] = 1;
+        t.rank++;
+        int id = tile__new_op(b->f, b->reg, TILE__OP_EXPAND_DIMS, &v, 1, &t, 1, b->file, b->line);
+        b->f->ops[id].i[0] = axis;
+        v = b->f->ops[id].res;
+    }
+    return tile__xb_bcast(b, v, full);
+}
+static int tile__xb_const(tile__xb *b, tl_dtype dt, const tile__type *shape, long long v) {
+    tile__type t = tile__with_dtype(*shape, dt);
+    int id = tile__new_op(b->f, b->reg, TILE__OP_CONST, NULL, 0, &t, 1, b->file, b->line);
+    if (tile__is_float(dt)) b->f->ops[id].f = (double)v;
+    else b->f->ops[id].i[0] = v;
+    return b->f->ops[id].res;
+}
+/* the ops replacing access `id` (appended to its region); its result's
+   replacement into map */
+static void tile__desc_expand_op(tile__func *f, int id, int *map) {
+    tile__op x = f->ops[id];   /* a copy: the tables grow below */
+    int st = x.code == TILE__OP_DESC_STORE, first = 1 + st;
+    const tile__op *mdp = &f->ops[f->vals[f->pool[x.opnd]].def];
+    int r = (mdp->nopnd - 1) / 2, mopnd = mdp->opnd, B[TILE__MAX_RANK];
+    for (int d = 0; d < r; d++) B[d] = (int)mdp->i[d];
+    tl_dtype et = f->vals[mdp->res].t.elem;
+    tile__xb b = {f, x.parent, x.file, x.line};
+    tile__type full = tile__xb_vec(TL_PTR, r, B);
+    full.elem = et;
+    int ptr = tile__xb_bcast(&b, f->pool[mopnd], &full), mask = 0, inner = 0;
+    for (int d = 0; d < r; d++) {
+        tile__type v32 = tile__xb_vec(TL_I32, 1, &B[d]);
+        int ar = tile__new_op(f, b.reg, TILE__OP_ARANGE, NULL, 0, &v32, 1, b.file, b.line);
+        f->ops[ar].i[0] = 0;
+        f->ops[ar].i[1] = B[d];
+        int o[2] = {tile__xb_bcast(&b, f->pool[x.opnd + first + d], &v32), f->ops[ar].res};
+        int idx = tile__xb_op(&b, TILE__OP_ADD, o, 2, v32);
+        tile__type v1 = tile__with_dtype(v32, TL_I1);
+        int ge[2] = {idx, tile__xb_const(&b, TL_I32, &v32, 0)};
+        int lt[2] = {idx, tile__xb_bcast(&b, tile__xb_cast(&b, f->pool[mopnd + 1 + d], TL_I32), &v32)};
+        int in[2] = {tile__xb_op(&b, TILE__OP_GE, ge, 2, v1), tile__xb_op(&b, TILE__OP_LT, lt, 2, v1)};
+        int ind = tile__xb_place(&b, tile__xb_op(&b, TILE__OP_AND, in, 2, v1), d, &full);
+        if (mask) {
+            int m[2] = {mask, ind};
+            mask = tile__xb_op(&b, TILE__OP_AND, m, 2, tile__with_dtype(full, TL_I1));
+        } else {
+            mask = ind;
+        }
+        if (d == r - 1) {
+            inner = tile__xb_place(&b, idx, d, &full);
+            continue;
+        }
+        tile__type v64 = tile__with_dtype(v32, TL_I64);
+        int mo[2] = {tile__xb_cast(&b, idx, TL_I64), tile__xb_bcast(&b, tile__xb_cast(&b, f->pool[mopnd + 1 + r + d], TL_I64), &v64)};
+        int pa[2] = {ptr, tile__xb_place(&b, tile__xb_op(&b, TILE__OP_MUL, mo, 2, v64), d, &full)};
+        ptr = tile__xb_op(&b, TILE__OP_PTR_ADD, pa, 2, full);
+    }
+    int pa[2] = {ptr, inner};
+    ptr = tile__xb_op(&b, TILE__OP_PTR_ADD, pa, 2, full);
+    tile__type vt = tile__with_dtype(full, et);
+    if (!st) {
+        int lo[3] = {ptr, mask, tile__xb_const(&b, et, &vt, 0)};
+        map[x.res] = tile__xb_op(&b, TILE__OP_LOAD, lo, 3, vt);
+        return;
+    }
+    int so[3] = {ptr, f->pool[x.opnd + 1], mask};
+    if (x.i[0] < 0) {
+        tile__new_op(f, b.reg, TILE__OP_STORE, so, 3, NULL, 0, b.file, b.line);
+        return;
+    }
+    int at = tile__new_op(f, b.reg, TILE__OP_ATOMIC, so, 3, &vt, 1, b.file, b.line);
+    f->ops[at].i[0] = x.i[0];
+    f->ops[at].i[1] = TL_SEM_RELAXED;
+    f->ops[at].i[2] = TL_SCOPE_GPU;
+}
+/* rebuild region reg's op list with each access's replacement before it; 0 when out of memory */
+static int tile__desc_expand_region(tile__func *f, int reg, int *map) {
+    int n = f->regs[reg].nops;
+    int *old = (int *)TILE_MALLOC(((size_t)n + 1) * sizeof *old);
+    if (!old) return 0;
+    memcpy(old, f->regs[reg].ops, (size_t)n * sizeof *old);
+    f->regs[reg].nops = 0;
+    for (int k = 0; k < n && !f->nomem; k++) {
+        int id = old[k];
+        if (!f->ops[id].dead && (f->ops[id].code == TILE__OP_DESC_LOAD || f->ops[id].code == TILE__OP_DESC_STORE)) {
+            tile__desc_expand_op(f, id, map);
+            f->ops[id].dead = 1;
+        }
+        tile__region_append(f, reg, id);
+        for (int j = 0; j < 2; j++)
+            if (f->ops[id].region[j] >= 0 && !tile__desc_expand_region(f, f->ops[id].region[j], map)) {
+                TILE_FREE(old);
+                return 0;
+            }
+    }
+    TILE_FREE(old);
+    return !f->nomem;
+}
+static int tile__has_descs(const tile__func *f) {
+    for (int id = 0; id < f->nops; id++)
+        if (!f->ops[id].dead && f->ops[id].code == TILE__OP_MAKE_DESC) return 1;
+    return 0;
+}
+/* f's descriptor accesses as pointer accesses, then fold, CSE, DCE (the
+   MAKE_DESCs go); 0 when out of memory */
+static int tile__desc_expand(tile__func *f) {
+    int nold = f->nvals;
+    int *repl = (int *)tile__calloc((size_t)nold + 1, sizeof *repl);   /* old load result -> its LOAD's */
+    if (!repl) return 0;
+    int ok = tile__desc_expand_region(f, 0, repl);
+    int *map = ok ? (int *)tile__calloc((size_t)f->nvals + 1, sizeof *map) : NULL;
+    if (map) {
+        memcpy(map, repl, (size_t)nold * sizeof *map);
+        tile__replace_uses(f, map);
+    }
+    int good = map != NULL;
+    TILE_FREE(repl);
+    TILE_FREE(map);
+    return good && tile__fold(f) >= 0 && tile__cse(f) >= 0 && tile__dce(f) >= 0;
 }

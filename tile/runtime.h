@@ -17,6 +17,7 @@ typedef struct tile__entry {
     tile_meta meta[TILE_MAX_META];  /* names point into `names`          */
     char names[TILE_MAX_META][32];
     tile__func f;
+    int has_descs;                  /* f makes tensor descriptors: their arguments are checked at launch */
     tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
@@ -74,6 +75,7 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
         free(e);
         return st;
     }
+    e->has_descs = tile__has_descs(&e->f);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
     if (!ks && !(ks = (tile__kstate *)calloc(1, sizeof *ks))) {
@@ -128,7 +130,7 @@ static tile_status tile__check_kernel(const char *call, const tile_kernel *k, co
     if (out) *out = NULL;
     if (!k) return tile__error(TILE_ERR_VALUE, NULL, o->file, o->line, "%s: the kernel is NULL", call);
     int ok = k->name && k->body && k->nparams >= 0 && k->nparams <= 64 && (k->nparams == 0 || k->params);
-    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype < TL_DTYPE_COUNT_;
+    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype < TL_DESC;
     if (!ok)
         return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: not a kernel as TILE_KERNEL makes one (its name, body or parameters (at most 64) are missing or broken)",
                            call);
@@ -201,10 +203,40 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     *out = st == TILE_OK ? v : NULL;
     return st;
 }
+/* The launch's arguments against the copy engine's rules for each tensor
+   descriptor the kernel makes (its operands are parameters or constants),
+   as the interpreter checks them (tile__desc_check). */
+static tile_status tile__desc_check_args(const tile__func *f, const tile_arg *args) {
+    const tile__region *body = &f->regs[0];
+    for (int id = 0; id < f->nops; id++) {
+        const tile__op *md = &f->ops[id];
+        if (md->dead || md->code != TILE__OP_MAKE_DESC) continue;
+        tile__elem v[1 + 2 * TILE__MAX_RANK];
+        for (int k = 0; k < md->nopnd; k++) {
+            int x = f->pool[md->opnd + k];
+            const tile__value *val = &f->vals[x];
+            v[k].u = 0;
+            if (val->def >= 0) {
+                v[k].i = f->ops[val->def].i[0];   /* a CONST */
+                continue;
+            }
+            for (int p = 0; p < f->nparams && p < body->nargs; p++)
+                if (f->pool[body->args + p] == x) {
+                    if (val->t.dtype == TL_PTR) v[k].u = (uint64_t)(uintptr_t)args[p].p;
+                    else v[k].i = args[p].i;
+                    v[k] = tile__norm(val->t.dtype, v[k]);
+                }
+        }
+        tile_status st = tile__desc_check(f, md, v);
+        if (st != TILE_OK) return st;
+    }
+    return TILE_OK;
+}
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
     /* an earlier launch's failure that is known by now is this call's error */
     tile_status st = tile__rec_collect(0);
     if (st != TILE_OK) return st;
+    if (e->has_descs && (st = tile__desc_check_args(&e->f, args)) != TILE_OK) return st;
     tile__variant *v = NULL;
     tile__config cfg;
     if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK || (st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;

@@ -1,0 +1,423 @@
+/* tests/test_desc.c — tensor descriptors (tl_make_tensor_descriptor,
+   tl_desc_load, tl_desc_store, tl_desc_atomic_*), against float64 C.
+
+   Semantics, for every rank from 1 to 5 and every dtype: a block read past
+   the tensor's bounds (before its start or past its end, in any dim) gives
+   zeros; a block written past them is clipped; the atomics reduce only the
+   elements inside. Shapes, padded strides and offsets are drawn fresh each
+   run; outputs are poisoned first. On a laptop the interpreter runs the
+   descriptors as they are, and each kernel also runs as the GPU lowering
+   rewrites it (descriptor accesses as masked pointer accesses, the
+   compile's `descs` stage), so that rewrite is checked without a GPU; on a
+   GPU the same kernels run on the device. Then a tl_dot matmul whose
+   operands come through descriptors (the K tail zero-filled by the
+   descriptor, the C edge clipped), and the launch-time rules (base
+   alignment, 16-byte strides, positive shapes) failing at the line of the
+   tl_make_tensor_descriptor with nothing written. */
+#define TILE_IMPLEMENTATION
+#include "tile.h"
+#include "test_util.h"
+
+/* ---- 1. every rank, f32 ------------------------------------------------------------
+   out (dense) = the block of x at offsets o; that block stored into y at offsets q. */
+#define RANK_PARAMS                                                                                                  \
+    (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, out), (tl_i32, s0), (tl_i32, s1), (tl_i32, s2), (tl_i32, s3),     \
+        (tl_i32, s4), (tl_i32, t0), (tl_i32, t1), (tl_i32, t2), (tl_i32, t3), (tl_i32, o0), (tl_i32, o1), (tl_i32, o2), \
+        (tl_i32, o3), (tl_i32, o4), (tl_i32, q0), (tl_i32, q1), (tl_i32, q2), (tl_i32, q3), (tl_i32, q4)
+#define RANK_KERNEL(name, numel, SHAPE, STRIDES, BLOCK, OFFS, QOFFS)                                       \
+    TILE_KERNEL(name, RANK_PARAMS) {                                                                      \
+        (void)s0, (void)s1, (void)s2, (void)s3, (void)s4, (void)t0, (void)t1, (void)t2, (void)t3;         \
+        (void)o0, (void)o1, (void)o2, (void)o3, (void)o4, (void)q0, (void)q1, (void)q2, (void)q3, (void)q4; \
+        tl_t dx = tl_make_tensor_descriptor(x, SHAPE, STRIDES, BLOCK);                                    \
+        tl_t dy = tl_make_tensor_descriptor(y, SHAPE, STRIDES, BLOCK);                                    \
+        tl_t v = tl_desc_load(dx, OFFS);                                                                  \
+        tl_store(tl_add(out, tl_arange(0, numel)), tl_reshape(v, numel));                                 \
+        tl_desc_store(dy, QOFFS, v);                                                                      \
+    }
+RANK_KERNEL(rank1, 64, (s0), (1), (64), (o0), (q0))
+RANK_KERNEL(rank2, 128, (s0, s1), (t0, 1), (8, 16), (o0, o1), (q0, q1))
+RANK_KERNEL(rank3, 128, (s0, s1, s2), (t0, t1, 1), (4, 4, 8), (o0, o1, o2), (q0, q1, q2))
+RANK_KERNEL(rank4, 128, (s0, s1, s2, s3), (t0, t1, t2, 1), (2, 4, 2, 8), (o0, o1, o2, o3), (q0, q1, q2, q3))
+RANK_KERNEL(rank5, 128, (s0, s1, s2, s3, s4), (t0, t1, t2, t3, 1), (2, 2, 2, 2, 8), (o0, o1, o2, o3, o4), (q0, q1, q2, q3, q4))
+
+static const int rank_blocks[5][5] = {{64}, {8, 16}, {4, 4, 8}, {2, 4, 2, 8}, {2, 2, 2, 2, 8}};
+static tile_kernel *rank_kernel(int r) {
+    switch (r) {
+    case 1: return TILE_KERNEL_OF(rank1);
+    case 2: return TILE_KERNEL_OF(rank2);
+    case 3: return TILE_KERNEL_OF(rank3);
+    case 4: return TILE_KERNEL_OF(rank4);
+    default: return TILE_KERNEL_OF(rank5);
+    }
+}
+
+/* Run k with args: normally, and (without a GPU) also as the GPU lowering
+   rewrites it, through the interpreter. `bufs` are the device buffers to
+   compare between the two runs (their host copies: hosts, sizes). */
+static int cpu_mode(void) { return !tile__gpu_mode(); }
+static void run_both(const char *what, tile_kernel *k, const tile_launch *o, const tile_arg *args, void **bufs, const size_t *sizes, int nbufs) {
+    void *save[4], *first[4];
+    for (int b = 0; b < nbufs; b++) {
+        save[b] = malloc(sizes[b]);
+        first[b] = malloc(sizes[b]);
+        tile_memcpy_dtoh(save[b], bufs[b], sizes[b]);
+    }
+    tile_status st = tile_launch_kernel(k, o, args);
+    TT_CHECK(st == TILE_OK, "%s: launch: %s", what, tile_last_error());
+    if (cpu_mode() && st == TILE_OK) {
+        /* the same kernel as the GPU gets it: descriptors expanded to pointers */
+        for (int b = 0; b < nbufs; b++) {
+            tile_memcpy_dtoh(first[b], bufs[b], sizes[b]);
+            tile_memcpy_htod(bufs[b], save[b], sizes[b]);
+        }
+        tile__func f, g;
+        const tile__func *use = NULL;
+        TT_CHECK(tile__build(k, o, &f) == TILE_OK, "%s: build: %s", what, tile_last_error());
+        TT_CHECK(tile__descs_stage(&f, &g, &use) == TILE_OK && use == &g, "%s: the descs stage: %s", what, tile_last_error());
+        if (use == &g) {
+            int ndesc = 0;
+            for (int id = 0; id < g.nops; id++)
+                if (!g.ops[id].dead && (g.ops[id].code == TILE__OP_MAKE_DESC || g.ops[id].code == TILE__OP_DESC_LOAD || g.ops[id].code == TILE__OP_DESC_STORE))
+                    ndesc++;
+            TT_CHECK(ndesc == 0, "%s: %d descriptor ops left after the descs stage", what, ndesc);
+            unsigned grid[3] = {o->grid[0] ? o->grid[0] : 1, o->grid[1] ? o->grid[1] : 1, o->grid[2] ? o->grid[2] : 1};
+            TT_CHECK(tile__interp_run(&g, args, grid) == TILE_OK, "%s: the rewritten kernel: %s", what, tile_last_error());
+            for (int b = 0; b < nbufs; b++) {
+                void *second = malloc(sizes[b]);
+                tile_memcpy_dtoh(second, bufs[b], sizes[b]);
+                TT_CHECK(memcmp(first[b], second, sizes[b]) == 0, "%s: buffer %d differs between the descriptors and their pointer rewrite", what, b);
+                free(second);
+            }
+        }
+        tile__func_free(&g);
+        tile__func_free(&f);
+    }
+    for (int b = 0; b < nbufs; b++) {
+        free(save[b]);
+        free(first[b]);
+    }
+}
+
+static void test_ranks(void) {
+    for (int r = 1; r <= 5; r++)
+        for (int trial = 0; trial < 6; trial++) {
+            const int *B = rank_blocks[r - 1];
+            long long shape[5] = {1, 1, 1, 1, 1}, stride[5] = {0}, off[5] = {0}, qoff[5] = {0};
+            int numel = 1;
+            for (int d = 0; d < r; d++) {
+                shape[d] = tt_int(1, 2 * B[d] + 3);
+                numel *= B[d];
+            }
+            /* padded row-major strides, each but the last a multiple of 4 floats (16 bytes) */
+            stride[r - 1] = 1;
+            for (int d = r - 2; d >= 0; d--) stride[d] = (stride[d + 1] * shape[d + 1] + tt_int(0, 5) + 3) / 4 * 4;
+            long long total = stride[0] * shape[0];
+            for (int d = 0; d < r; d++) {
+                /* before the start, across an edge, inside, or past the end */
+                off[d] = tt_int(-B[d] - 2, shape[d] + 1);
+                qoff[d] = trial == 0 ? 0 : tt_int(-B[d] - 2, shape[d] + 1);
+            }
+            size_t bytes = (size_t)total * sizeof(float);
+            float *hx = malloc(bytes), *hy = malloc(bytes), *hout = malloc((size_t)numel * sizeof(float));
+            float *wy = malloc(bytes);
+            double *wout = malloc((size_t)numel * sizeof(double));
+            for (long long i = 0; i < total; i++) hx[i] = (float)tt_uniform(-8, 8), hy[i] = (float)tt_uniform(100, 200);
+            memcpy(wy, hy, bytes);
+            /* the reference: lane e of the block is element (o + j) of x, or 0 outside */
+            for (int e = 0; e < numel; e++) {
+                int rest = e, in_x = 1, in_y = 1;
+                long long ax = 0, ay = 0;
+                for (int d = r - 1; d >= 0; d--) {
+                    long long j = rest % B[d];
+                    rest /= B[d];
+                    long long ix = off[d] + j, iy = qoff[d] + j;
+                    in_x &= ix >= 0 && ix < shape[d];
+                    in_y &= iy >= 0 && iy < shape[d];
+                    ax += ix * stride[d];
+                    ay += iy * stride[d];
+                }
+                wout[e] = in_x ? hx[ax] : 0.0;
+                if (in_y) wy[ay] = (float)wout[e];
+            }
+            float *x = tile_malloc(bytes), *y = tile_malloc(bytes), *out = tile_malloc((size_t)numel * sizeof(float));
+            tile_memcpy_htod(x, hx, bytes);
+            tile_memcpy_htod(y, hy, bytes);
+            tile_memset(out, 0xA5, (size_t)numel * sizeof(float));
+            tile_arg a[22];
+            a[0].p = x, a[1].p = y, a[2].p = out;
+            for (int d = 0; d < 5; d++) a[3 + d].i = shape[d], a[12 + d].i = off[d], a[17 + d].i = qoff[d];
+            for (int d = 0; d < 4; d++) a[8 + d].i = stride[d];
+            void *bufs[2] = {y, out};
+            size_t sizes[2] = {bytes, (size_t)numel * sizeof(float)};
+            char what[64];
+            snprintf(what, sizeof what, "rank %d trial %d", r, trial);
+            run_both(what, rank_kernel(r), TILE_OPTS(), a, bufs, sizes, 2);
+            tile_memcpy_dtoh(hout, out, (size_t)numel * sizeof(float));
+            tile_memcpy_dtoh(hy, y, bytes);
+            int bad = 0;
+            for (int e = 0; e < numel; e++) bad += (double)hout[e] != wout[e];
+            for (long long i = 0; i < total; i++) bad += hy[i] != wy[i];
+            TT_CHECK(bad == 0, "%s: %d elements differ from the reference (shape %lld,%lld,%lld,%lld,%lld offsets %lld,%lld,%lld,%lld,%lld)", what, bad,
+                     shape[0], shape[1], shape[2], shape[3], shape[4], off[0], off[1], off[2], off[3], off[4]);
+            tile_free(x), tile_free(y), tile_free(out);
+            free(hx), free(hy), free(hout), free(wy), free(wout);
+        }
+}
+
+/* ---- 2. every dtype, 2-D -------------------------------------------------------------- */
+#define DT_KERNEL(name, ptype)                                                                                    \
+    TILE_KERNEL(name, (ptype, x), (ptype, y), (ptype, out), (tl_i32, M), (tl_i32, N), (tl_i32, sx), (tl_i32, o0), \
+                (tl_i32, o1), (tl_i32, q0), (tl_i32, q1)) {                                                       \
+        tl_t dx = tl_make_tensor_descriptor(x, (M, N), (sx, 1), (4, 32));                                         \
+        tl_t dy = tl_make_tensor_descriptor(y, (M, N), (sx, 1), (4, 32));                                         \
+        tl_t v = tl_desc_load(dx, (o0, o1));                                                                      \
+        tl_store(tl_add(out, tl_arange(0, 128)), tl_reshape(v, 128));                                             \
+        tl_desc_store(dy, (q0, q1), v);                                                                           \
+    }
+DT_KERNEL(dt_i8, tl_ptr_i8)
+DT_KERNEL(dt_u8, tl_ptr_u8)
+DT_KERNEL(dt_i16, tl_ptr_i16)
+DT_KERNEL(dt_u16, tl_ptr_u16)
+DT_KERNEL(dt_i32, tl_ptr_i32)
+DT_KERNEL(dt_u32, tl_ptr_u32)
+DT_KERNEL(dt_i64, tl_ptr_i64)
+DT_KERNEL(dt_u64, tl_ptr_u64)
+DT_KERNEL(dt_f16, tl_ptr_f16)
+DT_KERNEL(dt_bf16, tl_ptr_bf16)
+DT_KERNEL(dt_f32, tl_ptr_f32)
+DT_KERNEL(dt_f64, tl_ptr_f64)
+DT_KERNEL(dt_f8e4m3, tl_ptr_f8e4m3)
+DT_KERNEL(dt_f8e5m2, tl_ptr_f8e5m2)
+
+/* one random element of dtype t (finite floats, so a copy keeps its bits) into p */
+static void put_random(tl_dtype t, void *p) {
+    double v = tt_uniform(-100, 100);
+    uint64_t u = tt_next();
+    switch (t) {
+    case TL_F16: *(tile_f16 *)p = tile_f16_from(v); break;
+    case TL_BF16: *(tile_bf16 *)p = tile_bf16_from(v); break;
+    case TL_F8E4M3: *(tile_f8e4m3 *)p = tile_f8e4m3_from(v / 4); break;
+    case TL_F8E5M2: *(tile_f8e5m2 *)p = tile_f8e5m2_from(v); break;
+    case TL_F32: *(float *)p = (float)v; break;
+    case TL_F64: *(double *)p = v; break;
+    default: memcpy(p, &u, tile_dtype_size(t)); break;
+    }
+}
+static void test_dtypes(void) {
+    static const struct { tile_kernel *k; tl_dtype t; } dts[] = {
+        {TILE_KERNEL_OF(dt_i8), TL_I8},     {TILE_KERNEL_OF(dt_u8), TL_U8},   {TILE_KERNEL_OF(dt_i16), TL_I16},
+        {TILE_KERNEL_OF(dt_u16), TL_U16},   {TILE_KERNEL_OF(dt_i32), TL_I32}, {TILE_KERNEL_OF(dt_u32), TL_U32},
+        {TILE_KERNEL_OF(dt_i64), TL_I64},   {TILE_KERNEL_OF(dt_u64), TL_U64}, {TILE_KERNEL_OF(dt_f16), TL_F16},
+        {TILE_KERNEL_OF(dt_bf16), TL_BF16}, {TILE_KERNEL_OF(dt_f32), TL_F32}, {TILE_KERNEL_OF(dt_f64), TL_F64},
+        {TILE_KERNEL_OF(dt_f8e4m3), TL_F8E4M3}, {TILE_KERNEL_OF(dt_f8e5m2), TL_F8E5M2},
+    };
+    for (int k = 0; k < (int)(sizeof dts / sizeof dts[0]); k++) {
+        tl_dtype t = dts[k].t;
+        size_t es = tile_dtype_size(t);
+        long long M = tt_int(1, 11), N = tt_int(1, 70), sx = ((long long)N * (long long)es + tt_int(0, 40) + 15) / 16 * 16 / (long long)es;
+        long long o0 = tt_int(-5, M), o1 = tt_int(-33, N), q0 = tt_int(-5, M), q1 = tt_int(-33, N);
+        size_t bytes = (size_t)(M * sx) * es, obytes = 128 * es;
+        unsigned char *hx = malloc(bytes), *hy = malloc(bytes), *wy = malloc(bytes), *hout = malloc(obytes), *wout = malloc(obytes);
+        for (long long i = 0; i < M * sx; i++) put_random(t, hx + i * es), put_random(t, hy + i * es);
+        memcpy(wy, hy, bytes);
+        memset(wout, 0, obytes);   /* zeros outside: +0.0 and integer 0 are all-zero bytes */
+        for (int e = 0; e < 128; e++) {
+            long long i = o0 + e / 32, j = o1 + e % 32, qi = q0 + e / 32, qj = q1 + e % 32;
+            if (i >= 0 && i < M && j >= 0 && j < N) memcpy(wout + e * es, hx + (i * sx + j) * es, es);
+            if (qi >= 0 && qi < M && qj >= 0 && qj < N) memcpy(wy + (qi * sx + qj) * es, wout + e * es, es);
+        }
+        void *x = tile_malloc(bytes), *y = tile_malloc(bytes), *out = tile_malloc(obytes);
+        tile_memcpy_htod(x, hx, bytes);
+        tile_memcpy_htod(y, hy, bytes);
+        tile_memset(out, 0xA5, obytes);
+        tile_arg a[10];
+        a[0].p = x, a[1].p = y, a[2].p = out, a[3].i = M, a[4].i = N, a[5].i = sx, a[6].i = o0, a[7].i = o1, a[8].i = q0, a[9].i = q1;
+        void *bufs[2] = {y, out};
+        size_t sizes[2] = {bytes, obytes};
+        char what[64];
+        snprintf(what, sizeof what, "dtype %s", tile_dtype_name(t));
+        run_both(what, dts[k].k, TILE_OPTS(), a, bufs, sizes, 2);
+        tile_memcpy_dtoh(hout, out, obytes);
+        tile_memcpy_dtoh(hy, y, bytes);
+        TT_CHECK(memcmp(hout, wout, obytes) == 0, "%s: the block read (%lldx%lld at %lld,%lld) differs from the reference", what, M, N, o0, o1);
+        TT_CHECK(memcmp(hy, wy, bytes) == 0, "%s: the block written (at %lld,%lld) differs from the reference", what, q0, q1);
+        tile_free(x), tile_free(y), tile_free(out);
+        free(hx), free(hy), free(wy), free(hout), free(wout);
+    }
+}
+
+/* ---- 3. atomics: y[block at q] op= x (dense), inside only ---------------------------------- */
+#define ATOMIC_KERNEL(name, ptype, call)                                                                             \
+    TILE_KERNEL(name, (ptype, x), (ptype, y), (tl_i32, M), (tl_i32, N), (tl_i32, sy), (tl_i32, q0), (tl_i32, q1)) { \
+        tl_t dy = tl_make_tensor_descriptor(y, (M, N), (sy, 1), (8, 16));                                          \
+        tl_t v = tl_reshape(tl_load(tl_add(x, tl_arange(0, 128))), 8, 16);                                           \
+        call(dy, (q0, q1), v);                                                                                     \
+    }
+ATOMIC_KERNEL(at_add_f32, tl_ptr_f32, tl_desc_atomic_add)
+ATOMIC_KERNEL(at_min_i32, tl_ptr_i32, tl_desc_atomic_min)
+ATOMIC_KERNEL(at_max_i32, tl_ptr_i32, tl_desc_atomic_max)
+static void test_atomics(void) {
+    for (int kind = 0; kind < 3; kind++) {
+        tile_kernel *k = kind == 0 ? TILE_KERNEL_OF(at_add_f32) : kind == 1 ? TILE_KERNEL_OF(at_min_i32) : TILE_KERNEL_OF(at_max_i32);
+        long long M = tt_int(1, 20), N = tt_int(1, 40), sy = (N + 3) / 4 * 4 + 4 * tt_int(0, 2);
+        long long q0 = tt_int(-9, M), q1 = tt_int(-17, N);
+        float hx[128], *hy = malloc((size_t)(M * sy) * 4), *wy = malloc((size_t)(M * sy) * 4);
+        int32_t ix[128], *iy = (int32_t *)hy, *wi = (int32_t *)wy;
+        for (int e = 0; e < 128; e++) {
+            hx[e] = (float)tt_uniform(-4, 4);
+            ix[e] = (int32_t)tt_int(-1000, 1000);
+        }
+        for (long long i = 0; i < M * sy; i++) {
+            if (kind == 0) hy[i] = (float)tt_uniform(-4, 4);
+            else iy[i] = (int32_t)tt_int(-1000, 1000);
+        }
+        memcpy(wy, hy, (size_t)(M * sy) * 4);
+        for (int e = 0; e < 128; e++) {
+            long long i = q0 + e / 16, j = q1 + e % 16;
+            if (i < 0 || i >= M || j < 0 || j >= N) continue;
+            long long at = i * sy + j;
+            if (kind == 0) wy[at] = (float)((double)wy[at] + (double)hx[e]);
+            else if (kind == 1) wi[at] = ix[e] < wi[at] ? ix[e] : wi[at];
+            else wi[at] = ix[e] > wi[at] ? ix[e] : wi[at];
+        }
+        void *x = tile_malloc(512), *y = tile_malloc((size_t)(M * sy) * 4);
+        tile_memcpy_htod(x, kind == 0 ? (void *)hx : (void *)ix, 512);
+        tile_memcpy_htod(y, hy, (size_t)(M * sy) * 4);
+        tile_arg a[7];
+        a[0].p = x, a[1].p = y, a[2].i = M, a[3].i = N, a[4].i = sy, a[5].i = q0, a[6].i = q1;
+        void *bufs[1] = {y};
+        size_t sizes[1] = {(size_t)(M * sy) * 4};
+        static const char *const names[] = {"atomic add f32", "atomic min i32", "atomic max i32"};
+        run_both(names[kind], k, TILE_OPTS(), a, bufs, sizes, 1);
+        tile_memcpy_dtoh(hy, y, (size_t)(M * sy) * 4);
+        TT_CHECK(memcmp(hy, wy, (size_t)(M * sy) * 4) == 0, "%s: %lldx%lld at %lld,%lld differs from the reference", names[kind], M, N, q0, q1);
+        tile_free(x), tile_free(y);
+        free(hy), free(wy);
+    }
+}
+
+/* ---- 4. matmul through descriptors ------------------------------------------------------- */
+TILE_KERNEL(desc_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K),
+            (tl_i32, stride_am), (tl_i32, stride_bk), (tl_i32, stride_cm)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K);
+    tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BM, BK));
+    tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BK, BN));
+    tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BM, BN));
+    tl_t pid = tl_program_id(0), npn = tl_cdiv(N, BN);
+    tl_t off_m = tl_mul(tl_floordiv(pid, npn), BM), off_n = tl_mul(tl_mod(pid, npn), BN);
+    tl_t acc = tl_zeros(TL_F32, BM, BN);
+    TL_FOR (k, 0, tl_cdiv(K, BK), 1, acc) {
+        tl_t a = tl_desc_load(a_desc, (off_m, tl_mul(k, BK)));
+        tl_t b = tl_desc_load(b_desc, (tl_mul(k, BK), off_n));
+        acc = tl_dot(a, b, acc);
+    }
+    tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
+}
+static void test_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, int stages) {
+    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8 + 8, sc = (N + 7) / 8 * 8;
+    tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
+    for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (int i = 0; i < K * sb; i++) hb[i] = tile_f16_from(tt_uniform(-1, 1));
+    tile_f16 *a = tile_malloc((size_t)M * sa * 2), *b = tile_malloc((size_t)K * sb * 2), *c = tile_malloc((size_t)M * sc * 2);
+    tile_memcpy_htod(a, ha, (size_t)M * sa * 2);
+    tile_memcpy_htod(b, hb, (size_t)K * sb * 2);
+    tile_memset(c, 0xff, (size_t)M * sc * 2);   /* NaN */
+    unsigned grid = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
+    TT_OK(desc_matmul(TILE_OPTS(.grid = {grid}, .num_warps = warps, .num_stages = stages,
+                                .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}}),
+                      a, b, c, M, N, K, sa, sb, sc));
+    tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
+    int bad = 0, pad_bad = 0;
+    double *row = malloc((size_t)N * sizeof *row);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) row[j] = 0;
+        for (int k = 0; k < K; k++) {
+            double x = tile_f16_to(ha[i * sa + k]);
+            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
+        }
+        for (int j = 0; j < N; j++) {
+            double got = tile_f16_to(hc[i * sc + j]);
+            if (!(fabs(got - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
+        }
+        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;   /* clipped: the padding untouched */
+    }
+    tt_checks++;
+    if (bad || pad_bad) {
+        tt_failures++;
+        printf("FAIL desc matmul %dx%dx%d blocks %dx%dx%d, %d warps %d stages: %d wrong, %d padding elements written\n", M, N, K, BM, BN, BK, warps, stages, bad,
+               pad_bad);
+    }
+    free(row);
+    tile_free(a), tile_free(b), tile_free(c);
+    free(ha), free(hb), free(hc);
+}
+
+/* ---- 5. the launch-time rules: the line of tl_make_tensor_descriptor, nothing written ------ */
+static int L_rule;
+TILE_KERNEL(rule_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, M), (tl_i32, N), (tl_i32, sx)) {
+    tl_t d = tl_make_tensor_descriptor(x, (M, N), (sx, 1), (4, 8)); L_rule = __LINE__;
+    tl_store(tl_add(out, tl_arange(0, 32)), tl_reshape(tl_desc_load(d, (0, 0)), 32));
+}
+static int n_msgs;
+static void count_log(const tile_error *e, void *user) {
+    (void)e, (void)user;
+    n_msgs++;
+}
+static void test_rules(void) {
+    float *x = tile_malloc(4096), *out = tile_malloc(128);
+    static const struct { const char *what; int shift, M, N, sx; const char *phrase; } cases[] = {
+        {"a misaligned base", 1, 8, 8, 8, "16-byte aligned"},
+        {"a stride of 20 bytes", 0, 8, 5, 5, "multiple of 16 bytes"},
+        {"a shape of 0", 0, 0, 8, 8, "shape dim 0 is 0"},
+        {"a negative shape", 0, 8, -3, 8, "shape dim 1 is -3"},
+    };
+    tile_set_log(count_log, NULL);
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
+        tile_memset(out, 0xA5, 128);
+        n_msgs = 0;
+        tile_clear_error();
+        tile_status st = rule_kernel(TILE_OPTS(), x + cases[c].shift, out, cases[c].M, cases[c].N, cases[c].sx);
+        const tile_error *e = tile_last_error_info();
+        TT_CHECK(st == TILE_ERR_ARG && e->status == TILE_ERR_ARG, "%s: %s, want TILE_ERR_ARG (%s)", cases[c].what, tile_status_id(st), e->message);
+        TT_CHECK(e->line == L_rule && strstr(e->file, "test_desc.c"), "%s: at %s:%d, want the descriptor's line %d", cases[c].what, e->file, e->line, L_rule);
+        TT_CHECK(strstr(e->message, cases[c].phrase) && strstr(e->message, "TILE_ERR_ARG") && strcmp(e->kernel, "rule_kernel") == 0,
+                 "%s: the message lacks \"%s\": %s", cases[c].what, cases[c].phrase, e->message);
+        TT_CHECK(n_msgs == 1, "%s: %d messages", cases[c].what, n_msgs);
+        unsigned char h[128], p[128];
+        tile_memcpy_dtoh(h, out, 128);
+        memset(p, 0xA5, 128);
+        TT_CHECK(memcmp(h, p, 128) == 0, "%s: the failed launch wrote memory", cases[c].what);
+    }
+    tile_set_log(NULL, NULL);
+    /* and the same kernel with good arguments runs */
+    float hx[64];
+    for (int i = 0; i < 64; i++) hx[i] = (float)i;
+    tile_memcpy_htod(x, hx, sizeof hx);
+    TT_OK(rule_kernel(TILE_OPTS(), x, out, 8, 8, 8));
+    float ho[32];
+    tile_memcpy_dtoh(ho, out, sizeof ho);
+    int bad = 0;
+    for (int e = 0; e < 32; e++) bad += ho[e] != hx[(e / 8) * 8 + e % 8];
+    TT_CHECK(bad == 0, "good arguments: %d wrong", bad);
+    tile_free(x), tile_free(out);
+}
+
+int main(void) {
+    tt_seed();
+    printf("running on %s\n", tile_backend_name());
+    test_ranks();
+    test_dtypes();
+    test_atomics();
+    test_rules();
+    test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
+    test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
+    if (tile__gpu_mode()) {
+        /* the tensor-core paths: mma.sync / wgmma with the cp.async ring */
+        test_matmul(1000, 1000, 1000, 128, 128, 64, 4, 3);
+        test_matmul(4097, 511, 129, 128, 64, 32, 4, 4);
+        test_matmul(1, 256, 200, 64, 128, 64, 8, 3);
+    } else {
+        printf("the large matmuls run on a GPU only (none here)\n");
+    }
+    return tt_finish("test_desc");
+}
