@@ -79,6 +79,8 @@
        (default: 0)
      TILE_WGMMA=0|1|wait: tl_dot on sm_90a: 0 mma.sync; 1 wgmma, kept in
        flight; wait: each waited for (default: 1)
+     TILE_TMA=0|1: tensor-descriptor loads of a pipelined tl_dot on sm_90a: 1
+       the copy engine (TMA); 0 pointer loads (default: 1)
      TILE_QUIET=1: no errors or notices on stderr (default: 0)
      TILE_DEBUG=1: NVRTC emits line info (-lineinfo) (default: 0)
      TILE_CUDA=<path>: the CUDA driver library
@@ -297,6 +299,9 @@ tile_status tile_synchronize(void);
 typedef struct tile_stream_s *tile_stream;
 typedef struct tile_event_s *tile_event;
 int         tile_device_count(void);                /* 0 without a driver      */
+/* The multiprocessors of the GPU kernels run on (132 on an H100 SXM and an
+   H200): the grid of a persistent kernel. In the interpreter, 4. */
+int         tile_device_sm_count(void);
 tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to n-1) */
 tile_status tile_stream_create(tile_stream *s);
 tile_status tile_stream_destroy(tile_stream s);     /* NULL is fine            */
@@ -360,6 +365,8 @@ struct tile_backend_job {
     void *state;               /* the back end's own, from emit to release       */
     char *ptx;                 /* out of assemble: the PTX (malloc'ed)           */
     int unsupported;           /* out: it failed on a feature the back end lacks */
+    int ntmaps;                /* tensor-map parameters after the record (128-byte,
+                                  64-aligned, read in place: __grid_constant__)  */
 };
 /* A compile is emit (lower the kernel and build the code), then, unless the
    disk cache has the result of that code, assemble (to PTX); release ends

@@ -133,6 +133,7 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(void, LLVMAddCallSiteAttribute, (LLVMValueRef, unsigned, LLVMAttributeRef))                                         \
     X(unsigned, LLVMGetEnumAttributeKindForName, (const char *, size_t))                                                   \
     X(LLVMAttributeRef, LLVMCreateEnumAttribute, (LLVMContextRef, unsigned, uint64_t))                                     \
+    X(LLVMAttributeRef, LLVMCreateTypeAttribute, (LLVMContextRef, unsigned, LLVMTypeRef))                                  \
     X(LLVMMetadataRef, LLVMMDStringInContext2, (LLVMContextRef, const char *, size_t))                                     \
     X(LLVMMetadataRef, LLVMValueAsMetadata, (LLVMValueRef))                                                                \
     X(LLVMMetadataRef, LLVMMDNodeInContext2, (LLVMContextRef, LLVMMetadataRef *, size_t))                                  \
@@ -1517,13 +1518,22 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
     c.ptr = L.LLVMPointerTypeInContext(c.C, 0);
     c.gptr = L.LLVMPointerTypeInContext(c.C, 1);
     c.sptr = L.LLVMPointerTypeInContext(c.C, 3);
-    /* the kernel: its parameters, then the hidden assert record */
-    LLVMTypeRef pts[TILE__MAX_PARAMS + 2];
-    int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
+    /* the kernel: its parameters, then the hidden assert record, then the
+       tensor maps (>>tma: byval [128 x i8], align 64; never read in the IR,
+       so NVPTX leaves them in .param space, where the copies read them by
+       name) */
+    LLVMTypeRef pts[TILE__MAX_PARAMS + 2 + 8];
+    int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS, ntm = job->ntmaps > 0 && job->ntmaps <= 8 ? job->ntmaps : 0;
     for (int p = 0; p < np; p++) pts[p] = tile__ll_ty(&c, f->vals[f->pool[f->regs[0].args + p]].t.dtype);
     pts[np] = c.ptr;
-    c.fn = lj->fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)np + 1, 0));
+    for (int t = 0; t < ntm; t++) pts[np + 1 + t] = c.ptr;
+    c.fn = lj->fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)(np + 1 + ntm), 0));
     L.LLVMSetFunctionCallConv(c.fn, LLVM_PTXKernelCallConv);
+    for (int t = 0; t < ntm; t++) {
+        unsigned byval = L.LLVMGetEnumAttributeKindForName("byval", 5), align = L.LLVMGetEnumAttributeKindForName("align", 5);
+        L.LLVMAddAttributeAtIndex(c.fn, (unsigned)(np + 2 + t), L.LLVMCreateTypeAttribute(c.C, byval, L.LLVMArrayType(c.i8, 128)));
+        L.LLVMAddAttributeAtIndex(c.fn, (unsigned)(np + 2 + t), L.LLVMCreateEnumAttribute(c.C, align, 64));
+    }
     c.err = L.LLVMGetParam(c.fn, (unsigned)np);
     char nt[16];
     snprintf(nt, sizeof nt, "%d", 32 * cfg->num_warps);

@@ -56,6 +56,18 @@
 #undef main
 #undef need
 #undef uniform
+/* examples/matmul_persistent.c's kernels: the tensor-descriptor (TMA) ones */
+#define main example_main_matmul_persistent
+#define need matmul_persistent_need
+#define uniform matmul_persistent_uniform
+#define elem_get matmul_persistent_elem_get
+#define elem_set matmul_persistent_elem_set
+#include "../examples/matmul_persistent.c"
+#undef main
+#undef need
+#undef uniform
+#undef elem_get
+#undef elem_set
 
 /* ---- cuBLAS, opened at run time ---------------------------------------------------------------
    The few declarations of cublas_api.h and library_types.h this needs. */
@@ -212,6 +224,7 @@ typedef struct mm_problem {
     size_t *at;                                 /* sampled elements of C ...                  */
     double *exact;                              /* ... and their float64 sums                 */
     tile_launch launch;                         /* what mm_run_tile launches                  */
+    int tma;                                    /* 0: the pointer kernel; 1 + TMA_*: matmul_persistent.c's */
     char what[64];                              /* "f16 4096x4096x4096"                       */
 } mm_problem;
 
@@ -229,6 +242,7 @@ static uint16_t to_bits(tl_dtype dt, double v) { return dt == TL_BF16 ? tile_bf1
 
 static tile_status mm_run_tile(void *ctx, int set) {
     mm_problem *p = (mm_problem *)ctx;
+    if (p->tma) return tma_launch(p->tma - 1, p->dt, &p->launch, p->a[set], p->b[set], p->c[set], p->M, p->N, p->K);
     return matmul_launch(p->dt, &p->launch, p->a[set], p->b[set], p->c[set], p->M, p->N, p->K);
 }
 static tile_status mm_run_cublas(void *ctx, int set) {
@@ -324,7 +338,8 @@ static void config_text(char *buf, size_t n, const tile_launch *l) {
 
 /* what the summary reports, one per problem */
 typedef struct mm_summary {
-    char what[64], tuned_cfg[40], best_cfg[40];
+    char what[64], tuned_cfg[40], best_cfg[40], tma_cfg[2][40];
+    double tma[2];                              /* TFLOP/s of the best config of TMA_PLAIN, TMA_PERSISTENT */
     tl_dtype dt;
     tile_launch pick;                           /* the tuner's (valid when tuned_cfg[0]) */
     double cublas, tuned, best;                 /* TFLOP/s; 0: none                   */
@@ -476,6 +491,33 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
         }
     }
 
+    /* the tensor-descriptor kernels of examples/matmul_persistent.c, every config by hand */
+    for (int v = 0; v < 2; v++) {
+        const tile_autotuner *tt = tma_tuner(v, dt);
+        for (int i = 0; i < tt->nconfigs; i++) {
+            tile_launch l;
+            memset(&l, 0, sizeof l);
+            memcpy(l.meta, tt->configs[i].meta, sizeof l.meta);
+            l.num_warps = tt->configs[i].num_warps;
+            l.num_stages = tt->configs[i].num_stages;
+            l.grid[0] = tile_cdiv(M, (int)tile_meta_of(&l, "BLOCK_M")) * tile_cdiv(N, (int)tile_meta_of(&l, "BLOCK_N"));
+            if (v == TMA_PERSISTENT && l.grid[0] > (unsigned)tile_device_sm_count()) l.grid[0] = (unsigned)tile_device_sm_count();
+            l.file = __FILE__;
+            l.line = __LINE__;
+            p.launch = l;
+            p.tma = 1 + v;
+            config_text(cfg, sizeof cfg, &l);
+            snprintf(label, sizeof label, "tile %s %s %s", v ? "tma-pers" : "tma", p.what, cfg);
+            if (!mm_check_tile(&p, label) || !bench_ok(mm_time(mm_run_tile, &p, p.nsets, &s), label)) continue;
+            mm_row(v ? "tma-pers" : "tma", &p, cfg, &s, cub);
+            if (tflops(&p, s.ms) > sum->tma[v]) {
+                sum->tma[v] = tflops(&p, s.ms);
+                snprintf(sum->tma_cfg[v], sizeof sum->tma_cfg[v], "%s", cfg);
+            }
+        }
+        p.tma = 0;
+    }
+
     if (last) cold_compiles(&p);
 done:
     tile_synchronize();
@@ -544,6 +586,19 @@ int main(void) {
         if (m->cold_ms >= 0) snprintf(cold, sizeof cold, "%.1f", m->cold_ms);
         if (m->ptx_ms >= 0) snprintf(ptx, sizeof ptx, "%.1f", m->ptx_ms);
         printf("%-24s %8s   %-38s   %-38s %8s %10s %8s\n", m->what, cub, tuned, bestc, tune, cold, ptx);
+    }
+    printf("\n# the tensor-descriptor kernels (examples/matmul_persistent.c; on sm_90a their loads are a TMA ring), best config\n");
+    printf("%-24s %8s   %-38s   %-38s\n", "problem", "cuBLAS", "tma", "tma persistent");
+    for (int i = 0; i < nsummaries; i++) {
+        const mm_summary *m = &summaries[i];
+        char cub[16] = "-", col[2][64] = {"-", "-"};
+        if (m->cublas > 0) snprintf(cub, sizeof cub, "%.1f", m->cublas);
+        for (int v = 0; v < 2; v++)
+            if (m->tma[v] > 0) {
+                if (m->cublas > 0) snprintf(col[v], sizeof col[v], "%.1f (%.2f) %s", m->tma[v], m->tma[v] / m->cublas, m->tma_cfg[v]);
+                else snprintf(col[v], sizeof col[v], "%.1f %s", m->tma[v], m->tma_cfg[v]);
+            }
+        printf("%-24s %8s   %-38s   %-38s\n", m->what, cub, col[0], col[1]);
     }
     printf("(tune s: the first launch through the tuner, every config timed, and compiled in parallel on the first "
            "problem of each dtype; cold ms: the tuner's pick compiled from nothing, launch to the end of "

@@ -74,7 +74,7 @@ done
 [ "$found" = 1 ] || fail "no examples/*.c under $root"
 
 # The back half: TILE_DUMP=ttgir (the plan: layouts, facts, schedules)
-# of every example but the tuned ones, and TILE_DUMP=cuda (the CUDA C, deterministic without
+# of every example but the tuned ones (*_autotune, matmul_persistent), and TILE_DUMP=cuda (the CUDA C, deterministic without
 # NVRTC) of vector_add, softmax and matmul, for sm_80 and sm_90a, in the
 # interpreter (TILE_ARCH is the target there), in tests/golden/<arch>/. The
 # CUDA C's prelude (the helpers every kernel shares, up to the kernel's
@@ -94,7 +94,7 @@ for arch in sm_80 sm_90a; do
         name=$(basename "$src" .c)
         exe=$bindir/$name
         [ -x "$exe" ] || continue
-        case $name in *_autotune) continue ;; esac   # the tuner's winner, timed, decides num_warps
+        case $name in *_autotune | matmul_persistent) continue ;; esac   # the tuner's winner, timed, decides num_warps
         stages=ttgir
         case " $cuda_examples " in *" $name "*) stages=ttgir,cuda ;; esac
         dir=$work/$arch-$name

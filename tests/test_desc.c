@@ -14,9 +14,12 @@
    descriptor, the C edge clipped), and the launch-time rules (base
    alignment, 16-byte strides, positive shapes) failing at the line of the
    tl_make_tensor_descriptor with nothing written. */
+#define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 #include "test_util.h"
+
+#include <unistd.h>
 
 /* ---- 1. every rank, f32 ------------------------------------------------------------
    out (dense) = the block of x at offsets o; that block stored into y at offsets q. */
@@ -71,9 +74,11 @@ static void run_both(const char *what, tile_kernel *k, const tile_launch *o, con
             tile_memcpy_htod(bufs[b], save[b], sizes[b]);
         }
         tile__func f, g;
+        tile__config cfg;
         const tile__func *use = NULL;
         TT_CHECK(tile__build(k, o, &f) == TILE_OK, "%s: build: %s", what, tile_last_error());
-        TT_CHECK(tile__descs_stage(&f, &g, &use) == TILE_OK && use == &g, "%s: the descs stage: %s", what, tile_last_error());
+        TT_CHECK(tile__config_resolve(k, o, args, "sm_80", &cfg) == TILE_OK, "%s: config: %s", what, tile_last_error());
+        TT_CHECK(tile__descs_stage(&f, &cfg, &g, &use) == TILE_OK && use == &g, "%s: the descs stage: %s", what, tile_last_error());
         if (use == &g) {
             int ndesc = 0;
             for (int id = 0; id < g.nops; id++)
@@ -352,6 +357,97 @@ static void test_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, 
     free(ha), free(hb), free(hc);
 }
 
+/* ---- 4b. what the GPU gets, without a GPU: on sm_90a the matmul's loads are a
+   TMA ring (copies on mbarriers into wgmma's swizzled layout, the tensor maps
+   as parameters), on sm_80 the cp.async ring of their pointer rewrite; ptxas
+   (when the toolkit is here) assembles both, with no spills and no
+   serialized wgmma (C7510-C7515) */
+static const char *ptxas_path(void) {
+    static char path[600];
+    const char *dirs[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    for (int d = 0; d < 3; d++) {
+        if (!dirs[d] || !*dirs[d]) continue;
+        snprintf(path, sizeof path, "%s/bin/ptxas", dirs[d]);
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+    }
+    return NULL;
+}
+static void check_ptx(const char *what, const char *ptx, const char *arch) {
+    const char *px = ptxas_path();
+    if (!px) {
+        static int said;
+        if (!said++) printf("ptxas not found (CUDA_HOME, CUDA_PATH, /usr/local/cuda): the PTX is checked but not assembled\n");
+        return;
+    }
+    char src[] = "/tmp/test_desc_XXXXXX";
+    int fd = mkstemp(src);
+    TT_CHECK(fd >= 0, "%s: a temporary file", what);
+    if (fd < 0) return;
+    FILE *f = fdopen(fd, "w");
+    fputs(ptx, f);
+    fclose(f);
+    char cmd[1400], line[1024];
+    snprintf(cmd, sizeof cmd, "'%s' -arch=%s -v -o /dev/null '%s' 2>&1", px, arch, src);
+    FILE *p = popen(cmd, "r");
+    int warned = 0, spills = 0, lines = 0;
+    while (p && fgets(line, sizeof line, p)) {
+        lines++;
+        if (strstr(line, "C751")) warned = 1, printf("  %s: %s", what, line);
+        if (strstr(line, "spill") && !strstr(line, " 0 bytes spill stores, 0 bytes spill loads")) spills = 1, printf("  %s: %s", what, line);
+    }
+    int rc = p ? pclose(p) : -1;
+    remove(src);
+    TT_CHECK(rc == 0 && lines > 0, "%s: ptxas failed (%d)", what, rc);
+    TT_CHECK(!warned, "%s: ptxas serializes the wgmmas", what);
+    TT_CHECK(!spills, "%s: ptxas spills", what);
+}
+static void test_tma_ptx(void) {
+    /* two configs (each compile takes seconds): 4 stages keep a wgmma group in flight through
+       LLVM, 3 stages wait for each; under valgrind (tests/valgrind_suite.sh sets
+       TILE_TEST_VALGRIND) the first only, which compiles through NVRTC in minutes there */
+    static const int cf[][5] = {{128, 128, 64, 4, 4}, {128, 256, 64, 8, 3}};
+    int ncf = getenv("TILE_TEST_VALGRIND") ? 1 : (int)(sizeof cf / sizeof cf[0]);
+    if (ncf == 1) printf("under valgrind: the PTX of one config only\n");
+    for (int i = 0; i < ncf; i++)
+        for (int a = 0; a < 2; a++) {
+            const char *arch = a ? "sm_80" : "sm_90a";
+            char *ptx = NULL, what[96];
+            snprintf(what, sizeof what, "desc matmul %dx%dx%d w%d s%d %s", cf[i][0], cf[i][1], cf[i][2], cf[i][3], cf[i][4], arch);
+            /* compiled as a launch at 1024^3 compiles it: its arguments specialize it (strides divisible by 16) */
+            tile_launch o = {.num_warps = cf[i][3], .num_stages = cf[i][4], .meta = {{"BLOCK_M", cf[i][0]}, {"BLOCK_N", cf[i][1]}, {"BLOCK_K", cf[i][2]}},
+                             .file = __FILE__, .line = __LINE__};
+            static char buf[3][64];
+            tile_arg args[9];
+            for (int q = 0; q < 3; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+            for (int q = 3; q < 9; q++) args[q].i = 1024;
+            tile__func f;
+            tile__config cfg;
+            tile_status st = tile__build(TILE_KERNEL_OF(desc_matmul), &o, &f);
+            if (st == TILE_OK) {
+                if ((st = tile__config_resolve(TILE_KERNEL_OF(desc_matmul), &o, args, arch, &cfg)) == TILE_OK)
+                    st = tile__compile(TILE_KERNEL_OF(desc_matmul), &f, &cfg, NULL, &ptx);
+                tile__func_free(&f);
+            }
+            TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
+            if (st != TILE_OK) continue;
+            int tma = strstr(ptx, "cp.async.bulk.tensor.2d") != NULL, bar = strstr(ptx, "mbarrier.try_wait.parity") != NULL;
+            int maps = strstr(ptx, ".param .align 64 .b8 desc_matmul_param_10[128]") != NULL;
+            if (a == 0) {
+                TT_CHECK(tma && bar && maps && strstr(ptx, "wgmma.mma_async"), "%s: not a TMA ring into wgmma (copies %d, barriers %d, maps %d)", what, tma, bar,
+                         maps);
+            } else {
+                TT_CHECK(!tma && !bar && !maps && strstr(ptx, "cp.async.cg.shared.global") && strstr(ptx, "mma.sync"),
+                         "%s: not the cp.async ring of the pointer rewrite", what);
+            }
+            check_ptx(what, ptx, arch);
+            free(ptx);
+        }
+}
+
 /* ---- 5. the launch-time rules: the line of tl_make_tensor_descriptor, nothing written ------ */
 static int L_rule;
 TILE_KERNEL(rule_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, M), (tl_i32, N), (tl_i32, sx)) {
@@ -409,11 +505,15 @@ int main(void) {
     test_dtypes();
     test_atomics();
     test_rules();
+    test_tma_ptx();
     test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
     if (tile__gpu_mode()) {
         /* the tensor-core paths: mma.sync / wgmma with the cp.async ring */
+        /* on sm_90a the rows of 128 bytes or more go through the copy engine (a TMA ring) */
         test_matmul(1000, 1000, 1000, 128, 128, 64, 4, 3);
+        test_matmul(1000, 1000, 1000, 128, 256, 64, 8, 4);
+        test_matmul(4097, 511, 129, 128, 128, 64, 4, 4);
         test_matmul(4097, 511, 129, 128, 64, 32, 4, 4);
         test_matmul(1, 256, 200, 64, 128, 64, 8, 3);
     } else {

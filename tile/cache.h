@@ -20,6 +20,11 @@ typedef struct tile__variant {
     CUfunction fn;
     char *ptx;                     /* without a GPU the variant is its PTX (tests compile and cache it) */
     int state;                     /* TILE__VARIANT_*, under tile__cache_lock */
+    /* >>tma: the last tensor maps encoded, and the values they were encoded
+       from (under tile__cache_lock) */
+    int tmap_ok[TILE__MAX_TMAPS];
+    int64_t tmap_key[TILE__MAX_TMAPS][11];
+    _Alignas(64) unsigned char tmap[TILE__MAX_TMAPS][128];
     struct tile__variant *next;
 } tile__variant;
 /* ---- knobs and the cache directory, set up once ---------------------------------
@@ -141,7 +146,7 @@ TILE__PRINTF(2, 3) static void tile__sb(tile__sbuf *b, const char *fmt, ...) {
    covers the key and the payload; the lengths must add up to the file's
    size exactly. Format 2: kernel entries say what they hold (name,
    signature, num_warps, num_stages) and both keys name the signature. */
-#define TILE__DISK_FORMAT 3u
+#define TILE__DISK_FORMAT 4u
 enum { TILE__DISK_KERNEL = 1, TILE__DISK_TUNE = 2 };
 typedef struct tile__disk_header {
     char magic[8];           /* "TILECACH"                                       */
@@ -341,8 +346,9 @@ typedef struct tile__kdisk_payload {   /* its tile__kernel_meta, and what it is 
     uint64_t smem;               /* dynamic shared memory bytes                   */
     uint32_t has_assert, num_warps, num_stages;
     uint32_t nthreads, cluster[3], maxnreg;
-    uint32_t namelen, siglen, pad;
+    uint32_t namelen, siglen, ntmaps;   /* >>tma: tensor maps the launch encodes      */
     uint64_t ptxlen, cubinlen;   /* the PTX with its NUL; 0: no cubin             */
+    tile__tmap_info tmaps[TILE__MAX_TMAPS];
 } tile__kdisk_payload;           /* then the name, the signature, PTX, cubin      */
 /* No GPU gives a block more; an entry asking for more is corrupt or forged. */
 #define TILE__SMEM_SANE ((uint64_t)1 << 20)
@@ -396,6 +402,19 @@ static int tile__ptx_has_entry(const char *ptx, const char *name) {
     }
     return 0;
 }
+/* >>tma: the payload's tensor maps are ones this kernel's launch can encode */
+static int tile__kdisk_tmaps_ok(const tile__kdisk_payload *p, const tile_kernel *k) {
+    if (p->ntmaps > TILE__MAX_TMAPS) return 0;
+    for (uint32_t t = 0; t < p->ntmaps; t++) {
+        const tile__tmap_info *ti = &p->tmaps[t];
+        if (ti->rank < 1 || ti->rank > 5 || ti->dtype <= TL_I1 || ti->dtype >= TL_PTR || ti->swizzle < 0 || ti->swizzle > 3) return 0;
+        for (int d = 0; d < ti->rank; d++)
+            if (ti->box[d] < 1 || ti->box[d] > 256) return 0;
+        for (int j = 0; j < 1 + 2 * ti->rank; j++)
+            if (ti->src[j] < -1 || ti->src[j] >= k->nparams || (j == 0 && (ti->src[j] < 0 || k->params[ti->src[j]].dtype != TL_PTR))) return 0;
+    }
+    return 1;
+}
 /* Check a kernel entry's payload against the variant asked for; 1 and the
    parts when it is one, else 0 and why. */
 static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, int nw, int ns, tile__kdisk_payload *p, const char **ptx,
@@ -429,6 +448,7 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
         snprintf(why, whyn, "asks for %llu bytes of shared memory (at most %llu here)", (unsigned long long)p->smem,
                  (unsigned long long)tile__kdisk_smem_limit());
     else if (p->has_assert > (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK)) snprintf(why, whyn, "a bad has_assert flag (%u)", p->has_assert);
+    else if (!tile__kdisk_tmaps_ok(p, k)) snprintf(why, whyn, "a bad tensor-map record (%u maps)", p->ntmaps);
     else if (p->ptxlen == 0 || sg[p->siglen + p->ptxlen - 1] != 0 || strlen(sg + p->siglen) != p->ptxlen - 1)
         snprintf(why, whyn, "the PTX is not one NUL-terminated text");
     else if (!tile__ptx_has_entry(sg + p->siglen, k->name)) snprintf(why, whyn, "the PTX has no .entry %s", k->name);
@@ -474,6 +494,8 @@ static int tile__kdisk_load(const tile_kernel *k, const tile__config *cfg, const
         v->meta.cluster[1] = (int)p.cluster[1];
         v->meta.cluster[2] = (int)p.cluster[2];
         v->meta.maxnreg = (int)p.maxnreg;
+        v->meta.ntmaps = (int)p.ntmaps;
+        memcpy(v->meta.tmaps, p.tmaps, sizeof p.tmaps);
         tile__at_count(&tile__at_stats.kernel_loads);
         if (tile__at_knobs_get()->verbose)
             fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", k->name, nw, cubin && tile__gpu_mode() ? "cubin" : "PTX", path);
@@ -529,6 +551,8 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
     p.cluster[1] = (uint32_t)v->meta.cluster[1];
     p.cluster[2] = (uint32_t)v->meta.cluster[2];
     p.maxnreg = (uint32_t)v->meta.maxnreg;
+    p.ntmaps = (uint32_t)v->meta.ntmaps;
+    memcpy(p.tmaps, v->meta.tmaps, sizeof p.tmaps);
     p.num_warps = (uint32_t)nw;
     p.num_stages = (uint32_t)ns;
     p.namelen = (uint32_t)strlen(kname);

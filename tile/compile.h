@@ -222,6 +222,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->times = kn->dump_times;
         job->emitter_size = (int)sizeof(tile__emitter);
         job->forced = strcmp(kn->backend, tile__ext->name) == 0;
+        job->ntmaps = plan->ntmaps;
         tile_status st = tile__ext->emit(job);
         if (st == TILE_OK) {
             e->key_head = job->key;
@@ -298,15 +299,58 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
     if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
     return st;
 }
-/* descs: the tensor-descriptor accesses as pointer accesses (passes.h), on
-   a copy of f, for the plan and the lowering; the interpreter runs them as
-   they are. *g is f itself when it has none, else *own (free it with
-   tile__func_free; it is zeroed either way). */
-static tile_status tile__descs_stage(const tile__func *f, tile__func *own, const tile__func **g) {
+/* >>tma: a tensor-descriptor load the copy engine may take on cfg: sm_90a
+   with wgmma, a 2-D block of 16-bit elements whose rows are a multiple of
+   128 bytes (whole swizzle atoms) and at most 256 of them, in a TL_FOR's
+   body. The plan decides among these (tile__tma_ring). */
+static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, const tile__op *op) {
+    if (op->dead || op->code != TILE__OP_DESC_LOAD || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
+    const tile__type *t = &f->vals[op->res].t;
+    int owner = f->regs[op->parent].owner;
+    return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16) && t->shape[1] * 2 % 128 == 0 && t->shape[0] % 8 == 0 && t->shape[0] <= 256 &&
+           owner >= 0 && f->ops[owner].code == TILE__OP_FOR;
+}
+/* >>tma: a tensor-descriptor store the copy engine takes on cfg: sm_90a, a
+   plain store (not an atomic) of a 2-D block of at most 64 KiB (it is
+   staged in shared memory whole) */
+static int tile__tma_store_candidate(const tile__func *f, const tile__config *cfg, const tile__op *op) {
+    if (op->dead || op->code != TILE__OP_DESC_STORE || op->i[0] != -1 || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
+    const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
+    return t->rank == 2 && (size_t)tile__numel(t) * tile__dt[t->dtype].bytes <= 65536;
+}
+/* descs: the tensor-descriptor accesses the plan gives no copy-engine ring
+   become pointer accesses (passes.h), on a copy of f, for the plan and the
+   lowering; the interpreter runs them as they are. The candidates are kept
+   for a first plan, which says which of them its TMA rings take. *g is f
+   itself when it has none, else *own (free it with tile__func_free; it is
+   zeroed either way). */
+static tile_status tile__descs_stage(const tile__func *f, const tile__config *cfg, tile__func *own, const tile__func **g) {
     memset(own, 0, sizeof *own);
     *g = f;
     if (!tile__has_descs(f)) return TILE_OK;
-    if (!tile__func_clone(own, f) || !tile__desc_expand(own)) {
+    char *keep = (char *)tile__calloc((size_t)f->nops + 1, 1);
+    int ncand = 0, ok = keep != NULL;
+    for (int id = 0; ok && id < f->nops; id++)
+        ncand += keep[id] = (char)(tile__tma_candidate(f, cfg, &f->ops[id]) || tile__tma_store_candidate(f, cfg, &f->ops[id]));
+    if (ok && ncand) {
+        /* plan with the candidates as they are; keep those its rings load */
+        tile__plan plan;
+        ok = tile__func_clone(own, f) && tile__desc_expand(own, keep);
+        if (ok && tile__plan_build(own, cfg, 0, &plan) == TILE_OK) {
+            memset(keep, 0, (size_t)f->nops + 1);
+            for (int l = 0; l < plan.nloops; l++)
+                if (plan.loops[l].kind == TILE__SCHED_TMA)
+                    for (int q = 0; q < plan.loops[l].nloads; q++) keep[own->vals[plan.loops[l].loads[q]].def] = 1;
+            for (int id = 0; id < f->nops; id++) keep[id] |= (char)(plan.store_tmap[id] > 0);   /* (the copy's op ids are f's) */
+            tile__plan_free(&plan);
+        } else {
+            ok = 0;
+        }
+        tile__func_free(own);
+    }
+    ok = ok && tile__func_clone(own, f) && tile__desc_expand(own, keep);
+    TILE_FREE(keep);
+    if (!ok) {
         tile__func_free(own);
         return tile__error(TILE_ERR_NOMEM, f->name, f->file, f->line, "out of host memory while lowering the kernel's tensor descriptors");
     }
@@ -323,7 +367,7 @@ static tile_status tile__dump_ttgir(const tile__func *f, const tile__config *cfg
     tile__plan plan;
     tile__func own;
     const tile__func *g;
-    tile_status st = tile__descs_stage(f, &own, &g);
+    tile_status st = tile__descs_stage(f, cfg, &own, &g);
     if (st == TILE_OK && (st = tile__plan_stage(g, cfg, tile__emits_ext(cfg), &plan)) == TILE_OK) tile__plan_free(&plan);
     tile__func_free(&own);
     return st;
@@ -335,7 +379,7 @@ static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg)
     tile__func own;
     const tile__func *g;
     char *src = NULL;
-    tile_status st = tile__descs_stage(f, &own, &g);
+    tile_status st = tile__descs_stage(f, cfg, &own, &g);
     if (st == TILE_OK && (st = tile__plan_build(g, cfg, 0, &plan)) == TILE_OK) {
         if ((st = tile__cuda_source(g, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(g->name, "cuda", src);
         tile__plan_free(&plan);
@@ -362,7 +406,7 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
     const tile__func *g;
     memset(&em, 0, sizeof em);
     memset(&plan, 0, sizeof plan);
-    tile_status st = tile__descs_stage(f, &own, &g);
+    tile_status st = tile__descs_stage(f, cfg, &own, &g);
     if (st == TILE_OK) st = tile__plan_stage(g, cfg, ext, &plan);                       /* ttgir */
     if (st == TILE_OK) st = tile__emit_stage(g, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */

@@ -694,6 +694,25 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_launch(CUfunction fn, const unsig
                          grid[0], grid[1], grid[2], block_threads, smem_bytes);
 }
 
+/* >>tma: encode a tiled tensor map into out (128 bytes, 64-aligned): the
+   element dtype (a tile dtype), rank, the global address, dims and byte
+   strides innermost first (strides of dims 1..rank-1), the box, swizzle
+   (CUtensorMapSwizzle); out-of-bounds elements read as zeros. */
+static tile_status tile__cu_tmap_encode(void *out, tl_dtype dt, int rank, uint64_t addr, const uint64_t *dims, const uint64_t *strides, const unsigned *box,
+                                        int swizzle, const char *kernel, const char *file, int line) {
+    static const int cu_dtype[TL_DTYPE_COUNT_] = {[TL_I8] = 0, [TL_U8] = 0, [TL_F8E4M3] = 0, [TL_F8E5M2] = 0, [TL_I16] = 1, [TL_U16] = 1,
+                                                  [TL_U32] = 2, [TL_I32] = 3, [TL_U64] = 4, [TL_I64] = 5, [TL_F16] = 6, [TL_F32] = 7,
+                                                  [TL_F64] = 8, [TL_BF16] = 9};
+    if (!tile__cu.cuTensorMapEncodeTiled)
+        return tile__error(TILE_ERR_DRIVER, kernel, file, line, "the CUDA driver has no cuTensorMapEncodeTiled (a driver older than CUDA 12)");
+    unsigned es[5] = {1, 1, 1, 1, 1};
+    CUresult r = tile__cu.cuTensorMapEncodeTiled(out, cu_dtype[dt], (unsigned)rank, (void *)(uintptr_t)addr, dims, strides, box, es, 0, swizzle,
+                                                 3 /* L2 promotion 256 bytes */, 0 /* zeros */);
+    if (r == CUDA_SUCCESS) return TILE_OK;
+    return tile__cu_fail(r, TILE_ERR_ARG, kernel, file, line, "cuTensorMapEncodeTiled(rank %d, dims %llu x %llu, box %u x %u) for the tensor descriptor", rank,
+                         (unsigned long long)dims[0], (unsigned long long)(rank > 1 ? dims[1] : 1), box[0], rank > 1 ? box[1] : 1);
+}
+
 /* ---- streams and events on the device -------------------------------------------------- */
 /* the driver's flag values, named here so that they do not clash with cuda.h's */
 enum { TILE__CU_STREAM_NON_BLOCKING = 1, TILE__CU_EVENT_DISABLE_TIMING = 2 };

@@ -575,6 +575,10 @@ int tile_device_count(void) {
     pthread_once(&tile__cu_st.once, tile__cu_open);
     return tile__cu_st.ndev;
 }
+int tile_device_sm_count(void) {
+    if (!tile__gpu_mode()) return 4;
+    return tile__cu_st.props.sm_count > 0 ? tile__cu_st.props.sm_count : 1;
+}
 tile_status tile_device_name(char *buf, size_t n) {
     if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
     buf[0] = 0;

@@ -127,10 +127,25 @@ typedef struct tile__config {
     uint64_t spec16;                 /* bit p: parameter p is divisible by 16 (a pointer: its address) */
     uint64_t spec1;                  /* bit p: integer parameter p is 1 (it becomes the constant)       */
 } tile__config;
+/* >>tma: a tensor map the launch encodes (cuTensorMapEncodeTiled) and
+   passes as a 128-byte, 64-aligned __grid_constant__ parameter after the
+   record: what its MAKE_DESC's base, shape and strides are (a parameter's
+   index, or -1 and the constant), the element dtype, the box the copies
+   move (innermost dim first, as the copy engine counts) and the swizzle. */
+#define TILE__MAX_TMAPS 8
+typedef struct tile__tmap_info {
+    int32_t rank, dtype, swizzle;    /* swizzle: CUtensorMapSwizzle (3: 128 bytes)          */
+    int32_t line;                    /* the tl_make_tensor_descriptor's, for errors         */
+    int32_t box[5];
+    int32_t src[11];                 /* base, shape x rank, strides x rank (outermost first) */
+    int64_t cval[11];
+} tile__tmap_info;
 typedef struct tile__kernel_meta {
     int nthreads;                    /* threads per program: the launch's block             */
     size_t smem;                     /* dynamic shared memory bytes                         */
     int has_assert;                  /* its device checks: TILE__HAS_*_CHECK bits           */
     int cluster[3];                  /* programs per cluster (1, 1, 1 today)                */
     int maxnreg;                     /* registers per thread at most; 0: the compiler's choice */
+    int ntmaps;                      /* tensor-map parameters after the record              */
+    tile__tmap_info tmaps[TILE__MAX_TMAPS];
 } tile__kernel_meta;

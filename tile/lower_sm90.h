@@ -79,8 +79,149 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     if (staged) lw->em->barrier(lw->em);
 }
 
+/* ---- >>tma: a TL_FOR's ring of copy-engine loads (tile__tma_ring in tile/plan.h) ---------- */
+/* lower the address slice (the loads' offsets) for the iteration whose
+   induction value is in args[0]'s register; one thread then arrives on the
+   stage's barrier expecting the stage's bytes and issues its copies
+   (predicated on that thread, not a branch around them): per
+   load, one box of 128 bytes x rows per 128-byte column of the block, at
+   coordinates (column, row), innermost first */
+static void tile__tma_issue(tile__lower *lw, const tile__op *fop, const tile__loop_plan *p, const int *tm, int stage, int bar, int valid) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const tile__region *R = &f->regs[fop->region[0]];
+    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++)
+        if (p->in_slice[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
+    int bytes = 0;
+    for (int l = 0; l < p->nloads; l++) bytes += tile__numel(&f->vals[p->loads[l]].t) * 2;
+    int one = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, valid, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
+    tile__ptx_mbar_expect_tx(em, bar, bytes, one);
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        const tile__type *t = &f->vals[p->loads[l]].t;
+        int row = lw->regs[f->pool[ld->opnd + 1]][0], col = lw->regs[f->pool[ld->opnd + 2]][0];
+        for (int j = 0; j < t->shape[1] * 2 / 128; j++) {
+            int coords[2] = {tile__iadd(lw, col, tile__li(lw, 64 * j)), row};
+            int dst = tile__iadd(lw, stage, tile__li(lw, p->loff[l] + j * t->shape[0] * 128));
+            tile__ptx_tma_load(em, dst, tm[l], 2, coords, bar, one);
+        }
+    }
+    tile__assign_carried(lw, fop, p, 1);   /* advance the carried values the slice owns */
+}
+/* TL_FOR op as its TMA ring: the barriers, the prologue, the loop, the last waits */
+static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd;
+    const tile__region *R = &f->regs[op->region[0]];
+    const int *args = f->pool + R->args;
+    int n = op->nres, S = p->stages, slot = p->slot, A = p->ahead, ak = p->async_carry, tm[TILE__PIPE_LOADS];
+    int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
+    size_t pbase = p->base, bars = p->bars;
+    lw->sbase = (bars + 8 * (size_t)S + 15) / 16 * 16;
+    tile__need_smem(lw, 0);
+    /* the barriers: one thread initializes them, everyone sees it (no
+       branches here or after the loop: see tile__ptx_mbar_init) */
+    em->barrier(em);
+    int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
+    for (int s = 0; s < S; s++) tile__ptx_mbar_init(em, tile__li(lw, (int)bars + 8 * s), 1, t0);
+    tile__ptx_mbar_init_fence(em, t0);
+    em->barrier(em);
+    for (int l = 0; l < p->nloads; l++) tm[l] = tile__ptx_param_addr(em, f->name, np + 1 + p->tmap[l]);
+    for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    /* prologue: iterations 0 .. A-1 */
+    for (int s = 0; s < A && lw->st == TILE_OK; s++) {
+        tile__elem se;
+        se.i = s;
+        int ivs = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
+        lw->regs[args[0]][0] = ivs;
+        tile__tma_issue(lw, op, p, tm, tile__li(lw, (int)pbase + s * slot), tile__li(lw, (int)bars + 8 * s), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
+    }
+    int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A)), phase = em->var(em, TL_I32, tile__li(lw, 0));
+    em->for_begin(em, it, iv, lo, hi, step);
+    tile__ptx_mbar_wait(em, tile__iadd(lw, tile__li(lw, (int)bars), tile__iop(lw, TILE__OP_MUL, cur, 8)), phase);
+    em->barrier(em);   /* every thread is past the iteration that read stage nxt */
+    {
+        tile__elem se;
+        se.i = A;
+        int ivf = em->op2(em, TILE__OP_ADD, it, it, iv, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
+        lw->regs[args[0]][0] = ivf;
+        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, nxt, slot));
+        int bar = tile__iadd(lw, tile__li(lw, (int)bars), tile__iop(lw, TILE__OP_MUL, nxt, 8));
+        tile__tma_issue(lw, op, p, tm, stage, bar, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
+        lw->regs[args[0]][0] = iv;
+    }
+    /* the rest of the body, with tl_dot reading this iteration's stage */
+    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, cur, slot));
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + p->loff[l];
+    lw->async_dot = ak >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + ak] : 0;
+    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
+        const tile__op *bop = &f->ops[R->ops[k]];
+        if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
+    }
+    lw->async_dot = 0;
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
+    tile__assign_carried(lw, op, p, 0);
+    int inc = tile__iadd(lw, cur, tile__li(lw, 1)), wrap = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S));
+    em->assign(em, cur, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, tile__li(lw, 0), inc));
+    em->assign(em, phase, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, phase, tile__li(lw, 1)), phase));
+    int inc2 = tile__iadd(lw, nxt, tile__li(lw, 1));
+    em->assign(em, nxt, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc2, tile__li(lw, S)), tile__li(lw, 0), inc2));
+    em->for_end(em);
+    /* the last wgmma group; then the barriers go before their memory is scratch again */
+    if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
+    em->barrier(em);
+    for (int s = 0; s < S; s++) tile__ptx_mbar_inval(em, tile__li(lw, (int)bars + 8 * s), t0);
+    em->barrier(em);
+    lw->sbase = pbase;
+    tile__loop_results(lw, op, args + 1);
+}
+/* >>tma: a descriptor store through the copy engine: every thread writes
+   its elements into a row-major copy of the block in shared memory, fences
+   them for the async proxy, and after the block's barrier one thread
+   issues the bulk copy (clipped at the tensor's bounds by the engine) and
+   waits for it to have read the block before the memory is free again. */
+static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int v = f->pool[op->opnd + 1], np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
+    const tile__type *t = &f->vals[v].t;
+    const tile__layout *L = &lw->lay[v];
+    tl_dtype dt = tile__vdt(lw, v);
+    int es = (int)tile__dt[dt].bytes, cols = t->shape[1];
+    size_t base = (lw->sbase + 127) / 128 * 128;
+    tile__need_smem(lw, base - lw->sbase + (size_t)tile__numel(t) * (size_t)es);
+    int tmap = tile__ptx_param_addr(em, f->name, np + lw->plan->store_tmap[op - f->ops]);
+    em->barrier(em);   /* the scratch may hold what an earlier op still reads */
+    /* the elements' addresses from the thread's index read here: in a
+       persistent loop LLVM would otherwise hoist them all out of the loop
+       and keep them live beside the accumulators (and spill) */
+    int saved[3] = {lw->tid, lw->lane, lw->warp};
+    lw->tid = tile__ptx_tid_here(em);
+    lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
+    lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
+    for (int e = 0; e < L->E; e++) {
+        int r = tile__coord_reg(lw, L, e, 0), c = tile__coord_reg(lw, L, e, 1);
+        int off = tile__iop(lw, TILE__OP_MUL, tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, r, cols), c), es);
+        em->smem_store(em, dt, tile__iadd(lw, off, tile__li(lw, (int)base)), lw->regs[v][e]);
+    }
+    lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
+    tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* generic stores, then the copy engine's reads */
+    em->barrier(em);
+    int coords[2] = {lw->regs[f->pool[op->opnd + 3]][0], lw->regs[f->pool[op->opnd + 2]][0]};
+    tile__ptx_tma_store(em, tile__li(lw, (int)base), tmap, 2, coords, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
+    em->barrier(em);
+}
+static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
+    if (p->kind == TILE__SCHED_TMA) tile__lower_for_tma(lw, op, p);
+    else tile__lower_for_ring(lw, op, p);
+}
+
 /* ---- the entry -------------------------------------------------------------------------- */
-static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_ring};
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_desc_store_tma};
 /* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
    back end's); what the launch needs comes back in *meta. */
 static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {

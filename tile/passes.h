@@ -1282,7 +1282,7 @@ static void tile__desc_expand_op(tile__func *f, int id, int *map) {
     f->ops[at].i[2] = TL_SCOPE_GPU;
 }
 /* rebuild region reg's op list with each access's replacement before it; 0 when out of memory */
-static int tile__desc_expand_region(tile__func *f, int reg, int *map) {
+static int tile__desc_expand_region(tile__func *f, int reg, int *map, const char *keep) {
     int n = f->regs[reg].nops;
     int *old = (int *)TILE_MALLOC(((size_t)n + 1) * sizeof *old);
     if (!old) return 0;
@@ -1290,13 +1290,13 @@ static int tile__desc_expand_region(tile__func *f, int reg, int *map) {
     f->regs[reg].nops = 0;
     for (int k = 0; k < n && !f->nomem; k++) {
         int id = old[k];
-        if (!f->ops[id].dead && (f->ops[id].code == TILE__OP_DESC_LOAD || f->ops[id].code == TILE__OP_DESC_STORE)) {
+        if (!f->ops[id].dead && (f->ops[id].code == TILE__OP_DESC_LOAD || f->ops[id].code == TILE__OP_DESC_STORE) && !(keep && keep[id])) {
             tile__desc_expand_op(f, id, map);
             f->ops[id].dead = 1;
         }
         tile__region_append(f, reg, id);
         for (int j = 0; j < 2; j++)
-            if (f->ops[id].region[j] >= 0 && !tile__desc_expand_region(f, f->ops[id].region[j], map)) {
+            if (f->ops[id].region[j] >= 0 && !tile__desc_expand_region(f, f->ops[id].region[j], map, keep)) {
                 TILE_FREE(old);
                 return 0;
             }
@@ -1309,13 +1309,14 @@ static int tile__has_descs(const tile__func *f) {
         if (!f->ops[id].dead && f->ops[id].code == TILE__OP_MAKE_DESC) return 1;
     return 0;
 }
-/* f's descriptor accesses as pointer accesses, then fold, CSE, DCE (the
-   MAKE_DESCs go); 0 when out of memory */
-static int tile__desc_expand(tile__func *f) {
+/* f's descriptor accesses as pointer accesses but those keep[op] marks
+   (keep NULL: all), then fold, CSE, DCE (the MAKE_DESCs no access uses go);
+   0 when out of memory */
+static int tile__desc_expand(tile__func *f, const char *keep) {
     int nold = f->nvals;
     int *repl = (int *)tile__calloc((size_t)nold + 1, sizeof *repl);   /* old load result -> its LOAD's */
     if (!repl) return 0;
-    int ok = tile__desc_expand_region(f, 0, repl);
+    int ok = tile__desc_expand_region(f, 0, repl, keep);
     int *map = ok ? (int *)tile__calloc((size_t)f->nvals + 1, sizeof *map) : NULL;
     if (map) {
         memcpy(map, repl, (size_t)nold * sizeof *map);

@@ -318,7 +318,7 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
    the cp.async ring below, with the layouts of its address slice, its
    shared-memory stages and how many wgmma groups stay in flight). The
    lowering reads it; TILE_DUMP=ttgir prints it. */
-enum { TILE__SCHED_NONE, TILE__SCHED_CP_ASYNC };   /* a TL_FOR's schedule */
+enum { TILE__SCHED_NONE, TILE__SCHED_CP_ASYNC, TILE__SCHED_TMA };   /* a TL_FOR's schedule */
 #define TILE__PIPE_LOADS 8                       /* loads one ring takes, at most */
 
 /* every allocation of the plan (and of the lowering) is a block of one
@@ -387,6 +387,9 @@ typedef struct tile__loop_plan {
     char *in_slice;                   /* per op: in the address slice                */
     char *slice_val;                  /* per value: made by the slice                */
     int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice    */
+    int tmap[TILE__PIPE_LOADS];       /* >>tma: each load's tensor map (an index into
+                                         the plan's tmap_op)                         */
+    size_t bars;                      /* >>tma: the stages' full barriers (8 bytes each) */
 } tile__loop_plan;
 typedef struct tile__plan {
     const tile__func *f;
@@ -402,6 +405,12 @@ typedef struct tile__plan {
     int nloops;
     size_t sbase;                     /* while planning: where enclosing rings end   */
     size_t ring_smem;                 /* shared memory the rings take, at most       */
+    int ntmaps;                       /* >>tma: the tensor maps the rings read and the */
+    int tmap_op[TILE__MAX_TMAPS];     /* stores write: the MAKE_DESC op of each (kernel
+                                         parameters after the record), and whether   */
+    int tmap_store[TILE__MAX_TMAPS];  /* its box is a whole block, for a store         */
+    int *store_tmap;                  /* per op: a DESC_STORE through the copy engine:
+                                         1 + its tensor map, else 0                  */
     tile__arena ar;
 } tile__plan;
 static void tile__plan_free(tile__plan *p) {
@@ -416,7 +425,7 @@ static int tile__plan_wgmma(const tile__plan *p, const tile__op *op) {
 /* the ring of TL_FOR op, or NULL when it runs as written */
 static const tile__loop_plan *tile__plan_ring(const tile__plan *p, const tile__op *op) {
     int k = p->loop[op - p->f->ops];
-    return k && p->loops[k - 1].kind == TILE__SCHED_CP_ASYNC ? &p->loops[k - 1] : NULL;
+    return k && p->loops[k - 1].kind != TILE__SCHED_NONE ? &p->loops[k - 1] : NULL;
 }
 /* 1 when op makes one of the ring's pipelined loads */
 static int tile__ring_makes_load(const tile__loop_plan *p, const tile__op *op) {
@@ -425,6 +434,28 @@ static int tile__ring_makes_load(const tile__loop_plan *p, const tile__op *op) {
     return 0;
 }
 
+/* >>tma: the record of the plan's tensor map k for the launch: its
+   MAKE_DESC's operands (parameters or constants), the box of the ring's
+   copies (128 bytes by the block's rows) and the 128-byte swizzle */
+static void tile__plan_tmap_info(const tile__plan *p, int k, tile__tmap_info *t) {
+    const tile__func *f = p->f;
+    const tile__op *md = &f->ops[p->tmap_op[k]];
+    const int *params = f->pool + f->regs[0].args;
+    memset(t, 0, sizeof *t);
+    t->rank = (md->nopnd - 1) / 2;
+    t->dtype = f->vals[md->res].t.elem;
+    t->swizzle = p->tmap_store[k] ? 0 : 3;
+    t->line = md->line;
+    t->box[0] = p->tmap_store[k] ? (int)md->i[t->rank - 1] : 128 / (int)tile__dt[t->dtype].bytes;
+    t->box[1] = (int)md->i[0];
+    for (int j = 0; j < md->nopnd && j < 11; j++) {
+        int v = f->pool[md->opnd + j], d = f->vals[v].def;
+        t->src[j] = -1;
+        if (d >= 0) t->cval[j] = f->ops[d].i[0];
+        for (int q = 0; q < f->nparams; q++)
+            if (params[q] == v) t->src[j] = q;
+    }
+}
 /* forget a ring that does not apply */
 static void tile__ring_drop(tile__plan *pl, tile__loop_plan *p) {
     tile__arena_free(&pl->ar, p->in_slice);
@@ -553,6 +584,10 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
         for (int j = 0; j < 2 && p->nloads < TILE__PIPE_LOADS; j++) {
             int v = f->pool[op->opnd + j], d = f->vals[v].def;
+            if (d >= 0 && f->ops[d].code == TILE__OP_DESC_LOAD && f->vals[v].region == body && pl->uses[v] == 1) {
+                p->loads[p->nloads++] = v;   /* >>tma: a copy-engine load (tile__tma_ring) */
+                continue;
+            }
             if (d < 0 || f->ops[d].code != TILE__OP_LOAD || f->vals[v].region != body || pl->uses[v] != 1) continue;
             const tile__op *ld = &f->ops[d];
             int other = f->pool[ld->opnd + 2];
@@ -567,6 +602,10 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
     int *stack = (int *)tile__arena_alloc(&pl->ar, sizeof(int) * (size_t)(f->npool + 16)), sp = 0, ok = 1;
     for (int l = 0; l < p->nloads; l++) {
         const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        if (ld->code == TILE__OP_DESC_LOAD) {   /* its offsets */
+            for (int k = 1; k < ld->nopnd; k++) stack[sp++] = f->pool[ld->opnd + k];
+            continue;
+        }
         stack[sp++] = f->pool[ld->opnd];
         stack[sp++] = f->pool[ld->opnd + 1];
     }
@@ -663,9 +702,60 @@ static int tile__run_at(const tile__layout *L, int e) {
 /* The ring of TL_FOR fop, into *p: 1 when it applies, its slice's layouts
    (16-byte runs of the loaded dtype) set in pl->lay; else 0, with pl->lay
    as it was. */
+/* >>tma: a ring whose loads are all tensor-descriptor loads of 16-bit
+   elements, 2-D blocks of rows of a multiple of 128 bytes (the descs stage
+   keeps only those, on sm_90a): each stage is the blocks in wgmma's 128B
+   swizzled layout (tile__swz), one copy per 128-byte column of a block,
+   the stage's copies completing on its full barrier. One thread issues
+   them; every thread waits on the barrier with the stage's parity, then
+   passes the block's barrier, which also frees the stage the copies about
+   to be issued overwrite (read A+1-S iterations ago, its wgmmas waited). */
+/* the index of MAKE_DESC md's tensor map with a load's box (store 0: 128
+   bytes by the block's rows) or a store's (1: the whole block), added when
+   new; -1 when the kernel has TILE__MAX_TMAPS already */
+static int tile__plan_tmap(tile__plan *pl, int md, int store) {
+    int k = 0;
+    while (k < pl->ntmaps && !(pl->tmap_op[k] == md && pl->tmap_store[k] == store)) k++;
+    if (k < pl->ntmaps) return k;
+    if (pl->ntmaps == TILE__MAX_TMAPS) return -1;
+    pl->tmap_op[pl->ntmaps] = md;
+    pl->tmap_store[pl->ntmaps] = store;
+    return pl->ntmaps++;
+}
+static int tile__tma_ring(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
+    const tile__func *f = pl->f;
+    p->slot = 0;
+    for (int l = 0; l < p->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
+        const tile__type *t = &f->vals[p->loads[l]].t;
+        int es = (int)tile__dt[t->dtype].bytes, md = f->vals[f->pool[ld->opnd]].def;
+        if (ld->code != TILE__OP_DESC_LOAD || t->rank != 2 || es != 2 || t->shape[1] * es % 128 || t->shape[0] % 8 || !pl->wgmma) return 0;
+        int k = tile__plan_tmap(pl, md, 0);
+        if (k < 0) return 0;
+        p->tmap[l] = k;
+        p->loff[l] = p->slot;
+        p->slot = (int)tile__align1k((size_t)p->slot + (size_t)tile__numel(t) * (size_t)es);
+    }
+    p->kind = TILE__SCHED_TMA;
+    p->stages = pl->stages;
+    p->base = tile__align1k(pl->sbase);
+    p->bars = p->base + (size_t)p->stages * (size_t)p->slot;
+    p->async_carry = tile__async_dot(pl, fop, p);
+    p->ahead = p->async_carry >= 0 ? p->stages - 2 : p->stages - 1;
+    return 1;
+}
 static int tile__ring_plan(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
     const tile__func *f = pl->f;
     if (!tile__ring_slice(pl, fop, p)) return 0;
+    int ndesc = 0;
+    for (int l = 0; l < p->nloads; l++) ndesc += f->ops[f->vals[p->loads[l]].def].code == TILE__OP_DESC_LOAD;
+    if (ndesc) {   /* all of them, or no ring (the descs stage then makes them pointer loads) */
+        int nt = pl->ntmaps;
+        if (ndesc == p->nloads && tile__tma_ring(pl, fop, p)) return 1;
+        pl->ntmaps = nt;
+        tile__ring_drop(pl, p);
+        return 0;
+    }
     const int *args = f->pool + f->regs[fop->region[0]].args;
     int n = fop->nres, minb = 16;
     for (int l = 0; l < p->nloads; l++) minb = tile__mini(minb, (int)tile__dt[f->vals[p->loads[l]].t.dtype].bytes);
@@ -740,7 +830,7 @@ static void tile__plan_loops(tile__plan *p, int reg) {
             p->loop[r->ops[k]] = ++p->nloops;
             if (tile__ring_plan(p, op, lp)) {
                 ring = lp;
-                p->sbase = lp->base + (size_t)lp->stages * (size_t)lp->slot;
+                p->sbase = lp->base + (size_t)lp->stages * (size_t)lp->slot + (lp->kind == TILE__SCHED_TMA ? 8 * (size_t)lp->stages : 0);
                 if (p->sbase > p->ring_smem) p->ring_smem = p->sbase;
             }
             lp->op = r->ops[k];
@@ -778,6 +868,14 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
     tile__plan_axes(p, 0);
     tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
     tile__plan_loops(p, 0);
+    /* >>tma: the descriptor stores the descs stage left go through the copy
+       engine (tile__tma_store_candidate); their tensor maps after the loads' */
+    p->store_tmap = (int *)tile__arena_alloc(&p->ar, no * sizeof *p->store_tmap);
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DESC_STORE) {
+            int t = tile__plan_tmap(p, f->vals[f->pool[f->ops[k].opnd]].def, 1);
+            p->store_tmap[k] = t + 1;
+        }
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
    code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
@@ -861,8 +959,13 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
                     at += (size_t)snprintf(loads + at, sizeof loads - at, " %%%d@+%d", lp->loads[l], lp->loff[l]);
                 int nslice = 0;
                 for (int q = 0; q < f->nops; q++) nslice += lp->in_slice[q];
-                tile__text_add(t, "%*s  schedule: cp.async ring of %d stages x %d bytes at shared %zu, copies %d iterations ahead, loads%s, address slice of %d ops\n",
-                               2 * depth, "", lp->stages, lp->slot, lp->base, lp->ahead, loads, nslice);
+                if (lp->kind == TILE__SCHED_TMA)
+                    tile__text_add(t, "%*s  schedule: TMA ring of %d stages x %d bytes at shared %zu (128B swizzle), full barriers at shared %zu, "
+                                      "copies %d iterations ahead by one thread, loads%s, address slice of %d ops\n",
+                                   2 * depth, "", lp->stages, lp->slot, lp->base, lp->bars, lp->ahead, loads, nslice);
+                else
+                    tile__text_add(t, "%*s  schedule: cp.async ring of %d stages x %d bytes at shared %zu, copies %d iterations ahead, loads%s, address slice of %d ops\n",
+                                   2 * depth, "", lp->stages, lp->slot, lp->base, lp->ahead, loads, nslice);
                 if (lp->async_carry >= 0)
                     tile__text_add(t, "%*s  wgmma: 1 group in flight across iterations (carried %%%d)\n", 2 * depth, "",
                                    f->pool[f->regs[op->region[0]].args + 1 + lp->async_carry]);

@@ -171,3 +171,119 @@ static void tile__ptx_wg_sync(tile__emitter *em, int what, int pending, int n, i
     tile__pb_emit(em, &b);
     tile__pb_outs(&b, 0, n, io);
 }
+
+/* ---- sm_90: mbarriers and the copy engine (>>tma) -------------------------------------------
+   A barrier is 8 bytes of shared memory (byte offset `bar`, a register).
+   One thread initializes each (expected arrivals 1) and fences the inits
+   before the block's barrier; the thread that issues a stage's copies
+   arrives on its barrier expecting their bytes, and the copies complete
+   those bytes; every thread waits for the phase with the parity it expects
+   (0, 1, 0, ... for the stage's uses in turn). */
+/* Every one of these is predicated on an I1 register `pred` (one thread)
+   rather than put in a branch: a branch anywhere near a loop whose wgmmas
+   stay in flight makes ptxas serialize them (C7514). */
+static void tile__ptx_mbar_init(tile__emitter *em, int bar, int count, int pred) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.init.shared::cta.b64 [$0], %d; }", count);
+    tile__pb_emit(em, &b);
+}
+static void tile__ptx_mbar_init_fence(tile__emitter *em, int pred) {   /* the inits, visible to the copy engine and the cluster */
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p fence.mbarrier_init.release.cluster; }");
+    tile__pb_emit(em, &b);
+}
+/* arrive, expecting `bytes` of copies */
+static void tile__ptx_mbar_expect_tx(tile__emitter *em, int bar, int bytes, int pred) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], %d; }", bytes);
+    tile__pb_emit(em, &b);
+}
+/* wait until the phase of parity `parity` (an I32 register, 0 or 1) completes */
+static void tile__ptx_mbar_wait(tile__emitter *em, int bar, int parity) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_REG, parity, 0);
+    tile__pb_text(&b, "{ .reg .pred p; tile_wait_$U: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; @!p bra tile_wait_$U; }");
+    tile__pb_emit(em, &b);
+}
+/* cp.async.bulk.tensor.{r}d global -> shared, completing on barrier `bar`:
+   the box at coords (innermost first, I32 registers) of the tensor map at
+   generic address `tmap` (I64) to shared byte offset `off`, where the I1
+   register pred holds */
+static void tile__ptx_tma_load(tile__emitter *em, int off, int tmap, int rank, const int *coords, int bar, int pred) {
+    tile__ptxb b;
+    TILE_ASSERT(rank >= 1 && rank <= 5);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_in(&b, TL_I64, TILE__PXF_REG, tmap, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    for (int k = 0; k < rank; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, coords[k], 0);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $3, 0; @p cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {",
+                  rank);
+    tile__pb_list(&b, 4, rank);
+    tile__pb_text(&b, "}], [$2]; }");
+    tile__pb_emit(em, &b);
+}
+/* the generic address (I64) of the kernel's parameter `index`, a tensor
+   map passed by value (.param space, read in place): by its PTX name,
+   "<kernel>_param_<index>", which both NVRTC and LLVM give kernel
+   parameters */
+static int tile__ptx_param_addr(tile__emitter *em, const char *kernel, int index) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, TL_I64);
+    tile__pb_text(&b, "mov.b64 $0, %s_param_%d; cvta.param.u64 $0, $0;", kernel, index);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}
+static void tile__ptx_mbar_inval(tile__emitter *em, int bar, int pred) {   /* before its shared memory is used for anything else */
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.inval.shared::cta.b64 [$0]; }");
+    tile__pb_emit(em, &b);
+}
+/* cp.async.bulk.tensor.{r}d shared -> global (a bulk group): the box at
+   shared byte offset `off` to coords of the tensor map at `tmap`; past the
+   tensor's bounds the copy engine clips it. Then the group is committed
+   and its reads of shared memory waited for (the memory may be reused
+   after a barrier), all where the I1 register pred holds. */
+static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, const int *coords, int pred) {
+    tile__ptxb b;
+    TILE_ASSERT(rank >= 1 && rank <= 5);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_in(&b, TL_I64, TILE__PXF_REG, tmap, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    for (int k = 0; k < rank; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, coords[k], 0);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group [$1, {", rank);
+    tile__pb_list(&b, 3, rank);
+    tile__pb_text(&b, "}], [$0]; @p cp.async.bulk.commit_group; @p cp.async.bulk.wait_group.read 0; }");
+    tile__pb_emit(em, &b);
+}
+/* the thread's index (I32), read where this is emitted: values computed
+   from it cannot be hoisted above this point (an optimizer would keep
+   them live across a loop; see tile__lower_desc_store_tma) */
+static int tile__ptx_tid_here(tile__emitter *em) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, TILE__PX_VOLATILE);
+    tile__pb_out(&b, TL_I32);
+    tile__pb_text(&b, "mov.u32 $0, %%tid.x;");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}

@@ -232,6 +232,45 @@ static tile_status tile__desc_check_args(const tile__func *f, const tile_arg *ar
     }
     return TILE_OK;
 }
+/* >>tma: tensor map t of variant v for these arguments, into out: the
+   variant's last one when the values are the same, else encoded now */
+static tile_status tile__tmap_for(tile__variant *v, int t, const tile_kernel *k, const tile_arg *args, unsigned char *out) {
+    const tile__tmap_info *ti = &v->meta.tmaps[t];
+    int64_t key[11];
+    int n = 1 + 2 * ti->rank;
+    memset(key, 0, sizeof key);
+    for (int j = 0; j < n; j++) {
+        int p = ti->src[j];
+        if (p < 0) key[j] = ti->cval[j];
+        else if (k->params[p].dtype == TL_PTR) key[j] = (int64_t)(uintptr_t)args[p].p;
+        else {
+            tile__elem e;
+            e.i = args[p].i;
+            key[j] = tile__norm(k->params[p].dtype, e).i;
+        }
+    }
+    pthread_mutex_lock(&tile__cache_lock);
+    int hit = v->tmap_ok[t] && memcmp(v->tmap_key[t], key, sizeof key) == 0;
+    if (hit) memcpy(out, v->tmap[t], 128);
+    pthread_mutex_unlock(&tile__cache_lock);
+    if (hit) return TILE_OK;
+    uint64_t dims[5], strides[5];
+    unsigned box[5];
+    size_t es = tile__dt[ti->dtype].bytes;
+    for (int d = 0; d < ti->rank; d++) {
+        dims[d] = (uint64_t)key[1 + ti->rank - 1 - d];
+        box[d] = (unsigned)ti->box[d];
+        if (d + 1 < ti->rank) strides[d] = (uint64_t)key[1 + ti->rank + ti->rank - 2 - d] * es;
+    }
+    tile_status st = tile__cu_tmap_encode(out, (tl_dtype)ti->dtype, ti->rank, (uint64_t)key[0], dims, strides, box, ti->swizzle, k->name, k->file, ti->line);
+    if (st != TILE_OK) return st;
+    pthread_mutex_lock(&tile__cache_lock);
+    memcpy(v->tmap[t], out, 128);
+    memcpy(v->tmap_key[t], key, sizeof key);
+    v->tmap_ok[t] = 1;
+    pthread_mutex_unlock(&tile__cache_lock);
+    return TILE_OK;
+}
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
     /* an earlier launch's failure that is known by now is this call's error */
     tile_status st = tile__rec_collect(0);
@@ -260,7 +299,21 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     int np = k->nparams < TILE__MAX_PARAMS ? k->nparams : TILE__MAX_PARAMS;
     vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
-    st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, ptrs, o->file, o->line, k->name);
+    _Alignas(64) unsigned char maps[TILE__MAX_TMAPS][128];   /* >>tma: then the tensor maps */
+    void *params[TILE__MAX_PARAMS + 1 + TILE__MAX_TMAPS], **launch_args = ptrs;
+    if (v->meta.ntmaps) {
+        memcpy(params, ptrs, sizeof(void *) * (size_t)(np + 1));
+        for (int t = 0; t < v->meta.ntmaps && st == TILE_OK; t++) {
+            st = tile__tmap_for(v, t, k, args, maps[t]);
+            params[np + 1 + t] = maps[t];
+        }
+        if (st != TILE_OK) {
+            if (slot >= 0) tile__rec_drop(slot);
+            return st;
+        }
+        launch_args = params;
+    }
+    st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
     if (slot >= 0) {
         if (st != TILE_OK) tile__rec_drop(slot);
         else st = tile__rec_launched(slot, o->stream, o);
