@@ -707,6 +707,10 @@ static int tile__for_hi(tile__lower *lw, const tile__op *op) {
     tl_dtype it = tile__vdt(lw, o[0]);
     int lo = lw->regs[o[0]][0], hi = lw->regs[o[1]][0], sd = f->vals[o[2]].def;
     if (sd >= 0 && f->ops[sd].code == TILE__OP_CONST && (tile__is_signed(tile__vdt(lw, o[2])) ? f->ops[sd].i[0] > 0 : f->ops[sd].i[0] != 0)) return hi;
+    /* tl_num_programs is at least 1: a persistent loop's step needs no check
+       (and through NVRTC the check's call made ptxas serialize the wgmmas of
+       a persistent matmul, C7510) */
+    if (sd >= 0 && f->ops[sd].code == TILE__OP_NUM_PROGRAMS) return hi;
     tile__elem z;
     z.u = 0;
     int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
