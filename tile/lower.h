@@ -34,7 +34,6 @@ typedef struct tile__lower tile__lower;
 typedef struct tile__arch_rules {
     void (*dot)(tile__lower *lw, const tile__op *op, int kind);   /* kind: TILE__MMA_* */
     void (*ring)(tile__lower *lw, const tile__op *op, const tile__loop_plan *p);
-    void (*desc_store)(tile__lower *lw, const tile__op *op);      /* >>tma: a store through the copy engine */
 } tile__arch_rules;
 struct tile__lower {
     const tile__func *f;
@@ -880,13 +879,6 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     }
     case TILE__OP_LOAD: tile__lower_load(lw, op); return;
     case TILE__OP_MAKE_DESC: return;   /* >>tma: a tensor-map parameter; its loads are a ring's copies */
-    case TILE__OP_DESC_STORE:
-        if (lw->plan->store_tmap[op - f->ops]) {
-            lw->rules->desc_store(lw, op);
-            return;
-        }
-        lw->st = tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "lowering: a descriptor store the copy engine does not take");
-        return;
     case TILE__OP_STORE: tile__lower_store(lw, op); return;
     case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: tile__lower_atomic(lw, op); return;
     case TILE__OP_REDUCE: tile__lower_reduce(lw, op); return;

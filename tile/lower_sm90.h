@@ -179,49 +179,13 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);
 }
-/* >>tma: a descriptor store through the copy engine: every thread writes
-   its elements into a row-major copy of the block in shared memory, fences
-   them for the async proxy, and after the block's barrier one thread
-   issues the bulk copy (clipped at the tensor's bounds by the engine) and
-   waits for it to have read the block before the memory is free again. */
-static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
-    tile__emitter *em = lw->em;
-    const tile__func *f = lw->f;
-    int v = f->pool[op->opnd + 1], np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
-    const tile__type *t = &f->vals[v].t;
-    const tile__layout *L = &lw->lay[v];
-    tl_dtype dt = tile__vdt(lw, v);
-    int es = (int)tile__dt[dt].bytes, cols = t->shape[1];
-    size_t base = (lw->sbase + 127) / 128 * 128;
-    tile__need_smem(lw, base - lw->sbase + (size_t)tile__numel(t) * (size_t)es);
-    int tmap = tile__ptx_param_addr(em, f->name, np + lw->plan->store_tmap[op - f->ops]);
-    em->barrier(em);   /* the scratch may hold what an earlier op still reads */
-    /* the elements' addresses from the thread's index read here: in a
-       persistent loop LLVM would otherwise hoist them all out of the loop
-       and keep them live beside the accumulators (and spill) */
-    int saved[3] = {lw->tid, lw->lane, lw->warp};
-    lw->tid = tile__ptx_tid_here(em);
-    lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
-    lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
-    for (int e = 0; e < L->E; e++) {
-        int r = tile__coord_reg(lw, L, e, 0), c = tile__coord_reg(lw, L, e, 1);
-        int off = tile__iop(lw, TILE__OP_MUL, tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, r, cols), c), es);
-        em->smem_store(em, dt, tile__iadd(lw, off, tile__li(lw, (int)base)), lw->regs[v][e]);
-    }
-    lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
-    tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* generic stores, then the copy engine's reads */
-    em->barrier(em);
-    int coords[2] = {lw->regs[f->pool[op->opnd + 3]][0], lw->regs[f->pool[op->opnd + 2]][0]};
-    tile__ptx_tma_store(em, tile__li(lw, (int)base), tmap, 2, coords, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
-    em->barrier(em);
-}
 static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     if (p->kind == TILE__SCHED_TMA) tile__lower_for_tma(lw, op, p);
     else tile__lower_for_ring(lw, op, p);
 }
 
 /* ---- the entry -------------------------------------------------------------------------- */
-static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_desc_store_tma};
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched};
 /* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
    back end's); what the launch needs comes back in *meta. */
 static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {

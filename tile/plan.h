@@ -405,12 +405,8 @@ typedef struct tile__plan {
     int nloops;
     size_t sbase;                     /* while planning: where enclosing rings end   */
     size_t ring_smem;                 /* shared memory the rings take, at most       */
-    int ntmaps;                       /* >>tma: the tensor maps the rings read and the */
-    int tmap_op[TILE__MAX_TMAPS];     /* stores write: the MAKE_DESC op of each (kernel
-                                         parameters after the record), and whether   */
-    int tmap_store[TILE__MAX_TMAPS];  /* its box is a whole block, for a store         */
-    int *store_tmap;                  /* per op: a DESC_STORE through the copy engine:
-                                         1 + its tensor map, else 0                  */
+    int ntmaps;                       /* >>tma: the tensor maps the rings read: the    */
+    int tmap_op[TILE__MAX_TMAPS];     /* MAKE_DESC op of each (kernel parameters after the record) */
     tile__arena ar;
 } tile__plan;
 static void tile__plan_free(tile__plan *p) {
@@ -444,9 +440,9 @@ static void tile__plan_tmap_info(const tile__plan *p, int k, tile__tmap_info *t)
     memset(t, 0, sizeof *t);
     t->rank = (md->nopnd - 1) / 2;
     t->dtype = f->vals[md->res].t.elem;
-    t->swizzle = p->tmap_store[k] ? 0 : 3;
+    t->swizzle = 3;
     t->line = md->line;
-    t->box[0] = p->tmap_store[k] ? (int)md->i[t->rank - 1] : 128 / (int)tile__dt[t->dtype].bytes;
+    t->box[0] = 128 / (int)tile__dt[t->dtype].bytes;
     t->box[1] = (int)md->i[0];
     for (int j = 0; j < md->nopnd && j < 11; j++) {
         int v = f->pool[md->opnd + j], d = f->vals[v].def;
@@ -710,16 +706,14 @@ static int tile__run_at(const tile__layout *L, int e) {
    them; every thread waits on the barrier with the stage's parity, then
    passes the block's barrier, which also frees the stage the copies about
    to be issued overwrite (read A+1-S iterations ago, its wgmmas waited). */
-/* the index of MAKE_DESC md's tensor map with a load's box (store 0: 128
-   bytes by the block's rows) or a store's (1: the whole block), added when
-   new; -1 when the kernel has TILE__MAX_TMAPS already */
-static int tile__plan_tmap(tile__plan *pl, int md, int store) {
+/* the index of MAKE_DESC md's tensor map (a load's box: 128 bytes by the
+   block's rows), added when new; -1 when the kernel has TILE__MAX_TMAPS */
+static int tile__plan_tmap(tile__plan *pl, int md) {
     int k = 0;
-    while (k < pl->ntmaps && !(pl->tmap_op[k] == md && pl->tmap_store[k] == store)) k++;
+    while (k < pl->ntmaps && pl->tmap_op[k] != md) k++;
     if (k < pl->ntmaps) return k;
     if (pl->ntmaps == TILE__MAX_TMAPS) return -1;
     pl->tmap_op[pl->ntmaps] = md;
-    pl->tmap_store[pl->ntmaps] = store;
     return pl->ntmaps++;
 }
 static int tile__tma_ring(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
@@ -730,7 +724,7 @@ static int tile__tma_ring(tile__plan *pl, const tile__op *fop, tile__loop_plan *
         const tile__type *t = &f->vals[p->loads[l]].t;
         int es = (int)tile__dt[t->dtype].bytes, md = f->vals[f->pool[ld->opnd]].def;
         if (ld->code != TILE__OP_DESC_LOAD || t->rank != 2 || es != 2 || t->shape[1] * es % 128 || t->shape[0] % 8 || !pl->wgmma) return 0;
-        int k = tile__plan_tmap(pl, md, 0);
+        int k = tile__plan_tmap(pl, md);
         if (k < 0) return 0;
         p->tmap[l] = k;
         p->loff[l] = p->slot;
@@ -868,14 +862,6 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
     tile__plan_axes(p, 0);
     tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
     tile__plan_loops(p, 0);
-    /* >>tma: the descriptor stores the descs stage left go through the copy
-       engine (tile__tma_store_candidate); their tensor maps after the loads' */
-    p->store_tmap = (int *)tile__arena_alloc(&p->ar, no * sizeof *p->store_tmap);
-    for (int k = 0; k < f->nops; k++)
-        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DESC_STORE) {
-            int t = tile__plan_tmap(p, f->vals[f->pool[f->ops[k].opnd]].def, 1);
-            p->store_tmap[k] = t + 1;
-        }
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
    code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).

@@ -256,34 +256,3 @@ static void tile__ptx_mbar_inval(tile__emitter *em, int bar, int pred) {   /* be
     tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.inval.shared::cta.b64 [$0]; }");
     tile__pb_emit(em, &b);
 }
-/* cp.async.bulk.tensor.{r}d shared -> global (a bulk group): the box at
-   shared byte offset `off` to coords of the tensor map at `tmap`; past the
-   tensor's bounds the copy engine clips it. Then the group is committed
-   and its reads of shared memory waited for (the memory may be reused
-   after a barrier), all where the I1 register pred holds. */
-static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, const int *coords, int pred) {
-    tile__ptxb b;
-    TILE_ASSERT(rank >= 1 && rank <= 5);
-    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
-    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
-    tile__pb_in(&b, TL_I64, TILE__PXF_REG, tmap, 0);
-    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
-    for (int k = 0; k < rank; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, coords[k], 0);
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group [$1, {", rank);
-    tile__pb_list(&b, 3, rank);
-    tile__pb_text(&b, "}], [$0]; @p cp.async.bulk.commit_group; @p cp.async.bulk.wait_group.read 0; }");
-    tile__pb_emit(em, &b);
-}
-/* the thread's index (I32), read where this is emitted: values computed
-   from it cannot be hoisted above this point (an optimizer would keep
-   them live across a loop; see tile__lower_desc_store_tma) */
-static int tile__ptx_tid_here(tile__emitter *em) {
-    tile__ptxb b;
-    int out;
-    tile__pb_init(&b, TILE__PX_VOLATILE);
-    tile__pb_out(&b, TL_I32);
-    tile__pb_text(&b, "mov.u32 $0, %%tid.x;");
-    tile__pb_emit(em, &b);
-    tile__pb_outs(&b, 0, 1, &out);
-    return out;
-}
