@@ -11,8 +11,8 @@
 # NVRTC or libLLVM. Any report (an invalid access, a decision on
 # uninitialized memory, a definite or indirect leak) fails the program;
 # the summary lists each with its status and time. Each has 1500 seconds.
-# TILE_TEST_VALGRIND=1 tells a test that compiles many large kernels to
-# compile fewer (test_desc: one config's PTX instead of two).
+# TILE_TEST_VALGRIND=1 tells a test that compiles large kernels only to
+# check their PTX to leave that to its other builds (test_desc).
 set -u
 build=$(cd "$1" && pwd) || exit 2
 root=$(cd "$(dirname "$0")/.." && pwd)
