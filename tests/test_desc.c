@@ -449,6 +449,62 @@ static void test_tma_ptx(void) {
         }
 }
 
+/* ---- 4c. the plan: on sm_90a the matmul's loop is a TMA ring (stages of both blocks, 1 KiB
+   aligned, the full barriers after them, two tensor maps, the loads' offsets as the address
+   slice), copies S-2 ahead with a wgmma group in flight where the back end allows it, S-1
+   without; on sm_80 the cp.async ring of the pointer rewrite, no tensor maps */
+static void test_tma_plan(void) {
+    for (int a = 0; a < 3; a++) {
+        const char *arch = a == 2 ? "sm_80" : "sm_90a";
+        int async_ok = a == 1, S = 4;
+        tile_launch o = {.num_warps = 4, .num_stages = S, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}}, .file = __FILE__, .line = __LINE__};
+        static char buf[3][64];
+        tile_arg args[9];
+        for (int q = 0; q < 3; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+        for (int q = 3; q < 9; q++) args[q].i = 1024;
+        tile__func f, own;
+        const tile__func *g = NULL;
+        tile__config cfg;
+        tile__plan p;
+        TT_CHECK(tile__build(TILE_KERNEL_OF(desc_matmul), &o, &f) == TILE_OK, "plan %s: build", arch);
+        TT_CHECK(tile__config_resolve(TILE_KERNEL_OF(desc_matmul), &o, args, arch, &cfg) == TILE_OK, "plan %s: config", arch);
+        TT_CHECK(tile__descs_stage(&f, &cfg, &own, &g) == TILE_OK && g, "plan %s: descs stage: %s", arch, tile_last_error());
+        if (!g || tile__plan_build(g, &cfg, async_ok, &p) != TILE_OK) {
+            TT_CHECK(0, "plan %s: %s", arch, tile_last_error());
+            tile__func_free(&own);
+            tile__func_free(&f);
+            continue;
+        }
+        const tile__loop_plan *lp = NULL;
+        for (int l = 0; l < p.nloops; l++)
+            if (p.loops[l].kind != TILE__SCHED_NONE) lp = &p.loops[l];
+        TT_CHECK(lp != NULL, "plan %s: the K loop has no ring", arch);
+        if (lp && a < 2) {
+            TT_CHECK(lp->kind == TILE__SCHED_TMA && p.ntmaps == 2 && lp->nloads == 2, "plan %s: a TMA ring of two loads, two maps (kind %d, %d maps)", arch, lp->kind,
+                     p.ntmaps);
+            TT_CHECK(lp->stages == S && lp->slot == 32768 && lp->loff[0] == 0 && lp->loff[1] == 16384 && lp->base % 1024 == 0 &&
+                         lp->bars == lp->base + (size_t)S * 32768,
+                     "plan %s: stages %d x %d bytes, loads at %d and %d, base %zu, barriers at %zu", arch, lp->stages, lp->slot, lp->loff[0], lp->loff[1],
+                     lp->base, lp->bars);
+            TT_CHECK(async_ok ? lp->async_carry >= 0 && lp->ahead == S - 2 : lp->async_carry < 0 && lp->ahead == S - 1,
+                     "plan %s (async %d): %d ahead, carry %d", arch, async_ok, lp->ahead, lp->async_carry);
+            int tm0 = p.tmap_op[lp->tmap[0]], tm1 = p.tmap_op[lp->tmap[1]];
+            TT_CHECK(tm0 != tm1 && g->ops[tm0].code == TILE__OP_MAKE_DESC && g->ops[tm1].code == TILE__OP_MAKE_DESC, "plan %s: each load its own map", arch);
+            tile__tmap_info ti;
+            tile__plan_tmap_info(&p, lp->tmap[1], &ti);
+            TT_CHECK(ti.rank == 2 && ti.dtype == TL_F16 && ti.swizzle == 3 && ti.box[0] == 64 && ti.box[1] == 64 && ti.src[0] == 1 && ti.src[1] == 5 &&
+                         ti.src[2] == 4 && ti.src[3] == 7 && ti.src[4] == -1 && ti.cval[4] == 1,
+                     "plan %s: B's map (box %d x %d, sources %d %d %d %d %d)", arch, ti.box[0], ti.box[1], ti.src[0], ti.src[1], ti.src[2], ti.src[3], ti.src[4]);
+        } else if (lp) {
+            TT_CHECK(lp->kind == TILE__SCHED_CP_ASYNC && p.ntmaps == 0, "plan sm_80: the cp.async ring of the pointer rewrite (kind %d, %d maps)", lp->kind,
+                     p.ntmaps);
+        }
+        tile__plan_free(&p);
+        tile__func_free(&own);
+        tile__func_free(&f);
+    }
+}
+
 /* ---- 5. the launch-time rules: the line of tl_make_tensor_descriptor, nothing written ------ */
 static int L_rule;
 TILE_KERNEL(rule_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, M), (tl_i32, N), (tl_i32, sx)) {
@@ -506,6 +562,7 @@ int main(void) {
     test_dtypes();
     test_atomics();
     test_rules();
+    test_tma_plan();
     test_tma_ptx();
     test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
