@@ -186,6 +186,23 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
     tile__ptx_cp_commit(em);
     tile__assign_carried(lw, fop, p, 1);   /* advance the carried values the slice owns */
 }
+/* the rest of a ring's body (not its address slice, not its loads), with
+   tl_dot reading the stage at register index cur; then the carried values
+   the body yields (tile__lower_for_ring, and the TMA ring of lower_sm90.h) */
+static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loop_plan *p, int cur) {
+    const tile__func *f = lw->f;
+    const tile__region *R = &f->regs[op->region[0]];
+    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)p->base), tile__iop(lw, TILE__OP_MUL, cur, p->slot));
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + p->loff[l];
+    lw->async_dot = p->async_carry >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + p->async_carry] : 0;
+    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
+        const tile__op *bop = &f->ops[R->ops[k]];
+        if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
+    }
+    lw->async_dot = 0;
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
+    tile__assign_carried(lw, op, p, 0);
+}
 /* TL_FOR op as its ring: the prologue, the loop, the last waits */
 static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     tile__emitter *em = lw->em;
@@ -226,17 +243,7 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
         tile__pipe_issue(lw, op, p, loff, stage, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
         lw->regs[args[0]][0] = iv;
     }
-    /* the rest of the body, with tl_dot reading this iteration's stage */
-    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, cur, slot));
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + loff[l];
-    lw->async_dot = ak >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + ak] : 0;
-    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
-        const tile__op *bop = &f->ops[R->ops[k]];
-        if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
-    }
-    lw->async_dot = 0;
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
-    tile__assign_carried(lw, op, p, 0);
+    tile__ring_body(lw, op, p, cur);
     for (int q = 0; q < 2; q++) {
         int var = q ? nxt : cur;
         int inc = tile__iadd(lw, var, tile__li(lw, 1));

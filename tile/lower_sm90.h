@@ -154,17 +154,7 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
         tile__tma_issue(lw, op, p, tm, stage, bar, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
         lw->regs[args[0]][0] = iv;
     }
-    /* the rest of the body, with tl_dot reading this iteration's stage */
-    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, cur, slot));
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + p->loff[l];
-    lw->async_dot = ak >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + ak] : 0;
-    for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
-        const tile__op *bop = &f->ops[R->ops[k]];
-        if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
-    }
-    lw->async_dot = 0;
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
-    tile__assign_carried(lw, op, p, 0);
+    tile__ring_body(lw, op, p, cur);   /* with tl_dot reading this iteration's stage */
     int inc = tile__iadd(lw, cur, tile__li(lw, 1)), wrap = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S));
     em->assign(em, cur, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, tile__li(lw, 0), inc));
     em->assign(em, phase, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, phase, tile__li(lw, 1)), phase));
