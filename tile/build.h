@@ -987,12 +987,7 @@ static const char *const tile__desc_store_names[] = {"tl_desc_atomic_add", "tl_d
 static int tile__is_param_or_const(int id) {
     const tile__func *f = tile__b->f;
     const tile__value *v = &f->vals[id];
-    if (v->def < 0) {
-        const tile__region *body = &f->regs[0];
-        for (int k = 0; k < f->nparams && k < body->nargs; k++)
-            if (f->pool[body->args + k] == id) return 1;
-        return 0;
-    }
+    if (v->def < 0) return tile__param_of(f, id) >= 0;
     return f->ops[v->def].code == TILE__OP_CONST;
 }
 /* an integer scalar that is a parameter or a constant, weak literals typed; 0 after an error */

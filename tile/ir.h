@@ -525,6 +525,13 @@ static int tile__new_op(tile__func *f, int reg, tile__opcode code, const int *op
     if (reg >= 0) tile__region_append(f, reg, id);
     return id;
 }
+/* the index of kernel parameter v (a block argument of the body), or -1 */
+static int tile__param_of(const tile__func *f, int v) {
+    const tile__region *body = &f->regs[0];
+    for (int k = 0; k < f->nparams && k < body->nargs; k++)
+        if (f->pool[body->args + k] == v) return k;
+    return -1;
+}
 /* Is region `inner` equal to or nested inside region `outer`? */
 static int tile__region_within(const tile__func *f, int inner, int outer) {
     for (int r = inner; r >= 0; r = f->regs[r].parent)

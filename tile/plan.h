@@ -436,7 +436,6 @@ static int tile__ring_makes_load(const tile__loop_plan *p, const tile__op *op) {
 static void tile__plan_tmap_info(const tile__plan *p, int k, tile__tmap_info *t) {
     const tile__func *f = p->f;
     const tile__op *md = &f->ops[p->tmap_op[k]];
-    const int *params = f->pool + f->regs[0].args;
     memset(t, 0, sizeof *t);
     t->rank = (md->nopnd - 1) / 2;
     t->dtype = f->vals[md->res].t.elem;
@@ -446,10 +445,8 @@ static void tile__plan_tmap_info(const tile__plan *p, int k, tile__tmap_info *t)
     t->box[1] = (int)md->i[0];
     for (int j = 0; j < md->nopnd && j < 11; j++) {
         int v = f->pool[md->opnd + j], d = f->vals[v].def;
-        t->src[j] = -1;
+        t->src[j] = tile__param_of(f, v);
         if (d >= 0) t->cval[j] = f->ops[d].i[0];
-        for (int q = 0; q < f->nparams; q++)
-            if (params[q] == v) t->src[j] = q;
     }
 }
 /* forget a ring that does not apply */

@@ -207,7 +207,6 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
    descriptor the kernel makes (its operands are parameters or constants),
    as the interpreter checks them (tile__desc_check). */
 static tile_status tile__desc_check_args(const tile__func *f, const tile_arg *args) {
-    const tile__region *body = &f->regs[0];
     for (int id = 0; id < f->nops; id++) {
         const tile__op *md = &f->ops[id];
         if (md->dead || md->code != TILE__OP_MAKE_DESC) continue;
@@ -220,12 +219,12 @@ static tile_status tile__desc_check_args(const tile__func *f, const tile_arg *ar
                 v[k].i = f->ops[val->def].i[0];   /* a CONST */
                 continue;
             }
-            for (int p = 0; p < f->nparams && p < body->nargs; p++)
-                if (f->pool[body->args + p] == x) {
-                    if (val->t.dtype == TL_PTR) v[k].u = (uint64_t)(uintptr_t)args[p].p;
-                    else v[k].i = args[p].i;
-                    v[k] = tile__norm(val->t.dtype, v[k]);
-                }
+            int p = tile__param_of(f, x);
+            if (p >= 0) {
+                if (val->t.dtype == TL_PTR) v[k].u = (uint64_t)(uintptr_t)args[p].p;
+                else v[k].i = args[p].i;
+                v[k] = tile__norm(val->t.dtype, v[k]);
+            }
         }
         tile_status st = tile__desc_check(f, md, v);
         if (st != TILE_OK) return st;
