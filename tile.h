@@ -82,6 +82,8 @@
      TILE_TMA=0|1: tensor-descriptor loads of a pipelined tl_dot on sm_90a: 1
        the copy engine (TMA); 0 pointer loads (default: 1)
      TILE_QUIET=1: no errors or notices on stderr (default: 0)
+     TILE_STRICT=1: a loop option the compiler cannot apply is an error
+       (TILE_ERR_OPTION), not a notice (default: 0)
      TILE_DEBUG=1: NVRTC emits line info (-lineinfo) (default: 0)
      TILE_CUDA=<path>: the CUDA driver library
      TILE_NVRTC=<path>: the NVRTC library
@@ -166,6 +168,7 @@ extern "C" {
     X(NODEVICE,  "no usable device or back end")                                    \
     X(DRIVER,    "a driver call failed")                                            \
     X(COMPILE,   "a kernel failed to compile")                                      \
+    X(OPTION,    "a loop option cannot be applied (TILE_STRICT=1)")                  \
     X(INTERNAL,  "an internal error (a bug in tile)")
 
 typedef enum tile_status {
@@ -367,6 +370,7 @@ struct tile_backend_job {
     int unsupported;           /* out: it failed on a feature the back end lacks */
     int ntmaps;                /* tensor-map parameters after the record (128-byte,
                                   64-aligned, read in place: __grid_constant__)  */
+    int nthreads;              /* threads per program (the kernel's .maxntid)    */
 };
 /* A compile is emit (lower the kernel and build the code), then, unless the
    disk cache has the result of that code, assemble (to PTX); release ends

@@ -1482,7 +1482,6 @@ typedef struct tile__ll_job {
    (before libdevice and O3, which depend only on those). */
 static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj) {
     const tile__func *f = (const tile__func *)job->func;
-    const tile__config *cfg = (const tile__config *)job->config;
     char err[512] = "";
     double t0 = tile__ll_now(), t1;
     if (job->emitter_size != (int)sizeof(tile__emitter))
@@ -1536,12 +1535,12 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
     }
     c.err = L.LLVMGetParam(c.fn, (unsigned)np);
     char nt[16];
-    snprintf(nt, sizeof nt, "%d", 32 * cfg->num_warps);
+    snprintf(nt, sizeof nt, "%d", job->nthreads);
     if (tile__ll_major >= 20) L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.maxntid", 12, nt, (unsigned)strlen(nt)));
     else {
         /* !nvvm.annotations: the kernel flag and .maxntid (what LLVM 15-19 read) */
         const char *keys[2] = {"kernel", "maxntidx"};
-        int vals[2] = {1, 32 * cfg->num_warps};
+        int vals[2] = {1, job->nthreads};
         for (int k = 0; k < 2; k++) {
             LLVMMetadataRef md[3] = {L.LLVMValueAsMetadata(c.fn), L.LLVMMDStringInContext2(c.C, keys[k], strlen(keys[k])),
                                      L.LLVMValueAsMetadata(L.LLVMConstInt(c.i32, (unsigned long long)vals[k], 0))};

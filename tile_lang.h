@@ -557,6 +557,33 @@ tl__frame *tl__while_begin(const char *file, int line, const char *names, int n,
 int        tl__while_cond(const char *file, int line, tl__frame *f, tl_t cond);
 tl__frame *tl__while_end(const char *file, int line, tl__frame *f);
 
+/* Loop options, Triton's tl.range(..., num_stages=, warp_specialize=,
+   flatten=, disallow_acc_multi_buffer=): TL_LOOP_OPTIONS(.num_stages = 4,
+   .warp_specialize = 1) right before a TL_FOR attaches them to that loop
+   (fields left out keep their defaults). Each is honoured or explained by
+   a one-line notice at the TL_FOR's line saying what runs instead
+   (TILE_STRICT=1 makes that an error):
+     num_stages       the stages of this loop's ring (0: the launch's)
+     warp_specialize  on sm_90a, a producer warpgroup issues the TMA ring's
+                      copies and the launch's num_warps compute (on the
+                      loop of the ring or a loop around it)
+     flatten          not done by tile: explained, the loops stay nested
+     disallow_acc_multi_buffer
+                      honoured always: tile never multi-buffers an
+                      accumulator */
+typedef struct tl_loop_options {
+    int num_stages;
+    int warp_specialize;
+    int flatten;
+    int disallow_acc_multi_buffer;
+} tl_loop_options;
+void tl__loop_options(const char *file, int line, tl_loop_options o);
+#ifdef __cplusplus
+#define TL_LOOP_OPTIONS(...) tl__loop_options(TL__HERE, tl_loop_options{__VA_ARGS__})
+#else
+#define TL_LOOP_OPTIONS(...) tl__loop_options(TL__HERE, (tl_loop_options){__VA_ARGS__})
+#endif
+
 #define TILE__ADDR(v) &(v)
 #define TILE__ADDRS_ONE(step)
 #define TILE__ADDRS_MANY(step, ...) , TILE__MAP(TILE__ADDR, __VA_ARGS__)

@@ -338,8 +338,8 @@ static void config_text(char *buf, size_t n, const tile_launch *l) {
 
 /* what the summary reports, one per problem */
 typedef struct mm_summary {
-    char what[64], tuned_cfg[40], best_cfg[40], tma_cfg[2][40];
-    double tma[2];                              /* TFLOP/s of the best config of TMA_PLAIN, TMA_PERSISTENT */
+    char what[64], tuned_cfg[40], best_cfg[40], tma_cfg[TMA_VARIANTS][40];
+    double tma[TMA_VARIANTS];                   /* TFLOP/s of the best config of each TMA_* variant */
     tl_dtype dt;
     tile_launch pick;                           /* the tuner's (valid when tuned_cfg[0]) */
     double cublas, tuned, best;                 /* TFLOP/s; 0: none                   */
@@ -492,7 +492,8 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
     }
 
     /* the tensor-descriptor kernels of examples/matmul_persistent.c, every config by hand */
-    for (int v = 0; v < 2; v++) {
+    static const char *const rows[TMA_VARIANTS] = {"tma", "tma-pers", "tma-ws", "tma-pers-ws"};
+    for (int v = 0; v < TMA_VARIANTS; v++) {
         const tile_autotuner *tt = tma_tuner(v, dt);
         for (int i = 0; i < tt->nconfigs; i++) {
             tile_launch l;
@@ -501,15 +502,16 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
             l.num_warps = tt->configs[i].num_warps;
             l.num_stages = tt->configs[i].num_stages;
             l.grid[0] = tile_cdiv(M, (int)tile_meta_of(&l, "BLOCK_M")) * tile_cdiv(N, (int)tile_meta_of(&l, "BLOCK_N"));
-            if (v == TMA_PERSISTENT && l.grid[0] > (unsigned)tile_device_sm_count()) l.grid[0] = (unsigned)tile_device_sm_count();
+            if ((v == TMA_PERSISTENT || v == TMA_PERSISTENT_WS) && l.grid[0] > (unsigned)tile_device_sm_count())
+                l.grid[0] = (unsigned)tile_device_sm_count();
             l.file = __FILE__;
             l.line = __LINE__;
             p.launch = l;
             p.tma = 1 + v;
             config_text(cfg, sizeof cfg, &l);
-            snprintf(label, sizeof label, "tile %s %s %s", v ? "tma-pers" : "tma", p.what, cfg);
+            snprintf(label, sizeof label, "tile %s %s %s", rows[v], p.what, cfg);
             if (!mm_check_tile(&p, label) || !bench_ok(mm_time(mm_run_tile, &p, p.nsets, &s), label)) continue;
-            mm_row(v ? "tma-pers" : "tma", &p, cfg, &s, cub);
+            mm_row(rows[v], &p, cfg, &s, cub);
             if (tflops(&p, s.ms) > sum->tma[v]) {
                 sum->tma[v] = tflops(&p, s.ms);
                 snprintf(sum->tma_cfg[v], sizeof sum->tma_cfg[v], "%s", cfg);
@@ -588,17 +590,18 @@ int main(void) {
         printf("%-24s %8s   %-38s   %-38s %8s %10s %8s\n", m->what, cub, tuned, bestc, tune, cold, ptx);
     }
     printf("\n# the tensor-descriptor kernels (examples/matmul_persistent.c; on sm_90a their loads are a TMA ring), best config\n");
-    printf("%-24s %8s   %-38s   %-38s\n", "problem", "cuBLAS", "tma", "tma persistent");
+    printf("%-24s %8s   %-34s   %-34s   %-34s   %-34s\n", "problem", "cuBLAS", "tma", "tma persistent", "tma warp-specialized",
+           "tma persistent warp-specialized");
     for (int i = 0; i < nsummaries; i++) {
         const mm_summary *m = &summaries[i];
-        char cub[16] = "-", col[2][64] = {"-", "-"};
+        char cub[16] = "-", col[TMA_VARIANTS][64] = {"-", "-", "-", "-"};
         if (m->cublas > 0) snprintf(cub, sizeof cub, "%.1f", m->cublas);
-        for (int v = 0; v < 2; v++)
+        for (int v = 0; v < TMA_VARIANTS; v++)
             if (m->tma[v] > 0) {
                 if (m->cublas > 0) snprintf(col[v], sizeof col[v], "%.1f (%.2f) %s", m->tma[v], m->tma[v] / m->cublas, m->tma_cfg[v]);
                 else snprintf(col[v], sizeof col[v], "%.1f %s", m->tma[v], m->tma_cfg[v]);
             }
-        printf("%-24s %8s   %-38s   %-38s\n", m->what, cub, col[0], col[1]);
+        printf("%-24s %8s   %-34s   %-34s   %-34s   %-34s\n", m->what, cub, col[0], col[1], col[2], col[3]);
     }
     printf("(tune s: the first launch through the tuner, every config timed, and compiled in parallel on the first "
            "problem of each dtype; cold ms: the tuner's pick compiled from nothing, launch to the end of "

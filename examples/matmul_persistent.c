@@ -18,8 +18,16 @@
    ring). On older GPUs and in the interpreter the same kernels run as
    masked pointer loads. The pointer kernel of the tutorial is
    examples/matmul_autotune.c; bench/bench_matmul.c times all three against
-   cuBLAS. (Not yet: warp specialization and the overlap of one tile's
-   epilogue with the next tile's loads.)
+   cuBLAS.
+   matmul_tma_ws, matmul_tma_persistent_ws
+                        the same with TL_LOOP_OPTIONS(.warp_specialize = 1)
+                        on the K loop, or on the persistent loop, as
+                        tl.range(..., warp_specialize=True): on sm_90a a
+                        producer warpgroup issues the copies and two
+                        consumer warpgroups run wgmma; persistent, the
+                        producer loads the next tile while the consumers
+                        store this one. Elsewhere a notice says why not
+                        and the kernel runs as matmul_tma does.
 
        matmul_persistent [M N K]      default 200 x 136 x 90
 
@@ -49,10 +57,11 @@ static void tile_of(tl_t t, tl_t M, tl_t N, int BLOCK_M, int BLOCK_N, int GROUP_
 }
 /* one tile of C: the K loop over descriptor blocks, then the store */
 static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, tl_t pid_m, tl_t pid_n, tl_t K, int BLOCK_M, int BLOCK_N,
-                     int BLOCK_K)
+                     int BLOCK_K, int warp_specialize)
 {
     tl_t off_m = tl_mul(pid_m, BLOCK_M), off_n = tl_mul(pid_n, BLOCK_N);
     tl_t acc   = tl_zeros(TL_F32, BLOCK_M, BLOCK_N);
+    if (warp_specialize) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (k, 0, tl_cdiv(K, BLOCK_K), 1, acc) {
         tl_t off_k = tl_mul(k, BLOCK_K);
         tl_t a     = tl_desc_load(a_desc, (off_m, off_k));
@@ -61,7 +70,7 @@ static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, 
     }
     tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, out_dtype));
 }
-static void matmul_tma_body(tl_dtype dt, int persistent, tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, tl_t stride_am,
+static void matmul_tma_body(tl_dtype dt, int persistent, int warp_specialize, tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, tl_t stride_am,
                             tl_t stride_bk, tl_t stride_cm)
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), BLOCK_K = TL_META(BLOCK_K);
@@ -72,13 +81,16 @@ static void matmul_tma_body(tl_dtype dt, int persistent, tl_t a_ptr, tl_t b_ptr,
     tl_t pid_m, pid_n;
     if (!persistent) {
         tile_of(tl_program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_SIZE_M, &pid_m, &pid_n);
-        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K);
+        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, warp_specialize);
         return;
     }
     tl_t num_tiles = tl_mul(tl_cdiv(M, BLOCK_M), tl_cdiv(N, BLOCK_N));
+    /* warp-specialized: the producer runs this loop too, its copies for the
+       next tile going on while the consumers store this one */
+    if (warp_specialize) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (tile_id, tl_program_id(0), num_tiles, tl_num_programs(0)) {
         tile_of(tile_id, M, N, BLOCK_M, BLOCK_N, GROUP_SIZE_M, &pid_m, &pid_n);
-        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K);
+        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, 0);
     }
 }
 
@@ -86,10 +98,14 @@ static void matmul_tma_body(tl_dtype dt, int persistent, tl_t a_ptr, tl_t b_ptr,
     (ptr, a_ptr), (ptr, b_ptr), (ptr, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K), (tl_i32, stride_am), (tl_i32, stride_bk), \
         (tl_i32, stride_cm)
 #define MATMUL_TMA_ARGS a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm
-TILE_KERNEL(matmul_tma, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 1, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_ws, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_ws, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 1, 1, MATMUL_TMA_ARGS); }
 
 #define TMA_CONFIG(bm, bn, bk, warps, stages)                                                      \
     {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}, {"GROUP_SIZE_M", 8}}, .num_warps = warps, \
@@ -111,6 +127,17 @@ static const tile_autotune_config tma_configs_interp[] = {
     TMA_CONFIG(32, 64, 32, 4, 3),
     TMA_CONFIG(64, 64, 64, 4, 3),
 };
+/* Warp-specialized: 8 warps compute (two consumer warpgroups) beside the
+   producer warpgroup, and the ring stays out of the epilogue's shared
+   memory, so the stages are fewer. */
+static const tile_autotune_config ws_configs_gpu[] = {
+    TMA_CONFIG(128, 256, 64, 8, 3), TMA_CONFIG(256, 128, 64, 8, 3), TMA_CONFIG(128, 256, 64, 8, 2),
+    TMA_CONFIG(128, 128, 64, 8, 4), TMA_CONFIG(128, 128, 64, 8, 5), TMA_CONFIG(128, 128, 64, 8, 6),
+};
+static const tile_autotune_config ws_configs_interp[] = {
+    TMA_CONFIG(32, 64, 32, 4, 3),
+    TMA_CONFIG(128, 64, 64, 8, 3),
+};
 static void tma_grid(const tile_tune_args *a, unsigned g[3])
 {
     g[0] = tile_cdiv(tile_tune_int(a, "M"), tile_tune_meta(a, "BLOCK_M")) * tile_cdiv(tile_tune_int(a, "N"), tile_tune_meta(a, "BLOCK_N"));
@@ -122,27 +149,39 @@ static void tma_persistent_grid(const tile_tune_args *a, unsigned g[3])
     unsigned sms = (unsigned)tile_device_sm_count();
     if (g[0] > sms) g[0] = sms;
 }
-enum { TMA_PLAIN, TMA_PERSISTENT };
-static tile_autotuner tma_tuners[2][2] = {
-    {{.key = {"M", "N", "K"}, .grid = tma_grid}, {.key = {"M", "N", "K"}, .grid = tma_grid}},
-    {{.key = {"M", "N", "K"}, .grid = tma_persistent_grid}, {.key = {"M", "N", "K"}, .grid = tma_persistent_grid}},
+enum { TMA_PLAIN, TMA_PERSISTENT, TMA_WS, TMA_PERSISTENT_WS, TMA_VARIANTS };
+static const char *const tma_variant_names[TMA_VARIANTS] = {"matmul_tma", "matmul_tma_persistent", "matmul_tma_ws", "matmul_tma_persistent_ws"};
+#define TMA_TUNER(fn) {.key = {"M", "N", "K"}, .grid = fn}
+static tile_autotuner tma_tuners[TMA_VARIANTS][2] = {
+    {TMA_TUNER(tma_grid), TMA_TUNER(tma_grid)},
+    {TMA_TUNER(tma_persistent_grid), TMA_TUNER(tma_persistent_grid)},
+    {TMA_TUNER(tma_grid), TMA_TUNER(tma_grid)},
+    {TMA_TUNER(tma_persistent_grid), TMA_TUNER(tma_persistent_grid)},
 };
 /* the tuner of variant v (TMA_*) for dtype dt, with the config list for where kernels run */
 static tile_autotuner *tma_tuner(int v, tl_dtype dt)
 {
     tile_autotuner *t = &tma_tuners[v][dt == TL_BF16];
     if (!t->configs) {
-        int interp = strcmp(tile_backend_name(), "interp") == 0;
-        t->configs = interp ? tma_configs_interp : tma_configs_gpu;
-        t->nconfigs = interp ? (int)(sizeof tma_configs_interp / sizeof *tma_configs_interp)
-                             : (int)(sizeof tma_configs_gpu / sizeof *tma_configs_gpu);
+        int interp = strcmp(tile_backend_name(), "interp") == 0, ws = v == TMA_WS || v == TMA_PERSISTENT_WS;
+#define TMA_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
+        if (ws && interp) TMA_LIST(ws_configs_interp);
+        else if (ws) TMA_LIST(ws_configs_gpu);
+        else if (interp) TMA_LIST(tma_configs_interp);
+        else TMA_LIST(tma_configs_gpu);
+#undef TMA_LIST
     }
     return t;
 }
 static tile_kernel *tma_kernel_of(int v, tl_dtype dt)
 {
-    if (v == TMA_PERSISTENT) return dt == TL_BF16 ? TILE_KERNEL_OF(matmul_tma_persistent_bf16) : TILE_KERNEL_OF(matmul_tma_persistent);
-    return dt == TL_BF16 ? TILE_KERNEL_OF(matmul_tma_bf16) : TILE_KERNEL_OF(matmul_tma);
+    int bf = dt == TL_BF16;
+    switch (v) {
+    case TMA_PERSISTENT: return bf ? TILE_KERNEL_OF(matmul_tma_persistent_bf16) : TILE_KERNEL_OF(matmul_tma_persistent);
+    case TMA_WS: return bf ? TILE_KERNEL_OF(matmul_tma_ws_bf16) : TILE_KERNEL_OF(matmul_tma_ws);
+    case TMA_PERSISTENT_WS: return bf ? TILE_KERNEL_OF(matmul_tma_persistent_ws_bf16) : TILE_KERNEL_OF(matmul_tma_persistent_ws);
+    default: return bf ? TILE_KERNEL_OF(matmul_tma_bf16) : TILE_KERNEL_OF(matmul_tma);
+    }
 }
 /* A descriptor's row strides are multiples of 16 bytes: rows of 2-byte
    elements padded to 8 (as Triton's TensorDescriptor asks too). */
@@ -223,7 +262,7 @@ static int run_one(int v, tl_dtype dt, int M, int N, int K)
         snprintf(cfg, sizeof cfg, "%lldx%lldx%lld, %d warps, %d stages", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
                  tile_meta_of(&best, "BLOCK_K"), best.num_warps, best.num_stages);
     int ok = st == TILE_OK && err <= 1;
-    printf("%s %s: %d x %d x %d (tuned: %s), max error %.2f of tolerance vs float64: %s\n", v ? "matmul_tma_persistent" : "matmul_tma",
+    printf("%s %s: %d x %d x %d (tuned: %s), max error %.2f of tolerance vs float64: %s\n", tma_variant_names[v],
            tile_dtype_name(dt), M, N, K, cfg, err, ok ? "OK" : "FAILED");
     if (st != TILE_OK) printf("  %s\n", tile_last_error());
     tile_free(a);
@@ -243,7 +282,7 @@ int main(int argc, char **argv)
         return 2;
     }
     int ok = 1;
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < TMA_VARIANTS; v++)
         for (int d = 0; d < 2; d++) ok &= run_one(v, d ? TL_BF16 : TL_F16, M, N, K);
     return ok ? 0 : 1;
 }

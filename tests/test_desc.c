@@ -505,6 +505,186 @@ static void test_tma_plan(void) {
     }
 }
 
+/* ---- 4d. loop options and warp specialization: the matmul persistent over
+   tiles, TL_LOOP_OPTIONS on the loop meta WS_AT names (1 the K loop, 2 the
+   tiles' loop; 0 none), with meta STAGES as the K loop's num_stages and
+   FLATTEN as the tiles' loop's flatten ------------------------------------------------- */
+static int L_ws_tiles, L_ws_k;
+TILE_KERNEL(ws_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K),
+            (tl_i32, stride_am), (tl_i32, stride_bk), (tl_i32, stride_cm)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K), at = (int)TL_META(WS_AT);
+    tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BM, BK));
+    tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BK, BN));
+    tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BM, BN));
+    tl_t npn = tl_cdiv(N, BN), ntiles = tl_mul(tl_cdiv(M, BM), npn);
+    TL_LOOP_OPTIONS(.warp_specialize = at == 2, .flatten = (int)TL_META(FLATTEN));
+    TL_FOR (t, tl_program_id(0), ntiles, tl_num_programs(0)) {
+        L_ws_tiles = __LINE__;
+        tl_t off_m = tl_mul(tl_floordiv(t, npn), BM), off_n = tl_mul(tl_mod(t, npn), BN);
+        tl_t acc = tl_zeros(TL_F32, BM, BN);
+        TL_LOOP_OPTIONS(.warp_specialize = at == 1, .num_stages = (int)TL_META(STAGES));
+        TL_FOR (k, 0, tl_cdiv(K, BK), 1, acc) {
+            L_ws_k = __LINE__;
+            tl_t a = tl_desc_load(a_desc, (off_m, tl_mul(k, BK)));
+            tl_t b = tl_desc_load(b_desc, (tl_mul(k, BK), off_n));
+            acc = tl_dot(a, b, acc);
+        }
+        tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
+    }
+}
+/* the plan of ws_matmul for arch, warps, stages and the metas; 1 when made */
+static int ws_plan(const char *arch, int warps, int stages, int bn, int at, int kstages, int flatten, tile__plan *p, tile__func *f, tile__func *own) {
+    tile_launch o = {.num_warps = warps, .num_stages = stages,
+                     .meta = {{"BLOCK_M", 128}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WS_AT", at}, {"STAGES", kstages}, {"FLATTEN", flatten}},
+                     .file = __FILE__, .line = __LINE__};
+    static char buf[3][64];
+    tile_arg args[9];
+    for (int q = 0; q < 3; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+    for (int q = 3; q < 9; q++) args[q].i = 1024;
+    const tile__func *g = NULL;
+    tile__config cfg;
+    memset(own, 0, sizeof *own);
+    if (tile__build(TILE_KERNEL_OF(ws_matmul), &o, f) != TILE_OK) return 0;
+    if (tile__config_resolve(TILE_KERNEL_OF(ws_matmul), &o, args, arch, &cfg) != TILE_OK || tile__descs_stage(f, &cfg, own, &g) != TILE_OK ||
+        tile__plan_build(g, &cfg, 1, p) != TILE_OK) {
+        tile__func_free(own);
+        tile__func_free(f);
+        return 0;
+    }
+    return 1;
+}
+static void ws_plan_free(tile__plan *p, tile__func *f, tile__func *own) {
+    tile__plan_free(p);
+    tile__func_free(own);
+    tile__func_free(f);
+}
+/* the plan's one note, or NULL */
+static const char *ws_note(const tile__plan *p, int *line) {
+    *line = p->nnotes ? p->notes[0].line : 0;
+    return p->nnotes == 1 ? p->notes[0].text : NULL;
+}
+static void test_loop_options(void) {
+    tile__plan p;
+    tile__func f, own;
+    for (int at = 1; at <= 2; at++) {   /* honoured: the producer's slice, its registers, the barriers, 384 threads */
+        if (!ws_plan("sm_90a", 8, 3, 256, at, 0, 0, &p, &f, &own)) {
+            TT_CHECK(0, "ws plan at %d: %s", at, tile_last_error());
+            continue;
+        }
+        const tile__loop_plan *lp = p.ws ? &p.loops[p.ws_loop] : NULL;
+        int nprod = 0;
+        for (int k = 0; p.ws && k < own.nops; k++) nprod += p.ws_prod[k];
+        TT_CHECK(p.ws && p.nnotes == 0 && tile__plan_threads(&p) == 384 && p.ws_regs[0] == 40 && p.ws_regs[1] == 232 && nprod > 0,
+                 "ws at %d: applied (ws %d, %d notes, %d threads, %d producer ops)", at, p.ws, p.nnotes, tile__plan_threads(&p), nprod);
+        if (lp)
+            TT_CHECK(lp->kind == TILE__SCHED_TMA && lp->stages == 3 && p.ws_empty == lp->bars + 24 && p.ws_end == p.ws_empty + 24 && p.ring_smem >= p.ws_end &&
+                         lp->async_carry < 0,
+                     "ws at %d: the ring (kind %d, %d stages, empty barriers at %zu, end %zu, carry %d)", at, lp->kind, lp->stages, p.ws_empty, p.ws_end,
+                     lp->async_carry);
+        ws_plan_free(&p, &f, &own);
+    }
+    /* explained: each note at the loop's line, and what runs instead */
+    static const struct { const char *arch; int warps, bn, at, kstages, flatten; const char *says; int *line; } no[] = {
+        {"sm_90a", 4, 128, 2, 0, 0, "takes num_warps 8", &L_ws_tiles},
+        {"sm_80", 8, 256, 1, 0, 0, "needs wgmma on sm_90a", &L_ws_k},
+        {"sm_90a", 8, 32, 1, 0, 0, "pointer loads (cp.async)", &L_ws_k},   /* rows of 64 bytes: no TMA ring */
+        {"sm_90a", 8, 256, 0, 0, 1, "flatten is not done", &L_ws_tiles},
+    };
+    for (int i = 0; i < (int)(sizeof no / sizeof no[0]); i++) {
+        int line;
+        if (!ws_plan(no[i].arch, no[i].warps, 3, no[i].bn, no[i].at, no[i].kstages, no[i].flatten, &p, &f, &own)) {
+            TT_CHECK(0, "options case %d: %s", i, tile_last_error());
+            continue;
+        }
+        const char *t = ws_note(&p, &line);
+        TT_CHECK(!p.ws && t && strstr(t, no[i].says) && line == *no[i].line - 1, "options case %d: note '%s' at line %d (want '%s' at %d)", i, t ? t : "(none)", line,
+                 no[i].says, *no[i].line - 1);
+        ws_plan_free(&p, &f, &own);
+    }
+    /* num_stages of the K loop, not the launch's */
+    if (ws_plan("sm_90a", 8, 4, 256, 0, 2, 0, &p, &f, &own)) {
+        int S = 0;
+        for (int l = 0; l < p.nloops; l++)
+            if (p.loops[l].kind == TILE__SCHED_TMA) S = p.loops[l].stages;
+        TT_CHECK(S == 2 && p.nnotes == 0 && !p.ws, "num_stages 2 on the K loop: %d stages, %d notes", S, p.nnotes);
+        ws_plan_free(&p, &f, &own);
+    }
+    /* TILE_STRICT=1: the note is the compile's error, at the loop's line */
+    (void)tile__knob_values_get();
+    tile__kv.strict = 1;
+    {
+        tile_launch o = {.num_warps = 4, .num_stages = 3, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"WS_AT", 2}, {"STAGES", 0}, {"FLATTEN", 0}},
+                         .file = __FILE__, .line = __LINE__};
+        char *ptx = NULL;
+        tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(ws_matmul), &o, "sm_90a", &ptx);
+        const tile_error *e = tile_last_error_info();
+        TT_CHECK(st == TILE_ERR_OPTION && e && e->line == L_ws_tiles - 1 && strstr(e->message, "TILE_STRICT"), "strict: %s (status %d, line %d)", tile_last_error(),
+                 (int)st, e ? e->line : -1);
+        tile_free_text(ptx);
+    }
+    tile__kv.strict = 0;
+}
+/* the PTX of the warp-specialized kernels for sm_90a: the roles' registers,
+   TMA, mbarriers, wgmma, no spills or serialized wgmma */
+static void test_ws_ptx(void) {
+    static const int cf[][3] = {{1, 128, 4}, {2, 128, 4}};   /* WS_AT, BLOCK_N, stages (through LLVM a persistent 128x256 spills) */
+    if (getenv("TILE_TEST_VALGRIND")) {
+        printf("under valgrind: the warp-specialized PTX checks are left to the other builds of this test\n");
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        tile_launch o = {.num_warps = 8, .num_stages = cf[i][2],
+                         .meta = {{"BLOCK_M", 128}, {"BLOCK_N", cf[i][1]}, {"BLOCK_K", 64}, {"WS_AT", cf[i][0]}, {"STAGES", 0}, {"FLATTEN", 0}},
+                         .file = __FILE__, .line = __LINE__};
+        char *ptx = NULL, what[96];
+        snprintf(what, sizeof what, "ws matmul (at %d) 128x%dx64 w8 s%d sm_90a", cf[i][0], cf[i][1], cf[i][2]);
+        tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(ws_matmul), &o, "sm_90a", &ptx);
+        TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
+        if (st != TILE_OK) continue;
+        TT_CHECK(strstr(ptx, "setmaxnreg.dec.sync.aligned.u32 40") && strstr(ptx, "setmaxnreg.inc.sync.aligned.u32 232") && strstr(ptx, "cp.async.bulk.tensor.2d") &&
+                     strstr(ptx, "mbarrier.try_wait.parity") && strstr(ptx, "mbarrier.arrive.shared") && strstr(ptx, "wgmma.mma_async") &&
+                     strstr(ptx, "bar.sync 1, 256") && strstr(ptx, ".maxntid 384"),
+                 "%s: not warp-specialized", what);
+        check_ptx(what, ptx, "sm_90a");
+        tile_free_text(ptx);
+    }
+}
+static void test_ws_matmul(int M, int N, int K, int at, int bn, int stages) {
+    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8, sc = sb;
+    tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
+    for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (int i = 0; i < K * sb; i++) hb[i] = tile_f16_from(tt_uniform(-1, 1));
+    tile_f16 *a = tile_malloc((size_t)M * sa * 2), *b = tile_malloc((size_t)K * sb * 2), *c = tile_malloc((size_t)M * sc * 2);
+    tile_memcpy_htod(a, ha, (size_t)M * sa * 2);
+    tile_memcpy_htod(b, hb, (size_t)K * sb * 2);
+    tile_memset(c, 0xff, (size_t)M * sc * 2);   /* NaN */
+    unsigned tiles = (unsigned)(((M + 127) / 128) * ((N + bn - 1) / bn)), sms = (unsigned)tile_device_sm_count();
+    TT_OK(ws_matmul(TILE_OPTS(.grid = {tiles < sms ? tiles : sms}, .num_warps = 8, .num_stages = stages,
+                              .meta = {{"BLOCK_M", 128}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WS_AT", at}, {"STAGES", 0}, {"FLATTEN", 0}}),
+                    a, b, c, M, N, K, sa, sb, sc));
+    tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
+    int bad = 0, pad_bad = 0;
+    double *row = malloc((size_t)N * sizeof *row);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) row[j] = 0;
+        for (int k = 0; k < K; k++) {
+            double x = tile_f16_to(ha[i * sa + k]);
+            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
+        }
+        for (int j = 0; j < N; j++)
+            if (!(fabs(tile_f16_to(hc[i * sc + j]) - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
+        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;
+    }
+    tt_checks++;
+    if (bad || pad_bad) {
+        tt_failures++;
+        printf("FAIL ws matmul %dx%dx%d (at %d) 128x%dx64 w8 s%d: %d wrong, %d padding elements written\n", M, N, K, at, bn, stages, bad, pad_bad);
+    }
+    free(row);
+    tile_free(a), tile_free(b), tile_free(c);
+    free(ha), free(hb), free(hc);
+}
+
 /* ---- 5. the launch-time rules: the line of tl_make_tensor_descriptor, nothing written ------ */
 static int L_rule;
 TILE_KERNEL(rule_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, M), (tl_i32, N), (tl_i32, sx)) {
@@ -564,6 +744,9 @@ int main(void) {
     test_rules();
     test_tma_plan();
     test_tma_ptx();
+    test_loop_options();
+    test_ws_ptx();
+    test_ws_matmul(200, 136, 90, 1, 128, 3);   /* in the interpreter the options change nothing */
     test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
     if (tile__gpu_mode()) {
@@ -574,6 +757,14 @@ int main(void) {
         test_matmul(4097, 511, 129, 128, 128, 64, 4, 4);
         test_matmul(4097, 511, 129, 128, 64, 32, 4, 4);
         test_matmul(1, 256, 200, 64, 128, 64, 8, 3);
+        /* warp-specialized: on the K loop, on the tiles' loop (the ring across tiles, fewer
+           programs than tiles), odd shapes, K not a multiple of BLOCK_K */
+        for (int at = 1; at <= 2; at++) {
+            test_ws_matmul(1000, 1000, 1000, at, 256, 3);
+            test_ws_matmul(4097, 511, 129, at, 128, 4);
+            test_ws_matmul(1, 256, 200, at, 128, 5);
+            test_ws_matmul(3000, 2000, 700, at, 256, 2);
+        }
     } else {
         printf("the large matmuls run on a GPU only (none here)\n");
     }

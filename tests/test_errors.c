@@ -301,6 +301,37 @@ ERR_KERNEL(desc_i1, (tl_ptr_i1, x), (tl_ptr_i1, out), (tl_i32, n)) {
     tl_store(tl_add(out, tl_arange(0, 64)), tl_desc_load(d, (0)));
 }
 
+/* ---- loop options ------------------------------------------------------------------- */
+ERR_KERNEL(lopt_twice, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t acc = tl_zeros(TL_F32, 32);
+    TL_LOOP_OPTIONS(.num_stages = 3);
+    TL_LOOP_OPTIONS(.warp_specialize = 1); L_lopt_twice = __LINE__;
+    TL_FOR (i, 0, n, 32, acc) { acc = tl_add(acc, tl_load(tl_add(x, tl_add(i, tl_arange(0, 32))))); }
+    tl_store(tl_add(out, tl_arange(0, 32)), acc);
+}
+ERR_KERNEL(lopt_if, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t v = tl_load(tl_add(x, tl_arange(0, 32)));
+    TL_LOOP_OPTIONS(.num_stages = 3); L_lopt_if = __LINE__;
+    TL_IF (tl_gt(n, 4), v) { v = tl_mul(v, 2.0); }
+    tl_store(tl_add(out, tl_arange(0, 32)), v);
+}
+ERR_KERNEL(lopt_no_for, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_store(tl_add(out, tl_arange(0, 32)), tl_load(tl_add(x, tl_arange(0, 32)), .mask = tl_lt(tl_arange(0, 32), n)));
+    TL_LOOP_OPTIONS(.warp_specialize = 1); L_lopt_no_for = __LINE__;
+}
+ERR_KERNEL(lopt_stages, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t acc = tl_zeros(TL_F32, 32);
+    TL_LOOP_OPTIONS(.num_stages = 17); L_lopt_stages = __LINE__;
+    TL_FOR (i, 0, n, 32, acc) { acc = tl_add(acc, tl_load(tl_add(x, tl_add(i, tl_arange(0, 32))))); }
+    tl_store(tl_add(out, tl_arange(0, 32)), acc);
+}
+ERR_KERNEL(lopt_ws_value, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t acc = tl_zeros(TL_F32, 32);
+    TL_LOOP_OPTIONS(.warp_specialize = 2); L_lopt_ws_value = __LINE__;
+    TL_FOR (i, 0, n, 32, acc) { acc = tl_add(acc, tl_load(tl_add(x, tl_add(i, tl_arange(0, 32))))); }
+    tl_store(tl_add(out, tl_arange(0, 32)), acc);
+}
+
 /* ---- values used outside the region that made them --------------------------------- */
 static int M_scope_for, M_scope_if, M_scope_while, M_scope_else;
 ERR_KERNEL(scope_for, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
@@ -859,6 +890,11 @@ static const tcase cases[] = {
     B(dot_mixed_dtypes, DTYPE, "f16 and f32"),
     B(dot_acc_shape, SHAPE, "accumulator"),
     B(dot_acc_dtype, DTYPE, "i32"),
+    B(lopt_twice, CONTROL, "have no TL_FOR yet"),
+    B(lopt_if, CONTROL, "not a TL_FOR"),
+    B(lopt_no_for, CONTROL, "no TL_FOR follows"),
+    B(lopt_stages, VALUE, "num_stages"),
+    B(lopt_ws_value, VALUE, "warp_specialize (0 or 1)"),
     B(desc_block_big, BLOCK, "at most 256"),
     B(desc_block_pow2, BLOCK, "power of two"),
     B(desc_inner_small, BLOCK, "at least 16 bytes"),

@@ -52,6 +52,9 @@ typedef struct tile__builder {
     struct tl__frame *pending_else; /* a TL_IF just closed, TL_ELSE may follow */
     uint32_t serial;                /* stamped on every handle of this build */
     int desc_ok;                    /* a tl_desc_* call is taking its descriptor */
+    tl_loop_options lopt;           /* TL_LOOP_OPTIONS for the next TL_FOR   */
+    const char *lopt_file;          /* where they were given (NULL: none)    */
+    int lopt_line;
 } tile__builder;
 
 static _Thread_local tile__builder *tile__b;
@@ -1415,6 +1418,10 @@ static int tile__control_ok(const char *file, int line, const char *what) {
    many carried values). */
 static struct tl__frame *tile__frame_open(int kind, const char *what, const char *file, int line, const char *names, int n, va_list ap) {
     if (!tile__control_ok(file, line, what)) return NULL;
+    if (kind != TILE__FR_FOR && tile__b->lopt_file) {
+        tile__berr(TILE_ERR_CONTROL, tile__b->lopt_file, tile__b->lopt_line, "TL_LOOP_OPTIONS: the next construct is the %s at line %d, not a TL_FOR", what, line);
+        tile__b->lopt_file = NULL;
+    }
     if (n > TILE__MAX_CARRY) {
         tile__berr(TILE_ERR_ARITY, file, line, "%s: at most %d carried values", what, TILE__MAX_CARRY);
         return NULL;
@@ -1485,12 +1492,36 @@ static int tile__yield_check(struct tl__frame *fr, const char *file, int line, c
     return 1;
 }
 
+/* TL_LOOP_OPTIONS: kept for the next TL_FOR (tl__for_begin puts them in
+   its op: TILE__FOR_* bits in i[0], num_stages in i[1]) */
+void tl__loop_options(const char *file, int line, tl_loop_options o) {
+    if (!tile__control_ok(file, line, "TL_LOOP_OPTIONS")) return;
+    if (tile__b->lopt_file) {
+        tile__berr(TILE_ERR_CONTROL, file, line, "TL_LOOP_OPTIONS: the options of line %d have no TL_FOR yet; give a loop's options once, right before it",
+                   tile__b->lopt_line);
+        return;
+    }
+    const char *bad = o.num_stages < 0 || o.num_stages > 16 ? "num_stages (0 for the launch's, else 1 to 16)"
+                      : o.warp_specialize != 0 && o.warp_specialize != 1 ? "warp_specialize (0 or 1)"
+                      : o.flatten != 0 && o.flatten != 1 ? "flatten (0 or 1)"
+                      : o.disallow_acc_multi_buffer != 0 && o.disallow_acc_multi_buffer != 1 ? "disallow_acc_multi_buffer (0 or 1)" : NULL;
+    if (bad) {
+        tile__berr(TILE_ERR_VALUE, file, line, "TL_LOOP_OPTIONS: a bad %s", bad);
+        return;
+    }
+    tile__b->lopt = o;
+    tile__b->lopt_file = file;
+    tile__b->lopt_line = line;
+}
 tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names, int n, ...) {
     tl_t step = tile__pop(file, line), hi = tile__pop(file, line), lo = tile__pop(file, line);
     va_list ap;
     va_start(ap, n);
     struct tl__frame *fr = tile__frame_open(TILE__FR_FOR, "TL_FOR", file, line, names, n, ap);
     va_end(ap);
+    tl_loop_options lopt = tile__b ? tile__b->lopt : (tl_loop_options){0, 0, 0, 0};
+    int has_lopt = tile__b && tile__b->lopt_file;
+    if (tile__b) tile__b->lopt_file = NULL;
     if (!fr) return NULL;
     int ids[3 + TILE__MAX_CARRY];
     int l = tile__use(file, line, "TL_FOR", lo), h = tile__use(file, line, "TL_FOR", hi), s = tile__use(file, line, "TL_FOR", step);
@@ -1552,6 +1583,11 @@ tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names
     for (int k = 0; k < fr->n; k++) rts[k] = *tile__ty(ids[3 + k]);
     int op = tile__emit(TILE__OP_FOR, ids, 3 + fr->n, rts, fr->n, file, line);
     tile__func *f = tile__b->f;
+    if (has_lopt) {
+        f->ops[op].i[0] = TILE__FOR_OPTIONS | (lopt.warp_specialize ? TILE__FOR_WS : 0) | (lopt.flatten ? TILE__FOR_FLATTEN : 0) |
+                          (lopt.disallow_acc_multi_buffer ? TILE__FOR_NO_ACC_MB : 0);
+        f->ops[op].i[1] = lopt.num_stages;
+    }
     int reg = tile__new_region(f, op, tile__b->cur);
     f->ops[op].region[0] = reg;
     int args[1 + TILE__MAX_CARRY];
@@ -1857,6 +1893,7 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
         TILE_FREE(fr);
     }
     TILE_FREE(b.pending_else);
+    if (b.lopt_file) tile__berr(TILE_ERR_CONTROL, b.lopt_file, b.lopt_line, "TL_LOOP_OPTIONS: no TL_FOR follows in the kernel");
     if (out->nomem) tile__berr(TILE_ERR_NOMEM, k->file, k->line, "out of host memory while building the kernel");
     tile__b = saved;
     if (b.st != TILE_OK) tile__func_free(out);

@@ -189,8 +189,30 @@ static void tile__emitted_free(tile__emitted *e) {
 /* plan: the layouts, the alignment facts and the loops' schedules of f for
    cfg, made for the emitter that takes it (ext: the registered back end's,
    else NVRTC's); TILE_DUMP=ttgir prints them */
+/* the plan's notes (loop options it did not apply): each a notice once per
+   process and line, or with TILE_STRICT=1 the error of the compile */
+static tile_status tile__plan_notes(const tile__func *f, const tile__config *cfg, const tile__plan *p) {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static uint64_t seen[256];
+    static int nseen;
+    for (int k = 0; k < p->nnotes; k++) {
+        const tile__plan_note *n = &p->notes[k];
+        if (tile__knob_values_get()->strict)
+            return tile__error(TILE_ERR_OPTION, f->name, n->file, n->line, "%s (for %s, %d warps; TILE_STRICT=1)", n->text, cfg->arch, cfg->num_warps);
+        const char *file = n->file ? n->file : "";
+        uint64_t h = tile__fnv(tile__fnv(TILE__FNV0, file, strlen(file)), n->text, strlen(n->text)) ^ (uint64_t)n->line * 0x9e3779b97f4a7c15ull;
+        int fresh = 1;
+        pthread_mutex_lock(&lock);
+        for (int q = 0; q < nseen && fresh; q++) fresh = seen[q] != h;
+        if (fresh && nseen < 256) seen[nseen++] = h;
+        pthread_mutex_unlock(&lock);
+        if (fresh) tile__notice("%s:%d: %s (for %s, %d warps)", n->file ? n->file : f->name, n->line, n->text, cfg->arch, cfg->num_warps);
+    }
+    return TILE_OK;
+}
 static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, tile__plan *p) {
     tile_status st = tile__plan_build(f, cfg, ext ? tile__ext->wgmma_async : 0, p);
+    if (st == TILE_OK && (st = tile__plan_notes(f, cfg, p)) != TILE_OK) tile__plan_free(p);
     if (st == TILE_OK && tile__knobs_get()->dump_ttgir) {
         char *text = tile__plan_dump(p);   /* none when out of memory */
         if (text) tile__dump(f->name, "ttgir", text);
@@ -223,6 +245,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->emitter_size = (int)sizeof(tile__emitter);
         job->forced = strcmp(kn->backend, tile__ext->name) == 0;
         job->ntmaps = plan->ntmaps;
+        job->nthreads = tile__plan_threads(plan);
         tile_status st = tile__ext->emit(job);
         if (st == TILE_OK) {
             e->key_head = job->key;

@@ -228,6 +228,8 @@ typedef struct tile__value {
 } tile__value;
 
 #define TILE__MAX_IATTR 6
+/* a FOR's i[0]: its TL_LOOP_OPTIONS (i[1]: their num_stages, 0 for the launch's) */
+enum { TILE__FOR_OPTIONS = 1, TILE__FOR_WS = 2, TILE__FOR_FLATTEN = 4, TILE__FOR_NO_ACC_MB = 8 };
 typedef struct tile__op {
     tile__opcode code;
     int nopnd;                      /* operands at f->pool[opnd ...]           */

@@ -34,6 +34,7 @@ typedef struct tile__lower tile__lower;
 typedef struct tile__arch_rules {
     void (*dot)(tile__lower *lw, const tile__op *op, int kind);   /* kind: TILE__MMA_* */
     void (*ring)(tile__lower *lw, const tile__op *op, const tile__loop_plan *p);
+    void (*ws)(tile__lower *lw);   /* >>ws: the kernel body of a warp-specialized plan */
 } tile__arch_rules;
 struct tile__lower {
     const tile__func *f;
@@ -58,9 +59,22 @@ struct tile__lower {
     int pipe_cur;                     /* register: byte offset of this iteration's stage */
     int async_dot;                    /* >>wgmma: the tl_dot whose wgmmas stay in flight
                                          into the next iteration (its result), or 0 */
+    /* >>ws: in a warp-specialized kernel, the role being lowered (0: none,
+       TILE__WS_PRODUCER, TILE__WS_CONSUMER; tid, lane and warp count from
+       the role's first thread) and the ring's place, in variables that live
+       across the loops around it: the stage, its phase parity, and
+       (consumers, one wgmma group in flight) the stage it still reads */
+    int ws_role, ws_stage, ws_phase, ws_prev, ws_held;
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
+enum { TILE__WS_PRODUCER = 1, TILE__WS_CONSUMER };
+/* a barrier of the program's threads: in a warp-specialized kernel's
+   consumers, of theirs alone (named barrier 1; the producer runs ahead) */
+static void tile__sync(tile__lower *lw) {
+    if (lw->ws_role == TILE__WS_CONSUMER) tile__ptx_bar_named(lw->em, 1, lw->nthreads);
+    else lw->em->barrier(lw->em);
+}
 /* n zeroed bytes, never NULL: out of memory, back to tile__lower_func */
 static void *tile__lw_alloc(tile__lower *lw, size_t n) { return tile__arena_alloc(&lw->ar, n); }
 static void tile__lw_free(tile__lower *lw, void *p) { tile__arena_free(&lw->ar, p); }
@@ -189,7 +203,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         total *= Ls->shape[d] + (d == Ls->rank - 1 ? pad : 0);
     }
     tile__need_smem(lw, (size_t)(total * nsrc * sz));
-    em->barrier(em);
+    tile__sync(lw);
     for (int k = 0; k < nsrc; k++)
         for (int e = 0; e < Ls->E; e++) {
             int lin = tile__li(lw, (int)(k * total));
@@ -199,7 +213,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
             }
             tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz)), src[k][e]);
         }
-    em->barrier(em);
+    tile__sync(lw);
     int zero[TILE__MAX_RANK] = {0};
     long long base = map(zero, ctx);
     for (int e = 0; e < Ld->E; e++) {
@@ -214,7 +228,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         }
         out[e] = tile__sld(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, acc, tile__li(lw, sz)));
     }
-    em->barrier(em);
+    tile__sync(lw);
 }
 
 /* ---- maps for relayouts ---------------------------------------------------------- */
@@ -469,7 +483,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     for (int d = L->rank - 1; d > axis; d--) warp_div *= L->wpc[d];
     int wpos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)),
                        tile__li(lw, nw - 1));
-    em->barrier(em);
+    tile__sync(lw);
     for (int g = 0; g < ngroups; g++) {
         int e = (g / inner * per) * inner + g % inner;    /* a representative element, axis index 0 */
         int lin = tile__li(lw, 0);
@@ -483,7 +497,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
         if (arg)
             tile__sst(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4))), gi[g]);
     }
-    em->barrier(em);
+    tile__sync(lw);
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < Lr->E; e++) {
         int lin = Lr->rank == 0 ? tile__li(lw, 0) : tile__lin_reg(lw, Lr, e, -1, 0);
@@ -497,7 +511,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
         }
         out[e] = arg ? i : v;
     }
-    em->barrier(em);
+    tile__sync(lw);
     tile__lw_free(lw, gv);
 }
 
@@ -515,10 +529,10 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
     tile__need_smem(lw, (size_t)n * sz);
     int stride = 1;
     for (int d = axis + 1; d < L->rank; d++) stride *= L->shape[d];
-    em->barrier(em);
+    tile__sync(lw);
     for (int e = 0; e < L->E; e++)
         tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), tile__li(lw, sz)), lw->regs[x][e]);
-    em->barrier(em);
+    tile__sync(lw);
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) {
         int c = tile__coord_reg(lw, L, e, axis);
@@ -538,7 +552,7 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
         em->for_end(em);
         out[e] = acc;
     }
-    em->barrier(em);
+    tile__sync(lw);
 }
 
 /* tl_dot on CUDA cores: both operands through shared memory (as f32, or
@@ -554,7 +568,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     int ints = ta == TL_I8;
     tl_dtype ct = ints ? TL_I32 : TL_F32;            /* compute type of the products */
     tile__need_smem(lw, (size_t)(M * K + K * N) * 4);
-    em->barrier(em);
+    tile__sync(lw);
     for (int e = 0; e < La->E; e++) {
         int v = em->op1(em, TILE__OP_CAST, ta, ct, lw->regs[a][e]);
         tile__sst(lw, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), tile__li(lw, 4)), v);
@@ -564,7 +578,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
         tile__sst(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4),
                                        em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, Lb, e, -1, 0), tile__li(lw, 4))), v);
     }
-    em->barrier(em);
+    tile__sync(lw);
     int *out = tile__regs_new(lw, res);
     int *accv = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)Lr->E * 3), *mrow = accv + Lr->E, *ncol = mrow + Lr->E;
     for (int e = 0; e < Lr->E; e++) {
@@ -594,7 +608,7 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     }
     em->for_end(em);
     for (int e = 0; e < Lr->E; e++) out[e] = accv[e];
-    em->barrier(em);
+    tile__sync(lw);
     tile__lw_free(lw, accv);
 }
 
@@ -651,13 +665,13 @@ static void tile__lower_atomic(tile__lower *lw, const tile__op *op) {
     if (L->rank == 0) {
         int sz = tile__smem_size(t);
         tile__need_smem(lw, (size_t)sz);
-        em->barrier(em);
+        tile__sync(lw);
         em->if_begin(em, own);
         tile__sst(lw, t, tile__li(lw, 0), out[0]);
         em->if_end(em);
-        em->barrier(em);
+        tile__sync(lw);
         out[0] = tile__sld(lw, t, tile__li(lw, 0));
-        em->barrier(em);
+        tile__sync(lw);
     }
 }
 
@@ -907,7 +921,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
             em->check(em, lw->regs[o[0]][e], TILE__CHECK_ASSERT, (int)(op - lw->f->ops), op->s ? op->s : "", op->file, op->line);
         return;
     }
-    case TILE__OP_BARRIER: em->barrier(em); return;
+    case TILE__OP_BARRIER: tile__sync(lw); return;
     case TILE__OP_FOR: tile__lower_for(lw, op); return;
     case TILE__OP_IF: tile__lower_if(lw, op); return;
     case TILE__OP_WHILE: tile__lower_while(lw, op); return;
@@ -1011,7 +1025,8 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
         }
         tile__regs_new(lw, params[p])[0] = reg;
     }
-    tile__lower_region(lw, 0);
+    if (lw->plan->ws) lw->rules->ws(lw);
+    else tile__lower_region(lw, 0);
 }
 static tile_status tile__lower_with(const tile__func *f, const tile__config *cfg, const tile__plan *plan, const tile__arch_rules *rules, tile__emitter *em,
                                     tile__kernel_meta *meta) {
@@ -1034,7 +1049,7 @@ static tile_status tile__lower_with(const tile__func *f, const tile__config *cfg
     } else {
         st = tile__error(TILE_ERR_NOMEM, f->name, NULL, 0, "out of host memory while lowering the kernel");
     }
-    meta->nthreads = lw->nthreads;
+    meta->nthreads = tile__plan_threads(plan);
     meta->smem = lw->smem;
     meta->has_assert = lw->has_check;
     meta->cluster[0] = meta->cluster[1] = meta->cluster[2] = 1;

@@ -221,7 +221,7 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     int iv = tile__vars_for(lw, args[0], NULL)[0];
     int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
     /* prologue: iterations 0 .. A-1 */
-    em->barrier(em);
+    tile__sync(lw);
     for (int s = 0; s < A && lw->st == TILE_OK; s++) {
         tile__elem se;
         se.i = s;
@@ -233,7 +233,7 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     em->for_begin(em, it, iv, lo, hi, step);
     tile__ptx_cp_wait(em, A - 1);
     if (lw->plan->wgmma) tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* the copies' writes, then wgmma's reads */
-    em->barrier(em);
+    tile__sync(lw);
     {
         tile__elem se;
         se.i = A;
@@ -253,7 +253,7 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     /* the last wgmma group, before the barrier that frees the stages */
     if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
     tile__ptx_cp_wait(em, 0);
-    em->barrier(em);
+    tile__sync(lw);
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);
 }

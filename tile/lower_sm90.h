@@ -68,15 +68,15 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     }
     if (staged) {
         tile__need_smem(lw, off);
-        lw->em->barrier(lw->em);
+        tile__sync(lw);
         for (int k = 0; k < 2; k++)
             if (staged >> k & 1) tile__mma_stage(lw, f->pool[op->opnd + k], &s[k]);
         if (wg) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
-        lw->em->barrier(lw->em);
+        tile__sync(lw);
     }
     if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1]);
     else tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
-    if (staged) lw->em->barrier(lw->em);
+    if (staged) tile__sync(lw);
 }
 
 /* ---- >>tma: a TL_FOR's ring of copy-engine loads (tile__tma_ring in tile/plan.h) ---------- */
@@ -122,11 +122,11 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     tile__need_smem(lw, 0);
     /* the barriers: one thread initializes them, everyone sees it (no
        branches here or after the loop: see tile__ptx_mbar_init) */
-    em->barrier(em);
+    tile__sync(lw);
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     for (int s = 0; s < S; s++) tile__ptx_mbar_init(em, tile__li(lw, (int)bars + 8 * s), 1, t0);
     tile__ptx_mbar_init_fence(em, t0);
-    em->barrier(em);
+    tile__sync(lw);
     for (int l = 0; l < p->nloads; l++) tm[l] = tile__ptx_param_addr(em, f->name, np + 1 + p->tmap[l]);
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
     tl_dtype it = tile__vdt(lw, o[0]);
@@ -143,7 +143,7 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A)), phase = em->var(em, TL_I32, tile__li(lw, 0));
     em->for_begin(em, it, iv, lo, hi, step);
     tile__ptx_mbar_wait(em, tile__iadd(lw, tile__li(lw, (int)bars), tile__iop(lw, TILE__OP_MUL, cur, 8)), phase);
-    em->barrier(em);   /* every thread is past the iteration that read stage nxt */
+    tile__sync(lw);   /* every thread is past the iteration that read stage nxt */
     {
         tile__elem se;
         se.i = A;
@@ -163,19 +163,161 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     em->for_end(em);
     /* the last wgmma group; then the barriers go before their memory is scratch again */
     if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
-    em->barrier(em);
+    tile__sync(lw);
     for (int s = 0; s < S; s++) tile__ptx_mbar_inval(em, tile__li(lw, (int)bars + 8 * s), t0);
-    em->barrier(em);
+    tile__sync(lw);
     lw->sbase = pbase;
     tile__loop_results(lw, op, args + 1);
 }
+
+/* ---- >>ws: the warp-specialized kernel (tile__ws_plan in tile/plan.h) ---------------------
+   Thread 0 initializes each stage's full barrier (one arrival: the
+   producer's, with the stage's bytes) and empty barrier (one arrival per
+   consumer warp); after the block's barrier the roles split on the
+   warpgroup index. Warpgroup 0 lowers its registers and its warp 0 runs
+   the loops around the ring with their induction variables alone, the
+   producer's slice, and the ring: wait until the stage is empty (parity
+   phase ^ 1: a fresh barrier's previous phase counts as complete), then
+   one thread arrives on the full barrier expecting the bytes and issues
+   the copies. The consumers raise their registers and run the kernel
+   with tid from 0, their barriers named barrier 1, the ring: wait until
+   the stage is full, the body with tl_dot reading it, and lane 0 of each
+   warp arrives on the empty barrier of the stage its wgmmas are done with
+   (the previous one while a group stays in flight). The stage and its
+   parity are variables of each role, so the ring goes on across the
+   loops around it and the producer fills the next tile's stages while
+   the consumers store the last. */
+static void tile__ws_step(tile__lower *lw, int S) {   /* the next stage, and its parity on a wrap */
+    tile__emitter *em = lw->em;
+    int inc = tile__iadd(lw, lw->ws_stage, tile__li(lw, 1)), wrap = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S));
+    em->assign(em, lw->ws_stage, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, tile__li(lw, 0), inc));
+    em->assign(em, lw->ws_phase, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__li(lw, 1)), lw->ws_phase));
+}
+static int tile__ws_bar(tile__lower *lw, size_t at, int stage) {   /* shared offset of stage's barrier in the array at `at` */
+    return tile__iadd(lw, tile__li(lw, (int)at), tile__iop(lw, TILE__OP_MUL, stage, 8));
+}
+/* the producer's ring: the loop with the copies alone */
+static void tile__ws_producer_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS, tm[TILE__PIPE_LOADS];
+    for (int l = 0; l < p->nloads; l++) tm[l] = tile__ptx_param_addr(em, f->name, np + 1 + p->tmap[l]);
+    for (int k = 0; k < op->nres; k++)
+        if (p->ap[k]) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    tile__elem one;
+    one.i = 1;
+    em->for_begin(em, it, iv, lo, hi, step);
+    tile__ptx_mbar_wait(em, tile__ws_bar(lw, lw->plan->ws_empty, lw->ws_stage), em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__li(lw, 1)));
+    int stage = tile__iadd(lw, tile__li(lw, (int)p->base), tile__iop(lw, TILE__OP_MUL, lw->ws_stage, p->slot));
+    tile__tma_issue(lw, op, p, tm, stage, tile__ws_bar(lw, p->bars, lw->ws_stage), em->lit(em, TL_I1, one));
+    tile__ws_step(lw, p->stages);
+    em->for_end(em);
+}
+static void tile__ws_producer_region(tile__lower *lw, int reg);
+/* a loop around the ring, in the producer: its induction variable alone */
+static void tile__ws_producer_for(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    em->for_begin(em, it, iv, lo, hi, step);
+    tile__ws_producer_region(lw, op->region[0]);
+    em->for_end(em);
+}
+static void tile__ws_producer_region(tile__lower *lw, int reg) {
+    const tile__func *f = lw->f;
+    const tile__plan *pl = lw->plan;
+    const tile__op *rop = &f->ops[pl->loops[pl->ws_loop].op];
+    const tile__region *r = &f->regs[reg];
+    for (int k = 0; k < r->nops && lw->st == TILE_OK; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        if (op->dead) continue;
+        if (op == rop) tile__ws_producer_ring(lw, op, &pl->loops[pl->ws_loop]);
+        else if (op->code == TILE__OP_FOR && tile__for_holds(f, op, rop)) tile__ws_producer_for(lw, op);
+        else if (pl->ws_prod[r->ops[k]]) tile__lower_op(lw, op);
+    }
+}
+/* the consumers' ring: the loop without its copies */
+static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    int ak = p->async_carry;
+    for (int k = 0; k < op->nres; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
+    tl_dtype it = tile__vdt(lw, o[0]);
+    int iv = tile__vars_for(lw, args[0], NULL)[0];
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    int lane0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->lane, tile__li(lw, 0));
+    int prev = em->var(em, TL_I32, tile__li(lw, 0)), held = em->var(em, TL_I32, tile__li(lw, 0));
+    em->for_begin(em, it, iv, lo, hi, step);
+    tile__ptx_mbar_wait(em, tile__ws_bar(lw, p->bars, lw->ws_stage), lw->ws_phase);
+    tile__ring_body(lw, op, p, lw->ws_stage);   /* with tl_dot reading this stage */
+    if (ak >= 0) {   /* the group before this one is done: its stage is free */
+        int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
+        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
+        em->assign(em, prev, lw->ws_stage);
+        em->assign(em, held, tile__li(lw, 1));
+    } else {
+        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, lw->ws_stage), lane0);
+    }
+    tile__ws_step(lw, p->stages);
+    em->for_end(em);
+    if (ak >= 0) {
+        tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
+        int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
+        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
+    }
+    tile__loop_results(lw, op, args + 1);
+}
+/* the kernel body of a warp-specialized plan */
+static void tile__lower_ws(tile__lower *lw) {
+    tile__emitter *em = lw->em;
+    const tile__plan *pl = lw->plan;
+    const tile__loop_plan *p = &pl->loops[pl->ws_loop];
+    int S = p->stages;
+    lw->sbase = pl->ws_end;   /* the ring lives through the whole kernel: scratch goes after it */
+    tile__need_smem(lw, 0);
+    int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
+    for (int s = 0; s < S; s++) {
+        tile__ptx_mbar_init(em, tile__li(lw, (int)p->bars + 8 * s), 1, t0);
+        tile__ptx_mbar_init(em, tile__li(lw, (int)pl->ws_empty + 8 * s), lw->nthreads / 32, t0);
+    }
+    tile__ptx_mbar_init_fence(em, t0);
+    em->barrier(em);   /* every thread sees the barriers */
+    int wg = tile__ptx_warpgroup(em, lw->tid);
+    em->if_begin(em, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, wg, tile__li(lw, 0)));
+    tile__ptx_setmaxnreg(em, 0, pl->ws_regs[0]);
+    lw->ws_role = TILE__WS_PRODUCER;
+    em->if_begin(em, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->warp, tile__li(lw, 0)));
+    lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
+    lw->ws_phase = em->var(em, TL_I32, tile__li(lw, 0));
+    tile__ws_producer_region(lw, 0);
+    em->if_end(em);
+    em->if_else(em);
+    tile__ptx_setmaxnreg(em, 1, pl->ws_regs[1]);
+    lw->ws_role = TILE__WS_CONSUMER;
+    lw->tid = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, lw->tid, tile__li(lw, 128));
+    lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
+    lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
+    lw->ws_phase = em->var(em, TL_I32, tile__li(lw, 0));
+    tile__lower_region(lw, 0);
+    em->if_end(em);
+    lw->ws_role = 0;
+}
 static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
-    if (p->kind == TILE__SCHED_TMA) tile__lower_for_tma(lw, op, p);
+    if (lw->ws_role == TILE__WS_CONSUMER && p == &lw->plan->loops[lw->plan->ws_loop]) tile__ws_consumer_ring(lw, op, p);
+    else if (p->kind == TILE__SCHED_TMA) tile__lower_for_tma(lw, op, p);
     else tile__lower_for_ring(lw, op, p);
 }
 
 /* ---- the entry -------------------------------------------------------------------------- */
-static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched};
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_ws};
 /* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
    back end's); what the launch needs comes back in *meta. */
 static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {

@@ -346,7 +346,16 @@ static void tile__p_control(tile__printer *p, const tile__op *o, int depth) {
         }
         if (n) tile__p(p, ")");
     }
-    tile__p_rest_attrs(p, o, 0, 0, 0);
+    unsigned used = 0;
+    if (o->code == TILE__OP_FOR && (o->i[0] & TILE__FOR_OPTIONS)) {   /* TL_LOOP_OPTIONS */
+        used = 3;
+        if (o->i[1]) tile__p_attr(p, "num_stages=%lld", o->i[1]);
+        if (o->i[0] & TILE__FOR_WS) tile__p_attr(p, "warp_specialize");
+        if (o->i[0] & TILE__FOR_FLATTEN) tile__p_attr(p, "flatten");
+        if (o->i[0] & TILE__FOR_NO_ACC_MB) tile__p_attr(p, "disallow_acc_multi_buffer");
+        if (!o->i[1] && o->i[0] == TILE__FOR_OPTIONS) tile__p_attr(p, "options");
+    }
+    tile__p_rest_attrs(p, o, used, 0, 0);
     tile__p(p, " {");
     tile__p_eol(p, o->file, o->line);
     tile__p_region(p, o->region[0], depth + 1);

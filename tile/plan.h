@@ -373,6 +373,14 @@ static void tile__arena_free_all(tile__arena *a) {
    are at least 4 bytes, and the advanced values are not used after the
    loop; otherwise the loop runs as written, with tl_dot staging its
    operands itself. */
+/* a loop option the plan could not apply: the notice (or, with
+   TILE_STRICT=1, the error) the compile gives at the loop's line */
+#define TILE__PLAN_NOTES 8
+typedef struct tile__plan_note {
+    const char *file;
+    int line;
+    char text[320];
+} tile__plan_note;
 typedef struct tile__loop_plan {
     int op;                           /* the TL_FOR's index in f->ops                */
     int kind;                         /* TILE__SCHED_*                               */
@@ -407,8 +415,21 @@ typedef struct tile__plan {
     size_t ring_smem;                 /* shared memory the rings take, at most       */
     int ntmaps;                       /* >>tma: the tensor maps the rings read: the    */
     int tmap_op[TILE__MAX_TMAPS];     /* MAKE_DESC op of each (kernel parameters after the record) */
+    /* >>ws: a warp-specialized kernel (tile__ws_plan): warpgroup 0 the
+       producer, running the loops around the ring and the copies; the
+       others (nthreads of them) everything else */
+    int ws;                           /* 1 when so                                   */
+    int ws_loop;                      /* the ring's index in loops                   */
+    int ws_regs[2];                   /* setmaxnreg: the producer's, the consumers'  */
+    char *ws_prod;                    /* per op: the producer lowers it (its slice)  */
+    size_t ws_empty;                  /* the stages' empty barriers (8 bytes each)   */
+    size_t ws_end;                    /* the ring and its barriers end here          */
+    int nnotes;                       /* loop options not applied, and why           */
+    tile__plan_note notes[TILE__PLAN_NOTES];
     tile__arena ar;
 } tile__plan;
+/* the threads of a program: the consumers' and a producer warpgroup's */
+static int tile__plan_threads(const tile__plan *p) { return p->nthreads + (p->ws ? 128 : 0); }
 static void tile__plan_free(tile__plan *p) {
     tile__arena_free_all(&p->ar);
     memset(p, 0, sizeof *p);
@@ -563,6 +584,10 @@ static void tile__loop_axis(tile__plan *p, const tile__op *op) {
 }
 
 
+/* the stages of TL_FOR fop's ring: its TL_LOOP_OPTIONS' num_stages, else the launch's */
+static int tile__for_stages(const tile__plan *pl, const tile__op *fop) {
+    return (fop->i[0] & TILE__FOR_OPTIONS) && fop->i[1] > 0 ? (int)fop->i[1] : pl->stages;
+}
 static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
     const tile__func *f = pl->f;
     const tile__region *R = &f->regs[fop->region[0]];
@@ -571,7 +596,7 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
     int n = fop->nres, body = fop->region[0];
     memset(p, 0, sizeof *p);
     p->async_carry = -1;
-    if (pl->stages < 2 || !y || n > TILE__MAX_CARRY) return 0;
+    if (tile__for_stages(pl, fop) < 2 || !y || n > TILE__MAX_CARRY) return 0;
     for (int k = 0; k < R->nops; k++) {
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
@@ -668,7 +693,7 @@ static int tile__async_dot(const tile__plan *pl, const tile__op *fop, const tile
     const tile__region *R = &f->regs[fop->region[0]];
     const int *args = f->pool + R->args;
     const tile__op *y = tile__terminator(f, fop->region[0]), *dot = NULL;
-    if (!pl->wgmma_async || pl->stages < 4 || !y) return -1;
+    if (!pl->wgmma_async || p->stages < 4 || !y) return -1;
     for (int k = 0; k < R->nops; k++) {
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || op->code != TILE__OP_DOT) continue;
@@ -728,7 +753,7 @@ static int tile__tma_ring(tile__plan *pl, const tile__op *fop, tile__loop_plan *
         p->slot = (int)tile__align1k((size_t)p->slot + (size_t)tile__numel(t) * (size_t)es);
     }
     p->kind = TILE__SCHED_TMA;
-    p->stages = pl->stages;
+    p->stages = tile__for_stages(pl, fop);
     p->base = tile__align1k(pl->sbase);
     p->bars = p->base + (size_t)p->stages * (size_t)p->slot;
     p->async_carry = tile__async_dot(pl, fop, p);
@@ -777,7 +802,7 @@ static int tile__ring_plan(tile__plan *pl, const tile__op *fop, tile__loop_plan 
         return 0;
     }
     p->kind = TILE__SCHED_CP_ASYNC;
-    p->stages = pl->stages;
+    p->stages = tile__for_stages(pl, fop);
     p->base = pl->wgmma ? tile__align1k(pl->sbase) : pl->sbase;
     p->async_carry = tile__async_dot(pl, fop, p);
     /* the copies run A iterations ahead: S-1, or S-2 when a wgmma stays in flight */
@@ -831,6 +856,153 @@ static void tile__plan_loops(tile__plan *p, int reg) {
         if (ring) p->sbase = ring->base;
     }
 }
+/* ---- >>ws: loop options, and warp specialization ---------------------------------------- */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void tile__plan_note_add(tile__plan *pl, const tile__op *op, const char *fmt, ...) {
+    if (pl->nnotes == TILE__PLAN_NOTES) return;
+    tile__plan_note *n = &pl->notes[pl->nnotes++];
+    n->file = op->file;
+    n->line = op->line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->text, sizeof n->text, fmt, ap);
+    va_end(ap);
+}
+/* the TL_FOR owning region reg, or NULL (the kernel body) */
+static const tile__op *tile__region_for(const tile__func *f, int reg) {
+    int o = f->regs[reg].owner;
+    return o >= 0 ? &f->ops[o] : NULL;
+}
+/* 1 when op (a TL_FOR) is rop or holds it at some depth */
+static int tile__for_holds(const tile__func *f, const tile__op *op, const tile__op *rop) {
+    for (const tile__op *q = rop; q; q = tile__region_for(f, q->parent))
+        if (q == op) return 1;
+    return 0;
+}
+/* The producer's slice of a warp-specialized kernel, into prod (per op):
+   the pure ops outside the ring that the bounds of the ring and of the
+   loops around it, and the ring's copies (their offsets and the address
+   slice's inputs), need. NULL when there is one, else why not. */
+static const char *tile__ws_slice(tile__plan *pl, const tile__loop_plan *rp, char *prod) {
+    const tile__func *f = pl->f;
+    const tile__op *rop = &f->ops[rp->op];
+    const tile__region *R = &f->regs[rop->region[0]];
+    int *stack = (int *)tile__arena_alloc(&pl->ar, sizeof(int) * (size_t)(f->npool + 64)), sp = 0, cap = f->npool + 64;
+    const char *why = NULL;
+#define TILE__WS_PUSH(v) do { if (sp < cap) stack[sp++] = (v); else why = "the loads' offsets need too much code"; } while (0)
+    for (const tile__op *q = rop; q; q = tile__region_for(f, q->parent)) {
+        if (q->code != TILE__OP_FOR) { why = "the ring is inside a TL_IF or TL_WHILE"; break; }
+        for (int j = 0; j < 3; j++) TILE__WS_PUSH(f->pool[q->opnd + j]);
+    }
+    for (int k = 0; k < rop->nres; k++)
+        if (rp->ap[k]) TILE__WS_PUSH(f->pool[rop->opnd + 3 + k]);
+    for (int k = 0; k < R->nops; k++)
+        if (rp->in_slice[R->ops[k]])
+            for (int j = 0; j < f->ops[R->ops[k]].nopnd; j++) TILE__WS_PUSH(f->pool[f->ops[R->ops[k]].opnd + j]);
+    for (int l = 0; l < rp->nloads; l++) {
+        const tile__op *ld = &f->ops[f->vals[rp->loads[l]].def];
+        for (int j = 1; j < ld->nopnd; j++) TILE__WS_PUSH(f->pool[ld->opnd + j]);
+    }
+    while (sp > 0 && !why) {
+        int v = stack[--sp];
+        if (v <= 0) continue;
+        int d = f->vals[v].def;
+        if (d < 0) {   /* a parameter, or a loop's induction variable or carried value */
+            const tile__op *own = tile__region_for(f, f->vals[v].region);
+            if (!own) continue;
+            const int *args = f->pool + f->regs[own->region[0]].args;
+            if (own->code == TILE__OP_FOR && args[0] == v && tile__for_holds(f, own, rop)) continue;
+            int k = 0;
+            while (own == rop && k < rop->nres && args[1 + k] != v) k++;
+            if (own == rop && k < rop->nres && rp->ap[k]) continue;
+            why = "the loads' offsets depend on a value a loop carries";
+            break;
+        }
+        if (f->vals[v].region == rop->region[0] || prod[d]) continue;   /* the ring's own address slice */
+        const tile__op *op = &f->ops[d];
+        if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0 || op->code == TILE__OP_DOT) {
+            why = "the loads' offsets depend on an op with effects or regions";
+            break;
+        }
+        prod[d] = 1;
+        for (int j = 0; j < op->nopnd; j++) TILE__WS_PUSH(f->pool[op->opnd + j]);
+    }
+#undef TILE__WS_PUSH
+    tile__arena_free(&pl->ar, stack);
+    return why;
+}
+/* warp_specialize on TL_FOR wop: applied (pl->ws) when the kernel's one
+   ring is a TMA ring, wop's own or inside it through TL_FORs alone, on
+   sm_90a with 8 warps; else the notice says why and what runs */
+static void tile__ws_plan(tile__plan *pl, const tile__config *cfg, const tile__op *wop) {
+    const tile__func *f = pl->f;
+    const char *why = NULL;
+    int ring = -1, nrings = 0;
+    for (int k = 0; k < pl->nloops; k++)
+        if (pl->loops[k].kind != TILE__SCHED_NONE) {
+            nrings++;
+            if (tile__for_holds(f, wop, &f->ops[pl->loops[k].op])) ring = k;
+        }
+    char buf[96];
+    if (!pl->wgmma) {
+        snprintf(buf, sizeof buf, "it needs wgmma on sm_90a (the target is %s%s)", cfg->arch,
+                 strcmp(cfg->arch, "sm_90a") == 0 ? " with TILE_WGMMA=0" : "");
+        why = buf;
+    } else if (ring < 0)
+        why = "no pipelined tl_dot loop is in it (no ring: its operands are not loads the ring takes)";
+    else if (pl->loops[ring].kind != TILE__SCHED_TMA)
+        why = "its ring copies pointer loads (cp.async); a producer takes tensor-descriptor loads (a TMA ring)";
+    else if (nrings > 1)
+        why = "the kernel has more than one ring";
+    else if (cfg->num_warps != 8) {
+        snprintf(buf, sizeof buf, "it takes num_warps 8 (two consumer warpgroups), not %d", cfg->num_warps);
+        why = buf;
+    }
+    char *prod = why ? NULL : (char *)tile__arena_alloc(&pl->ar, (size_t)f->nops);
+    if (!why) why = tile__ws_slice(pl, &pl->loops[ring], prod);
+    if (why) {
+        if (prod) tile__arena_free(&pl->ar, prod);
+        tile__plan_note_add(pl, wop, "TL_FOR: warp_specialize is not applied: %s; every warp loads and computes", why);
+        return;
+    }
+    tile__loop_plan *rp = &pl->loops[ring];
+    pl->ws = 1;
+    pl->ws_loop = ring;
+    pl->ws_prod = prod;
+    pl->ws_regs[0] = 40;    /* 128 x 40 + 256 x 232 = 64512 of the 65536 registers */
+    pl->ws_regs[1] = 232;
+    pl->ws_empty = rp->bars + 8 * (size_t)rp->stages;
+    pl->ws_end = pl->ws_empty + 8 * (size_t)rp->stages;
+    if (pl->ws_end > pl->ring_smem) pl->ring_smem = pl->ws_end;
+    /* the producer fills every stage the consumers have freed. Each tl_dot
+       waits for its own wgmmas: with a group left in flight, LLVM's code of
+       the consumers' loop made ptxas serialize them (C7514) */
+    rp->ahead = rp->stages;
+    rp->async_carry = -1;
+}
+/* every TL_FOR's TL_LOOP_OPTIONS: applied, or a note */
+static void tile__plan_options(tile__plan *pl, const tile__config *cfg) {
+    const tile__func *f = pl->f;
+    const tile__op *wop = NULL;
+    for (int k = 0; k < f->nops; k++) {
+        const tile__op *op = &f->ops[k];
+        if (op->dead || op->code != TILE__OP_FOR || !(op->i[0] & TILE__FOR_OPTIONS)) continue;
+        if (op->i[1] > 1 && !tile__plan_ring(pl, op))
+            tile__plan_note_add(pl, op, "TL_FOR: num_stages=%lld is not applied: the loop has no ring (no tl_dot operand of its body is a load the ring takes); "
+                                "it runs as written", op->i[1]);
+        if (op->i[0] & TILE__FOR_FLATTEN)
+            tile__plan_note_add(pl, op, "TL_FOR: flatten is not done by tile: the loops stay nested (warp_specialize on the outer loop runs the copies "
+                                "ahead across its iterations instead)");
+        if (op->i[0] & TILE__FOR_WS) {
+            if (!wop) wop = op;
+            else if (!tile__for_holds(f, wop, op) && !tile__for_holds(f, op, wop))
+                tile__plan_note_add(pl, op, "TL_FOR: warp_specialize is not applied: the kernel is specialized at the loop of line %d already", wop->line);
+        }
+    }
+    if (wop) tile__ws_plan(pl, cfg, wop);
+}
 static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_async_ok) {
     const tile__func *f = p->f;
     size_t nv = (size_t)(f->nvals ? f->nvals : 1), no = (size_t)(f->nops ? f->nops : 1);
@@ -859,6 +1031,7 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
     tile__plan_axes(p, 0);
     tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
     tile__plan_loops(p, 0);
+    tile__plan_options(p, cfg);
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
    code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
@@ -942,7 +1115,12 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
                     at += (size_t)snprintf(loads + at, sizeof loads - at, " %%%d@+%d", lp->loads[l], lp->loff[l]);
                 int nslice = 0;
                 for (int q = 0; q < f->nops; q++) nslice += lp->in_slice[q];
-                if (lp->kind == TILE__SCHED_TMA)
+                if (lp->kind == TILE__SCHED_TMA && p->ws && lp == &p->loops[p->ws_loop])
+                    tile__text_add(t, "%*s  schedule: TMA ring of %d stages x %d bytes at shared %zu (128B swizzle), full barriers at shared %zu, "
+                                      "empty barriers at shared %zu; the producer's one thread issues the copies as the consumers free stages "
+                                      "(across the loops around it), loads%s, address slice of %d ops\n",
+                                   2 * depth, "", lp->stages, lp->slot, lp->base, lp->bars, p->ws_empty, loads, nslice);
+                else if (lp->kind == TILE__SCHED_TMA)
                     tile__text_add(t, "%*s  schedule: TMA ring of %d stages x %d bytes at shared %zu (128B swizzle), full barriers at shared %zu, "
                                       "copies %d iterations ahead by one thread, loads%s, address slice of %d ops\n",
                                    2 * depth, "", lp->stages, lp->slot, lp->base, lp->bars, lp->ahead, loads, nslice);
@@ -969,6 +1147,15 @@ static char *tile__plan_dump(const tile__plan *p) {
     tile__text_add(&t, "// facts of the last dim: runs of consecutive values (contig), the power of two dividing each run's first (div; pointers: bytes), "
                        "runs of equal values (const)\n");
     tile__text_add(&t, "// shared memory: the rings take %zu bytes; the rest, from there, is each op's scratch\n", p->ring_smem);
+    if (p->ws) {
+        int nprod = 0;
+        for (int k = 0; k < p->f->nops; k++) nprod += p->ws_prod[k];
+        tile__text_add(&t, "// warp specialized: %d threads; warpgroup 0 the producer (setmaxnreg %d; the loops around the ring, %d ops of "
+                           "address code, the copies), warpgroups 1-%d the consumers (setmaxnreg %d; everything else, their barriers "
+                           "named barrier 1 of %d threads)\n",
+                       tile__plan_threads(p), p->ws_regs[0], nprod, p->nthreads / 128, p->ws_regs[1], p->nthreads);
+    }
+    for (int k = 0; k < p->nnotes; k++) tile__text_add(&t, "// not applied, line %d: %s\n", p->notes[k].line, p->notes[k].text);
     tile__plan_dump_region(p, 0, 0, &t);
     if (t.oom) {
         TILE_FREE(t.p);

@@ -256,3 +256,41 @@ static void tile__ptx_mbar_inval(tile__emitter *em, int bar, int pred) {   /* be
     tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.inval.shared::cta.b64 [$0]; }");
     tile__pb_emit(em, &b);
 }
+
+/* ---- sm_90: warp specialization (>>ws) ------------------------------------------------------ */
+/* arrive on barrier `bar` (no bytes) where the I1 register pred holds */
+static void tile__ptx_mbar_arrive(tile__emitter *em, int bar, int pred) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, bar, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p mbarrier.arrive.shared::cta.b64 _, [$0]; }");
+    tile__pb_emit(em, &b);
+}
+/* the warpgroup of thread `tid` (tid / 128) as lane 0 of its warp has it,
+   so that ptxas knows the roles' branch is uniform in each warp */
+static int tile__ptx_warpgroup(tile__emitter *em, int tid) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, TILE__PX_CONVERGENT);
+    tile__pb_out(&b, TL_I32);
+    tile__pb_in(&b, TL_I32, TILE__PXF_REG, tid, 0);
+    tile__pb_text(&b, "{ .reg .b32 t; shr.u32 t, $1, 7; shfl.sync.idx.b32 $0, t, 0, 31, -1; }");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}
+/* this warpgroup's registers per thread, down (inc 0) or up to `regs` */
+static void tile__ptx_setmaxnreg(tile__emitter *em, int inc, int regs) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_CONVERGENT);
+    tile__pb_text(&b, "setmaxnreg.%s.sync.aligned.u32 %d;", inc ? "inc" : "dec", regs);
+    tile__pb_emit(em, &b);
+}
+/* named barrier `id` of `threads` threads (whole warps) */
+static void tile__ptx_bar_named(tile__emitter *em, int id, int threads) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    tile__pb_text(&b, "bar.sync %d, %d;", id, threads);
+    tile__pb_emit(em, &b);
+}
