@@ -884,7 +884,8 @@ static int tile__for_holds(const tile__func *f, const tile__op *op, const tile__
 /* The producer's slice of a warp-specialized kernel, into prod (per op):
    the pure ops outside the ring that the bounds of the ring and of the
    loops around it, and the ring's copies (their offsets and the address
-   slice's inputs), need. NULL when there is one, else why not. */
+   slice's inputs), need; scalars only (one warp runs them: no barriers).
+   NULL when there is one, else why not. */
 static const char *tile__ws_slice(tile__plan *pl, const tile__loop_plan *rp, char *prod) {
     const tile__func *f = pl->f;
     const tile__op *rop = &f->ops[rp->op];
@@ -899,8 +900,11 @@ static const char *tile__ws_slice(tile__plan *pl, const tile__loop_plan *rp, cha
     for (int k = 0; k < rop->nres; k++)
         if (rp->ap[k]) TILE__WS_PUSH(f->pool[rop->opnd + 3 + k]);
     for (int k = 0; k < R->nops; k++)
-        if (rp->in_slice[R->ops[k]])
-            for (int j = 0; j < f->ops[R->ops[k]].nopnd; j++) TILE__WS_PUSH(f->pool[f->ops[R->ops[k]].opnd + j]);
+        if (rp->in_slice[R->ops[k]]) {
+            const tile__op *op = &f->ops[R->ops[k]];
+            if (op->nres && f->vals[op->res].t.rank) why = "the loads' offsets are computed from a tensor";
+            for (int j = 0; j < op->nopnd; j++) TILE__WS_PUSH(f->pool[op->opnd + j]);
+        }
     for (int l = 0; l < rp->nloads; l++) {
         const tile__op *ld = &f->ops[f->vals[rp->loads[l]].def];
         for (int j = 1; j < ld->nopnd; j++) TILE__WS_PUSH(f->pool[ld->opnd + j]);
@@ -924,6 +928,10 @@ static const char *tile__ws_slice(tile__plan *pl, const tile__loop_plan *rp, cha
         const tile__op *op = &f->ops[d];
         if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0 || op->code == TILE__OP_DOT) {
             why = "the loads' offsets depend on an op with effects or regions";
+            break;
+        }
+        if (op->nres && f->vals[op->res].t.rank) {   /* a tensor op may need the block's barriers: one warp runs this */
+            why = "the loads' offsets are computed from a tensor";
             break;
         }
         prod[d] = 1;
