@@ -583,6 +583,11 @@ static void test_loop_options(void) {
                      lp->async_carry);
         ws_plan_free(&p, &f, &own);
     }
+    /* 4 stages, a back end that allows it: a wgmma group in flight in the consumers' loop */
+    if (ws_plan("sm_90a", 8, 4, 128, 2, 0, 0, &p, &f, &own)) {
+        TT_CHECK(p.ws && p.loops[p.ws_loop].async_carry >= 0, "ws with 4 stages: a wgmma group in flight (ws %d)", p.ws);
+        ws_plan_free(&p, &f, &own);
+    }
     /* explained: each note at the loop's line, and what runs instead */
     static const struct { const char *arch; int warps, bn, at, kstages, flatten; const char *says; int *line; } no[] = {
         {"sm_90a", 4, 128, 2, 0, 0, "takes num_warps 8", &L_ws_tiles},

@@ -984,11 +984,12 @@ static void tile__ws_plan(tile__plan *pl, const tile__config *cfg, const tile__o
     pl->ws_empty = rp->bars + 8 * (size_t)rp->stages;
     pl->ws_end = pl->ws_empty + 8 * (size_t)rp->stages;
     if (pl->ws_end > pl->ring_smem) pl->ring_smem = pl->ws_end;
-    /* the producer fills every stage the consumers have freed. Each tl_dot
-       waits for its own wgmmas: with a group left in flight, LLVM's code of
-       the consumers' loop made ptxas serialize them (C7514) */
+    /* the producer fills every stage the consumers have freed; a wgmma
+       group stays in flight as in the ring alone (4 stages or more, where
+       the back end allows it: the consumers then free a stage one
+       iteration late) */
     rp->ahead = rp->stages;
-    rp->async_carry = -1;
+    rp->async_carry = tile__async_dot(pl, &f->ops[rp->op], rp);
 }
 /* every TL_FOR's TL_LOOP_OPTIONS: applied, or a note */
 static void tile__plan_options(tile__plan *pl, const tile__config *cfg) {
