@@ -1519,8 +1519,10 @@ tl__frame *tl__for_begin(const char *file, int line, tl_t *iv, const char *names
     va_start(ap, n);
     struct tl__frame *fr = tile__frame_open(TILE__FR_FOR, "TL_FOR", file, line, names, n, ap);
     va_end(ap);
-    tl_loop_options lopt = tile__b ? tile__b->lopt : (tl_loop_options){0, 0, 0, 0};
+    tl_loop_options lopt;   /* TL_LOOP_OPTIONS before this loop, taken */
     int has_lopt = tile__b && tile__b->lopt_file;
+    if (has_lopt) lopt = tile__b->lopt;
+    else memset(&lopt, 0, sizeof lopt);
     if (tile__b) tile__b->lopt_file = NULL;
     if (!fr) return NULL;
     int ids[3 + TILE__MAX_CARRY];

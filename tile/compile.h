@@ -186,9 +186,6 @@ static void tile__emitted_free(tile__emitted *e) {
     TILE_FREE(e->src);
     memset(e, 0, sizeof *e);
 }
-/* plan: the layouts, the alignment facts and the loops' schedules of f for
-   cfg, made for the emitter that takes it (ext: the registered back end's,
-   else NVRTC's); TILE_DUMP=ttgir prints them */
 /* the plan's notes (loop options it did not apply): each a notice once per
    process and line, or with TILE_STRICT=1 the error of the compile */
 static tile_status tile__plan_notes(const tile__func *f, const tile__config *cfg, const tile__plan *p) {
@@ -210,6 +207,9 @@ static tile_status tile__plan_notes(const tile__func *f, const tile__config *cfg
     }
     return TILE_OK;
 }
+/* plan: the layouts, the alignment facts and the loops' schedules of f for
+   cfg, made for the emitter that takes it (ext: the registered back end's,
+   else NVRTC's); TILE_DUMP=ttgir prints them */
 static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, tile__plan *p) {
     tile_status st = tile__plan_build(f, cfg, ext ? tile__ext->wgmma_async : 0, p);
     if (st == TILE_OK && (st = tile__plan_notes(f, cfg, p)) != TILE_OK) tile__plan_free(p);
