@@ -62,9 +62,8 @@ struct tile__lower {
     /* >>ws: in a warp-specialized kernel, the role being lowered (0: none,
        TILE__WS_PRODUCER, TILE__WS_CONSUMER; tid, lane and warp count from
        the role's first thread) and the ring's place, in variables that live
-       across the loops around it: the stage, its phase parity, and
-       (consumers, one wgmma group in flight) the stage it still reads */
-    int ws_role, ws_stage, ws_phase, ws_prev, ws_held;
+       across the loops around it: the stage and its phase parity */
+    int ws_role, ws_stage, ws_phase;
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
@@ -178,7 +177,7 @@ static int tile__relayout16(tile__lower *lw, const tile__layout *Ls, const int *
     tile__emitter *em = lw->em;
     int run = Ld->rank == 2 ? Ld->spt[1] : 0;
     if (tile__dt[t].bytes != 2 || Ls->kind != TILE__LAYOUT_MMA || Ld->kind != TILE__LAYOUT_BLOCKED || Ld->rank != 2 || Ld->shape[1] % 8 ||
-        (run != 2 && run != 4 && run != 8) || Ld->E % run || Ls->E % 2)
+        Ls->shape[0] != Ld->shape[0] || Ls->shape[1] != Ld->shape[1] || (run != 2 && run != 4 && run != 8) || Ld->E % run || Ls->E % 2)
         return 0;
     int stride = Ld->shape[1] + 8;
     tile__need_smem(lw, (size_t)Ld->shape[0] * (size_t)stride * 2);
