@@ -336,6 +336,23 @@ static void config_text(char *buf, size_t n, const tile_launch *l) {
              l->num_stages ? l->num_stages : 3);
 }
 
+/* BENCH_MM_ROWS: a comma-separated list of the row kinds to run ("tile"
+   for the pointer kernel's tuner and configs, "tma", "tma-pers", "tma-ws",
+   "tma-pers-ws"); unset or empty: all. cuBLAS always runs. */
+static int mm_row_wanted(const char *kind) {
+    const char *want = getenv("BENCH_MM_ROWS");
+    if (!want || !*want) return 1;
+    size_t n = strlen(kind);
+    for (const char *s = want; *s;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && strncmp(s, kind, n) == 0) return 1;
+        if (!e) break;
+        s = e + 1;
+    }
+    return 0;
+}
+
 /* what the summary reports, one per problem */
 typedef struct mm_summary {
     char what[64], tuned_cfg[40], best_cfg[40], tma_cfg[TMA_VARIANTS][40];
@@ -449,6 +466,7 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
         }
     }
 
+    if (!mm_row_wanted("tile")) goto tma_rows;
     /* the tuner: one launch tunes (compiling every config), then the launch through it is timed */
     tile_launch best;
     memset(&best, 0, sizeof best);
@@ -492,8 +510,10 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
     }
 
     /* the tensor-descriptor kernels of examples/matmul_persistent.c, every config by hand */
+tma_rows:;
     static const char *const rows[TMA_VARIANTS] = {"tma", "tma-pers", "tma-ws", "tma-pers-ws"};
     for (int v = 0; v < TMA_VARIANTS; v++) {
+        if (!mm_row_wanted(rows[v])) continue;
         const tile_autotuner *tt = tma_tuner(v, dt);
         for (int i = 0; i < tt->nconfigs; i++) {
             tile_launch l;

@@ -26,7 +26,10 @@
                         producer warpgroup issues the copies and two
                         consumer warpgroups run wgmma; persistent, the
                         producer loads the next tile while the consumers
-                        store this one. Elsewhere a notice says why not
+                        store this one. With num_warps 4 (persistent only)
+                        the two consumer warpgroups take the tiles in turn
+                        ("ping-pong"): one stores its tile while the
+                        other's wgmmas run. Elsewhere a notice says why not
                         and the kernel runs as matmul_tma does.
 
        matmul_persistent [M N K]      default 200 x 136 x 90
@@ -134,6 +137,15 @@ static const tile_autotune_config ws_configs_gpu[] = {
     TMA_CONFIG(128, 256, 64, 8, 3), TMA_CONFIG(256, 128, 64, 8, 3), TMA_CONFIG(128, 256, 64, 8, 2),
     TMA_CONFIG(128, 128, 64, 8, 4), TMA_CONFIG(128, 128, 64, 8, 5), TMA_CONFIG(128, 128, 64, 8, 6),
 };
+/* Persistent and warp-specialized: with 8 warps the two consumer
+   warpgroups share each tile (as above); with 4 warps each consumer
+   warpgroup has its own tile and the two take the tiles in turn (ping-pong:
+   one stores its tile while the other's wgmmas run), each with its own
+   epilogue scratch, so 4 stages of 128x128 at most. */
+static const tile_autotune_config wsp_configs_gpu[] = {
+    TMA_CONFIG(128, 256, 64, 8, 3), TMA_CONFIG(256, 128, 64, 8, 3), TMA_CONFIG(128, 128, 64, 8, 5),
+    TMA_CONFIG(128, 128, 64, 4, 4), TMA_CONFIG(128, 128, 64, 4, 3), TMA_CONFIG(64, 256, 64, 4, 3),
+};
 static const tile_autotune_config ws_configs_interp[] = {
     TMA_CONFIG(32, 64, 32, 4, 3),
     TMA_CONFIG(128, 64, 64, 8, 3),
@@ -166,6 +178,7 @@ static tile_autotuner *tma_tuner(int v, tl_dtype dt)
         int interp = strcmp(tile_backend_name(), "interp") == 0, ws = v == TMA_WS || v == TMA_PERSISTENT_WS;
 #define TMA_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
         if (ws && interp) TMA_LIST(ws_configs_interp);
+        else if (v == TMA_PERSISTENT_WS) TMA_LIST(wsp_configs_gpu);
         else if (ws) TMA_LIST(ws_configs_gpu);
         else if (interp) TMA_LIST(tma_configs_interp);
         else TMA_LIST(tma_configs_gpu);

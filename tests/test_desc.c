@@ -590,7 +590,8 @@ static void test_loop_options(void) {
     }
     /* explained: each note at the loop's line, and what runs instead */
     static const struct { const char *arch; int warps, bn, at, kstages, flatten; const char *says; int *line; } no[] = {
-        {"sm_90a", 4, 128, 2, 0, 0, "takes num_warps 8", &L_ws_tiles},
+        {"sm_90a", 2, 128, 2, 0, 0, "takes num_warps 8 (two consumer warpgroups) or 4", &L_ws_tiles},
+        {"sm_90a", 4, 128, 1, 0, 0, "take turns over the iterations of a loop around the ring", &L_ws_k},
         {"sm_80", 8, 256, 1, 0, 0, "needs wgmma on sm_90a", &L_ws_k},
         {"sm_90a", 8, 32, 1, 0, 0, "pointer loads (cp.async)", &L_ws_k},   /* rows of 64 bytes: no TMA ring */
         {"sm_90a", 8, 256, 0, 0, 1, "flatten is not done", &L_ws_tiles},
@@ -606,6 +607,17 @@ static void test_loop_options(void) {
                  no[i].says, *no[i].line - 1);
         ws_plan_free(&p, &f, &own);
     }
+    /* ping-pong: 4 warps, warp_specialize on the tiles' loop: two consumer
+       warpgroups of 128 threads take its iterations in turn */
+    if (ws_plan("sm_90a", 4, 4, 128, 2, 0, 0, &p, &f, &own)) {
+        TT_CHECK(p.ws && p.ws_pp && p.nnotes == 0 && tile__plan_threads(&p) == 384 && p.nthreads == 128 && own.ops[p.ws_outer].line == L_ws_tiles - 1,
+                 "ping-pong: applied (ws %d, pp %d, %d notes, %d threads, outer loop line %d)", p.ws, p.ws_pp, p.nnotes, tile__plan_threads(&p),
+                 p.ws ? own.ops[p.ws_outer].line : -1);
+        char *d = tile__plan_dump(&p);
+        TT_CHECK(d && strstr(d, "ping-pong"), "ping-pong: the ttgir dump says so");
+        TILE_FREE(d);
+        ws_plan_free(&p, &f, &own);
+    }
     /* num_stages of the K loop, not the launch's */
     if (ws_plan("sm_90a", 8, 4, 256, 0, 2, 0, &p, &f, &own)) {
         int S = 0;
@@ -618,12 +630,12 @@ static void test_loop_options(void) {
     (void)tile__knob_values_get();
     tile__kv.strict = 1;
     {
-        tile_launch o = {.num_warps = 4, .num_stages = 3, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"WS_AT", 2}, {"STAGES", 0}, {"FLATTEN", 0}},
+        tile_launch o = {.num_warps = 4, .num_stages = 3, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}, {"WS_AT", 1}, {"STAGES", 0}, {"FLATTEN", 0}},
                          .file = __FILE__, .line = __LINE__};
         char *ptx = NULL;
         tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(ws_matmul), &o, "sm_90a", &ptx);
         const tile_error *e = tile_last_error_info();
-        TT_CHECK(st == TILE_ERR_OPTION && e && e->line == L_ws_tiles - 1 && strstr(e->message, "TILE_STRICT"), "strict: %s (status %d, line %d)", tile_last_error(),
+        TT_CHECK(st == TILE_ERR_OPTION && e && e->line == L_ws_k - 1 && strstr(e->message, "TILE_STRICT"), "strict: %s (status %d, line %d)", tile_last_error(),
                  (int)st, e ? e->line : -1);
         tile_free_text(ptx);
     }
@@ -632,29 +644,36 @@ static void test_loop_options(void) {
 /* the PTX of the warp-specialized kernels for sm_90a: the roles' registers,
    TMA, mbarriers, wgmma, no spills or serialized wgmma */
 static void test_ws_ptx(void) {
-    static const int cf[][3] = {{1, 128, 4}, {2, 128, 4}};   /* WS_AT, BLOCK_N, stages (through LLVM a persistent 128x256 spills) */
+    /* WS_AT, BLOCK_M, BLOCK_N, stages, warps (through LLVM a persistent 128x256 spills); 4 warps: ping-pong */
+    static const int cf[][5] = {{1, 128, 128, 4, 8}, {2, 128, 128, 4, 8}, {2, 128, 128, 4, 4}, {2, 64, 256, 3, 4}};
     if (getenv("TILE_TEST_VALGRIND")) {
         printf("under valgrind: the warp-specialized PTX checks are left to the other builds of this test\n");
         return;
     }
-    for (int i = 0; i < 2; i++) {
-        tile_launch o = {.num_warps = 8, .num_stages = cf[i][2],
-                         .meta = {{"BLOCK_M", 128}, {"BLOCK_N", cf[i][1]}, {"BLOCK_K", 64}, {"WS_AT", cf[i][0]}, {"STAGES", 0}, {"FLATTEN", 0}},
+    for (int i = 0; i < (int)(sizeof cf / sizeof cf[0]); i++) {
+        tile_launch o = {.num_warps = cf[i][4], .num_stages = cf[i][3],
+                         .meta = {{"BLOCK_M", cf[i][1]}, {"BLOCK_N", cf[i][2]}, {"BLOCK_K", 64}, {"WS_AT", cf[i][0]}, {"STAGES", 0}, {"FLATTEN", 0}},
                          .file = __FILE__, .line = __LINE__};
         char *ptx = NULL, what[96];
-        snprintf(what, sizeof what, "ws matmul (at %d) 128x%dx64 w8 s%d sm_90a", cf[i][0], cf[i][1], cf[i][2]);
+        int pp = cf[i][4] == 4;
+        snprintf(what, sizeof what, "ws matmul (at %d) %dx%dx64 w%d s%d sm_90a", cf[i][0], cf[i][1], cf[i][2], cf[i][4], cf[i][3]);
         tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(ws_matmul), &o, "sm_90a", &ptx);
         TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
         if (st != TILE_OK) continue;
-        TT_CHECK(strstr(ptx, "setmaxnreg.dec.sync.aligned.u32 40") && strstr(ptx, "setmaxnreg.inc.sync.aligned.u32 232") && strstr(ptx, "cp.async.bulk.tensor.2d") &&
+        TT_CHECK(strstr(ptx, pp ? "setmaxnreg.dec.sync.aligned.u32 24" : "setmaxnreg.dec.sync.aligned.u32 40") &&
+                     strstr(ptx, pp ? "setmaxnreg.inc.sync.aligned.u32 240" : "setmaxnreg.inc.sync.aligned.u32 232") && strstr(ptx, "cp.async.bulk.tensor.2d") &&
                      strstr(ptx, "mbarrier.try_wait.parity") && strstr(ptx, "mbarrier.arrive.shared") && strstr(ptx, "wgmma.mma_async") &&
-                     strstr(ptx, "bar.sync 1, 256") && strstr(ptx, ".maxntid 384"),
+                     strstr(ptx, pp ? ", 128;" : "bar.sync 1, 256") && strstr(ptx, ".maxntid 384"),
                  "%s: not warp-specialized", what);
+        /* ping-pong: the consumers' turns (bar.arrive / bar.sync of 256 threads on a
+           register id) and their scratch halves (the dynamic shared memory's size) */
+        TT_CHECK(!pp || (strstr(ptx, "bar.arrive") && strstr(ptx, ", 256;") && strstr(ptx, "%dynamic_smem_size")), "%s: not ping-pong", what);
         check_ptx(what, ptx, "sm_90a");
         tile_free_text(ptx);
     }
 }
-static void test_ws_matmul(int M, int N, int K, int at, int bn, int stages) {
+/* warps 4 with at 2: ping-pong; progs: the programs at most (0: one per multiprocessor) */
+static void test_ws_matmul_w(int M, int N, int K, int at, int bm, int bn, int stages, int warps, unsigned progs) {
     int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8, sc = sb;
     tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
     for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
@@ -663,9 +682,9 @@ static void test_ws_matmul(int M, int N, int K, int at, int bn, int stages) {
     tile_memcpy_htod(a, ha, (size_t)M * sa * 2);
     tile_memcpy_htod(b, hb, (size_t)K * sb * 2);
     tile_memset(c, 0xff, (size_t)M * sc * 2);   /* NaN */
-    unsigned tiles = (unsigned)(((M + 127) / 128) * ((N + bn - 1) / bn)), sms = (unsigned)tile_device_sm_count();
-    TT_OK(ws_matmul(TILE_OPTS(.grid = {tiles < sms ? tiles : sms}, .num_warps = 8, .num_stages = stages,
-                              .meta = {{"BLOCK_M", 128}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WS_AT", at}, {"STAGES", 0}, {"FLATTEN", 0}}),
+    unsigned tiles = (unsigned)(((M + bm - 1) / bm) * ((N + bn - 1) / bn)), sms = progs ? progs : (unsigned)tile_device_sm_count();
+    TT_OK(ws_matmul(TILE_OPTS(.grid = {tiles < sms ? tiles : sms}, .num_warps = warps, .num_stages = stages,
+                              .meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WS_AT", at}, {"STAGES", 0}, {"FLATTEN", 0}}),
                     a, b, c, M, N, K, sa, sb, sc));
     tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
     int bad = 0, pad_bad = 0;
@@ -684,12 +703,15 @@ static void test_ws_matmul(int M, int N, int K, int at, int bn, int stages) {
     tt_checks++;
     if (bad || pad_bad) {
         tt_failures++;
-        printf("FAIL ws matmul %dx%dx%d (at %d) 128x%dx64 w8 s%d: %d wrong, %d padding elements written\n", M, N, K, at, bn, stages, bad, pad_bad);
+        printf("FAIL ws matmul %dx%dx%d (at %d) %dx%dx64 w%d s%d, %u programs: %d wrong, %d padding elements written\n", M, N, K, at, bm, bn, warps, stages,
+               tiles < sms ? tiles : sms, bad, pad_bad);
     }
     free(row), free(db);
     tile_free(a), tile_free(b), tile_free(c);
     free(ha), free(hb), free(hc);
 }
+
+static void test_ws_matmul(int M, int N, int K, int at, int bn, int stages) { test_ws_matmul_w(M, N, K, at, 128, bn, stages, 8, 0); }
 
 /* ---- 5. the launch-time rules: the line of tl_make_tensor_descriptor, nothing written ------ */
 static int L_rule;
@@ -753,6 +775,7 @@ int main(void) {
     test_loop_options();
     test_ws_ptx();
     test_ws_matmul(200, 136, 90, 1, 128, 3);   /* in the interpreter the options change nothing */
+    test_ws_matmul_w(200, 136, 90, 2, 64, 64, 3, 4, 3);
     test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
     if (tile__gpu_mode()) {
@@ -771,6 +794,14 @@ int main(void) {
             test_ws_matmul(1, 256, 200, at, 128, 5);
             test_ws_matmul(2050, 1544, 200, at, 128, 2);   /* 221 tiles: programs loop over two */
         }
+        /* ping-pong (4 warps, the tiles' loop): the two consumers take turns; programs
+           with one tile (the second consumer idle), with odd and even counts, many */
+        test_ws_matmul_w(520, 392, 1000, 2, 128, 128, 4, 4, 0);
+        test_ws_matmul_w(4097, 511, 129, 2, 128, 128, 4, 4, 0);
+        test_ws_matmul_w(1, 256, 200, 2, 128, 128, 3, 4, 0);
+        test_ws_matmul_w(2050, 1544, 200, 2, 128, 128, 4, 4, 7);
+        test_ws_matmul_w(2050, 1544, 200, 2, 64, 256, 3, 4, 0);
+        test_ws_matmul_w(1000, 1000, 64, 2, 128, 128, 2, 4, 5);   /* one K step a tile */
     } else {
         printf("the large matmuls run on a GPU only (none here)\n");
     }

@@ -64,14 +64,23 @@ struct tile__lower {
        the role's first thread) and the ring's place, in variables that live
        across the loops around it: the stage and its phase parity */
     int ws_role, ws_stage, ws_phase;
+    /* >>pingpong: in a ping-pong consumer, registers of its index c (0, 1)
+       and of its scratch's offset from sbase; the variable `first` (1 until
+       its first ring starts); its named barrier's id (1 + c); the split
+       loop's induction variable, step and bound as the whole program counts
+       them */
+    int pp, pp_c, pp_sreg, pp_first, pp_bar, pp_iv, pp_step, pp_hi;
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
 enum { TILE__WS_PRODUCER = 1, TILE__WS_CONSUMER };
+static int tile__li(tile__lower *lw, int v);
 /* a barrier of the program's threads: in a warp-specialized kernel's
    consumers, of theirs alone (named barrier 1; the producer runs ahead) */
 static void tile__sync(tile__lower *lw) {
-    if (lw->ws_role == TILE__WS_CONSUMER) tile__ptx_bar_named(lw->em, 1, lw->nthreads);
+    if (lw->ws_role == TILE__WS_CONSUMER && lw->pp)   /* ping-pong: named barrier 1 + c */
+        tile__ptx_bar_named_reg(lw->em, 0, lw->pp_bar, lw->nthreads);
+    else if (lw->ws_role == TILE__WS_CONSUMER) tile__ptx_bar_named(lw->em, 1, lw->nthreads);
     else lw->em->barrier(lw->em);
 }
 /* n zeroed bytes, never NULL: out of memory, back to tile__lower_func */
@@ -152,7 +161,10 @@ static int tile__and_pred(tile__lower *lw, int a, int b) {
 }
 static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes + lw->sbase > lw->smem) lw->smem = bytes + lw->sbase; }
 /* shared-memory scratch accesses, at offsets from sbase */
-static int tile__soff(tile__lower *lw, int off) { return lw->sbase ? tile__iadd(lw, off, tile__li(lw, (int)lw->sbase)) : off; }
+static int tile__soff(tile__lower *lw, int off) {
+    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER) off = tile__iadd(lw, off, lw->pp_sreg);   /* this consumer's own scratch */
+    return lw->sbase ? tile__iadd(lw, off, tile__li(lw, (int)lw->sbase)) : off;
+}
 static void tile__sst(tile__lower *lw, tl_dtype t, int off, int v) { lw->em->smem_store(lw->em, t, tile__soff(lw, off), v); }
 static int tile__sld(tile__lower *lw, tl_dtype t, int off) { return lw->em->smem_load(lw->em, t, tile__soff(lw, off)); }
 
@@ -791,8 +803,28 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     for (int k = 0; k < n; k++) tile__vars_for(lw, args[1 + k], tile__converted(lw, o[3 + k], &lw->lay[args[1 + k]]));
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
-    em->for_begin(em, it, iv, lw->regs[o[0]][0], tile__for_hi(lw, op), lw->regs[o[2]][0]);
+    int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER && op - f->ops == lw->plan->ws_outer) {
+        /* >>pingpong: consumer c takes the iterations c, c + 2, ... */
+        lw->pp_iv = iv, lw->pp_step = step, lw->pp_hi = hi;
+        int c = it == TL_I32 ? lw->pp_c : em->op1(em, TILE__OP_CAST, TL_I32, it, lw->pp_c);
+        tile__elem two;
+        two.i = 2;
+        lo = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, c));
+        step = em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, two));
+    }
+    em->for_begin(em, it, iv, lo, hi, step);
+    int saved[3] = {lw->tid, lw->lane, lw->warp};
+    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER && op - f->ops == lw->plan->ws_outer) {
+        /* the thread's index read in each iteration, so that the epilogue's
+           addresses are not hoisted out of the loop and kept live across the
+           ring (tile__ptx_tid_here) */
+        lw->tid = tile__iop(lw, TILE__OP_AND, tile__ptx_tid_here(em), 127);
+        lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
+        lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
+    }
     tile__lower_region(lw, op->region[0]);
+    lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
     const tile__op *y = tile__terminator(f, op->region[0]);
     tile__assign_all(lw, n, args + 1, f->pool + y->opnd);
     em->for_end(em);

@@ -62,6 +62,7 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
             continue;
         }
         s[k].base = tile__li(lw, (int)(lw->sbase + off));
+        if (lw->pp && lw->ws_role == TILE__WS_CONSUMER) s[k].base = tile__iadd(lw, s[k].base, lw->pp_sreg);   /* >>pingpong */
         off += ((size_t)tile__numel(t) * (size_t)es + 127) / 128 * 128;
         if (wg) off = tile__align1k(off);
         staged |= 1 << k;
@@ -243,6 +244,49 @@ static void tile__ws_producer_region(tile__lower *lw, int reg) {
         else if (pl->ws_prod[r->ops[k]]) tile__lower_op(lw, op);
     }
 }
+/* >>pingpong: before consumer c's ring, the other's last ring is done
+   (it arrived on named barrier 3 + c; not before the program's first ring,
+   consumer 0's first), and the ring's place skips the other's iterations:
+   none before consumer 0's first ring, the trip count of one ring (the same
+   in every iteration, tile__ws_pp_why) otherwise. Only then does the
+   consumer wait on a full barrier: the producer has filled every place
+   before this ring's first (the other consumer waited for them), so the
+   barrier of that stage is in the phase of this place, and the parity
+   waited for is never one a lap behind. */
+static void tile__pp_ring_start(tile__lower *lw, tl_dtype it, int lo, int hi, int step, int S) {
+    tile__emitter *em = lw->em;
+    int wait = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)),
+                       em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_c, tile__li(lw, 0)));
+    em->if_begin(em, wait);
+    tile__ptx_bar_named_reg(em, 0, tile__iadd(lw, lw->pp_c, tile__li(lw, 3)), 2 * lw->nthreads);
+    em->if_end(em);
+    tile__elem z, one;
+    z.i = 0;
+    one.i = 1;
+    int span = em->op2(em, TILE__OP_SUB, it, it, hi, lo);
+    int trips = em->op2(em, TILE__OP_DIV, it, it, em->op2(em, TILE__OP_SUB, it, it, em->op2(em, TILE__OP_ADD, it, it, span, step), em->lit(em, it, one)), step);
+    trips = em->op3(em, TILE__OP_WHERE, it, it, em->op2(em, TILE__OP_GT, it, TL_I1, span, em->lit(em, it, z)), trips, em->lit(em, it, z));
+    if (it != TL_I32) trips = em->op1(em, TILE__OP_CAST, it, TL_I32, trips);
+    int skip = em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)), lw->pp_c, tile__li(lw, 1));
+    int at = tile__iadd(lw, lw->ws_stage, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, skip, trips));
+    int wraps = tile__iop(lw, TILE__OP_DIV, at, S);
+    em->assign(em, lw->ws_stage, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, at, tile__iop(lw, TILE__OP_MUL, wraps, S)));
+    em->assign(em, lw->ws_phase, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__iop(lw, TILE__OP_AND, wraps, 1)));
+    em->assign(em, lw->pp_first, tile__li(lw, 0));
+}
+/* >>pingpong: after consumer c's ring, the other may start its own, if
+   the program has a next iteration (the other's): arrive on named barrier
+   4 - c without waiting */
+static void tile__pp_ring_end(tile__lower *lw) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    const tile__op *wop = &f->ops[lw->plan->ws_outer];
+    tl_dtype oit = tile__vdt(lw, f->pool[wop->opnd]);
+    int next = em->op2(em, TILE__OP_ADD, oit, oit, lw->pp_iv, lw->pp_step);
+    em->if_begin(em, em->op2(em, TILE__OP_LT, oit, TL_I1, next, lw->pp_hi));
+    tile__ptx_bar_named_reg(em, 1, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__li(lw, 4), lw->pp_c), 2 * lw->nthreads);
+    em->if_end(em);
+}
 /* the consumers' ring: the loop without its copies */
 static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     tile__emitter *em = lw->em;
@@ -253,6 +297,7 @@ static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const ti
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
     int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
+    if (lw->pp) tile__pp_ring_start(lw, it, lo, hi, step, p->stages);
     int lane0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->lane, tile__li(lw, 0));
     int prev = em->var(em, TL_I32, tile__li(lw, 0)), held = em->var(em, TL_I32, tile__li(lw, 0));
     em->for_begin(em, it, iv, lo, hi, step);
@@ -273,6 +318,7 @@ static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const ti
         int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
         tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
     }
+    if (lw->pp) tile__pp_ring_end(lw);
     tile__loop_results(lw, op, args + 1);
 }
 /* the kernel body of a warp-specialized plan */
@@ -302,13 +348,30 @@ static void tile__lower_ws(tile__lower *lw) {
     em->if_else(em);
     tile__ptx_setmaxnreg(em, 1, pl->ws_regs[1]);
     lw->ws_role = TILE__WS_CONSUMER;
-    lw->tid = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, lw->tid, tile__li(lw, 128));
-    lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
+    if (pl->ws_pp) {
+        /* >>pingpong: consumer c = wg - 1 of 128 threads, tid from 0 in each;
+           its scratch is the c-th half of what is above the ring (the launch
+           gives two consumers' worth: see below) */
+        lw->pp = 1;
+        lw->pp_c = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, wg, tile__li(lw, 1));
+        lw->pp_bar = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lw->pp_c, tile__li(lw, 1));
+        lw->tid = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 127));
+        int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), tile__li(lw, (int)pl->ws_end)), 1);
+        lw->pp_sreg = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lw->pp_c, half);
+        lw->pp_first = em->var(em, TL_I32, tile__li(lw, 1));
+    } else {
+        lw->tid = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, lw->tid, tile__li(lw, 128));
+    }
+    lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));   /* (lane: tid's low bits are the same) */
     lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
     lw->ws_phase = em->var(em, TL_I32, tile__li(lw, 0));
     tile__lower_region(lw, 0);
     em->if_end(em);
     lw->ws_role = 0;
+    lw->pp = 0;
+    /* ping-pong: two consumers' scratch, each a whole number of KiB (wgmma's
+       staging is 1 KiB-aligned) */
+    if (pl->ws_pp) lw->smem = pl->ws_end + 2 * tile__align1k(lw->smem - pl->ws_end);
 }
 static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     if (lw->ws_role == TILE__WS_CONSUMER && p == &lw->plan->loops[lw->plan->ws_loop]) tile__ws_consumer_ring(lw, op, p);

@@ -424,12 +424,17 @@ typedef struct tile__plan {
     char *ws_prod;                    /* per op: the producer lowers it (its slice)  */
     size_t ws_empty;                  /* the stages' empty barriers (8 bytes each)   */
     size_t ws_end;                    /* the ring and its barriers end here          */
+    int ws_pp;                        /* ping-pong: two consumer warpgroups of nthreads
+                                         (128) each take the iterations of ws_outer in
+                                         turn, each with its own scratch; else one
+                                         group of nthreads (256) shares each iteration */
+    int ws_outer;                     /* ping-pong: the op index of the loop they split */
     int nnotes;                       /* loop options not applied, and why           */
     tile__plan_note notes[TILE__PLAN_NOTES];
     tile__arena ar;
 } tile__plan;
 /* the threads of a program: the consumers' and a producer warpgroup's */
-static int tile__plan_threads(const tile__plan *p) { return p->nthreads + (p->ws ? 128 : 0); }
+static int tile__plan_threads(const tile__plan *p) { return p->nthreads * (p->ws_pp ? 2 : 1) + (p->ws ? 128 : 0); }
 static void tile__plan_free(tile__plan *p) {
     tile__arena_free_all(&p->ar);
     memset(p, 0, sizeof *p);
@@ -941,9 +946,44 @@ static const char *tile__ws_slice(tile__plan *pl, const tile__loop_plan *rp, cha
     tile__arena_free(&pl->ar, stack);
     return why;
 }
+/* 1 when value v is the same in every iteration of TL_FOR wop: made
+   outside it, or by pure ops inside it from such values (depth-limited) */
+static int tile__ws_invariant(const tile__func *f, const tile__op *wop, int v, int depth) {
+    if (v <= 0) return 1;
+    int d = f->vals[v].def;
+    const tile__op *own = tile__region_for(f, f->vals[v].region);
+    int inside = 0;
+    for (const tile__op *q = own; q && !inside; q = tile__region_for(f, q->parent)) inside = q == wop;
+    if (!inside) return 1;
+    if (d < 0 || depth > 48) return 0;   /* an induction variable or carried value of a loop in wop */
+    const tile__op *op = &f->ops[d];
+    if (!(tile__op_flags[op->code] & TILE__F_PURE) || op->region[0] >= 0) return 0;
+    for (int j = 0; j < op->nopnd; j++)
+        if (!tile__ws_invariant(f, wop, f->pool[op->opnd + j], depth + 1)) return 0;
+    return 1;
+}
+/* >>pingpong: why the two consumer warpgroups of a 4-warp plan cannot take
+   turns over wop's iterations with ring rp (NULL when they can): each
+   iteration runs the ring once, with the same trip count, and nothing
+   passes between iterations */
+static const char *tile__ws_pp_why(const tile__func *f, const tile__op *wop, const tile__loop_plan *rp) {
+    const tile__op *rop = &f->ops[rp->op];
+    if (wop == rop)
+        return "with num_warps 4 the consumer warpgroups take turns over the iterations of a loop around the ring (a persistent "
+               "loop), not over the ring's own";
+    if (wop->code != TILE__OP_FOR || rop->parent != wop->region[0])
+        return "with num_warps 4 the ring must be directly in the body of the warp-specialized loop";
+    if (wop->nres) return "with num_warps 4 the consumer warpgroups take turns over its iterations, so it may not carry values";
+    for (int j = 0; j < 3; j++)
+        if (!tile__ws_invariant(f, wop, f->pool[rop->opnd + j], 0))
+            return "with num_warps 4 the ring's bounds must be the same in every iteration of the loop around it";
+    return NULL;
+}
 /* warp_specialize on TL_FOR wop: applied (pl->ws) when the kernel's one
    ring is a TMA ring, wop's own or inside it through TL_FORs alone, on
-   sm_90a with 8 warps; else the notice says why and what runs */
+   sm_90a with 8 warps (two consumer warpgroups share each iteration) or
+   4 (ping-pong: two consumer warpgroups of 4 warps take wop's iterations in
+   turn); else the notice says why and what runs */
 static void tile__ws_plan(tile__plan *pl, const tile__config *cfg, const tile__op *wop) {
     const tile__func *f = pl->f;
     const char *why = NULL;
@@ -964,10 +1004,11 @@ static void tile__ws_plan(tile__plan *pl, const tile__config *cfg, const tile__o
         why = "its ring copies pointer loads (cp.async); a producer takes tensor-descriptor loads (a TMA ring)";
     else if (nrings > 1)
         why = "the kernel has more than one ring";
-    else if (cfg->num_warps != 8) {
-        snprintf(buf, sizeof buf, "it takes num_warps 8 (two consumer warpgroups), not %d", cfg->num_warps);
+    else if (cfg->num_warps != 8 && cfg->num_warps != 4) {
+        snprintf(buf, sizeof buf, "it takes num_warps 8 (two consumer warpgroups) or 4 (two taking turns), not %d", cfg->num_warps);
         why = buf;
-    }
+    } else if (cfg->num_warps == 4)
+        why = tile__ws_pp_why(f, wop, &pl->loops[ring]);
     char *prod = why ? NULL : (char *)tile__arena_alloc(&pl->ar, (size_t)f->nops);
     if (!why) why = tile__ws_slice(pl, &pl->loops[ring], prod);
     if (why) {
@@ -979,8 +1020,10 @@ static void tile__ws_plan(tile__plan *pl, const tile__config *cfg, const tile__o
     pl->ws = 1;
     pl->ws_loop = ring;
     pl->ws_prod = prod;
-    pl->ws_regs[0] = 40;    /* 128 x 40 + 256 x 232 = 64512 of the 65536 registers */
-    pl->ws_regs[1] = 232;
+    pl->ws_pp = cfg->num_warps == 4;
+    pl->ws_outer = (int)(wop - f->ops);
+    pl->ws_regs[0] = pl->ws_pp ? 24 : 40;    /* 128 x 40 + 256 x 232 (ping-pong: 24, 240) = 64512 of the 65536 registers */
+    pl->ws_regs[1] = pl->ws_pp ? 240 : 232;
     pl->ws_empty = rp->bars + 8 * (size_t)rp->stages;
     pl->ws_end = pl->ws_empty + 8 * (size_t)rp->stages;
     if (pl->ws_end > pl->ring_smem) pl->ring_smem = pl->ws_end;
@@ -1159,10 +1202,17 @@ static char *tile__plan_dump(const tile__plan *p) {
     if (p->ws) {
         int nprod = 0;
         for (int k = 0; k < p->f->nops; k++) nprod += p->ws_prod[k];
-        tile__text_add(&t, "// warp specialized: %d threads; warpgroup 0 the producer (setmaxnreg %d; the loops around the ring, %d ops of "
-                           "address code, the copies), warpgroups 1-%d the consumers (setmaxnreg %d; everything else, their barriers "
-                           "named barrier 1 of %d threads)\n",
-                       tile__plan_threads(p), p->ws_regs[0], nprod, p->nthreads / 128, p->ws_regs[1], p->nthreads);
+        if (p->ws_pp)
+            tile__text_add(&t, "// warp specialized, ping-pong: %d threads; warpgroup 0 the producer (setmaxnreg %d; the loops around the ring, "
+                               "%d ops of address code, the copies), warpgroups 1 and 2 the consumers (setmaxnreg %d), taking the iterations "
+                               "of the loop of line %d in turn (the ring of one after the other's: named barriers 3 and 4 of 256 threads), "
+                               "each with its own scratch and its barriers named barrier 1 or 2 of %d threads\n",
+                           tile__plan_threads(p), p->ws_regs[0], nprod, p->ws_regs[1], p->f->ops[p->ws_outer].line, p->nthreads);
+        else
+            tile__text_add(&t, "// warp specialized: %d threads; warpgroup 0 the producer (setmaxnreg %d; the loops around the ring, %d ops of "
+                               "address code, the copies), warpgroups 1-%d the consumers (setmaxnreg %d; everything else, their barriers "
+                               "named barrier 1 of %d threads)\n",
+                           tile__plan_threads(p), p->ws_regs[0], nprod, p->nthreads / 128, p->ws_regs[1], p->nthreads);
     }
     for (int k = 0; k < p->nnotes; k++) tile__text_add(&t, "// not applied, line %d: %s\n", p->notes[k].line, p->notes[k].text);
     tile__plan_dump_region(p, 0, 0, &t);

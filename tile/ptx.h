@@ -294,3 +294,38 @@ static void tile__ptx_bar_named(tile__emitter *em, int id, int threads) {
     tile__pb_text(&b, "bar.sync %d, %d;", id, threads);
     tile__pb_emit(em, &b);
 }
+/* >>pingpong: named barrier whose id is the I32 register `id`, of
+   `threads` threads (whole warps): wait for them (bar.sync), or arrive
+   without waiting (arrive 1: bar.arrive) */
+static void tile__ptx_bar_named_reg(tile__emitter *em, int arrive, int id, int threads) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
+    tile__pb_in(&b, TL_I32, TILE__PXF_REG, id, 0);
+    tile__pb_text(&b, "bar.%s $0, %d;", arrive ? "arrive" : "sync", threads);
+    tile__pb_emit(em, &b);
+}
+/* the bytes of dynamic shared memory the launch gave the program (I32) */
+static int tile__ptx_dyn_smem(tile__emitter *em) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, TL_I32);
+    tile__pb_text(&b, "mov.u32 $0, %%dynamic_smem_size;");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}
+/* the thread's index (I32), read where this is emitted: what is computed
+   from it cannot be hoisted above this point (LLVM would otherwise keep a
+   persistent loop's epilogue addresses live across its K loop, beside the
+   accumulators, and spill) */
+static int tile__ptx_tid_here(tile__emitter *em) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, TILE__PX_VOLATILE);
+    tile__pb_out(&b, TL_I32);
+    tile__pb_text(&b, "mov.u32 $0, %%tid.x;");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}
