@@ -141,10 +141,11 @@ static const tile_autotune_config ws_configs_gpu[] = {
    warpgroups share each tile (as above); with 4 warps each consumer
    warpgroup has its own tile and the two take the tiles in turn (ping-pong:
    one stores its tile while the other's wgmmas run), each with its own
-   epilogue scratch, so 4 stages of 128x128 at most. */
+   epilogue scratch: 5 stages of 128x128 fit where C's store goes through
+   the copy engine (its rows whole 16-byte chunks), 4 otherwise. */
 static const tile_autotune_config wsp_configs_gpu[] = {
     TMA_CONFIG(128, 256, 64, 8, 3), TMA_CONFIG(256, 128, 64, 8, 3), TMA_CONFIG(128, 128, 64, 8, 5),
-    TMA_CONFIG(128, 128, 64, 4, 4), TMA_CONFIG(128, 128, 64, 4, 3), TMA_CONFIG(64, 256, 64, 4, 3),
+    TMA_CONFIG(128, 128, 64, 4, 4), TMA_CONFIG(128, 128, 64, 4, 5), TMA_CONFIG(64, 256, 64, 4, 3),
 };
 static const tile_autotune_config ws_configs_interp[] = {
     TMA_CONFIG(32, 64, 32, 4, 3),

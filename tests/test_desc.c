@@ -450,7 +450,7 @@ static void test_tma_ptx(void) {
 }
 
 /* ---- 4c. the plan: on sm_90a the matmul's loop is a TMA ring (stages of both blocks, 1 KiB
-   aligned, the full barriers after them, two tensor maps, the loads' offsets as the address
+   aligned, the full barriers after them, two tensor maps and C's store's, the loads' offsets as the address
    slice), copies S-2 ahead with a wgmma group in flight where the back end allows it, S-1
    without; on sm_80 the cp.async ring of the pointer rewrite, no tensor maps */
 static void test_tma_plan(void) {
@@ -480,8 +480,13 @@ static void test_tma_plan(void) {
             if (p.loops[l].kind != TILE__SCHED_NONE) lp = &p.loops[l];
         TT_CHECK(lp != NULL, "plan %s: the K loop has no ring", arch);
         if (lp && a < 2) {
-            TT_CHECK(lp->kind == TILE__SCHED_TMA && p.ntmaps == 2 && lp->nloads == 2, "plan %s: a TMA ring of two loads, two maps (kind %d, %d maps)", arch, lp->kind,
-                     p.ntmaps);
+            /* and C's store through the copy engine (N = 1024 is divisible by 16): a third map */
+            int nst = 0, stmap = 0;
+            for (int k = 0; k < g->nops; k++)
+                if (!g->ops[k].dead && g->ops[k].code == TILE__OP_DESC_STORE) nst++, stmap = p.store_tmap[k];
+            TT_CHECK(lp->kind == TILE__SCHED_TMA && p.ntmaps == 3 && lp->nloads == 2 && nst == 1 && stmap == 3,
+                     "plan %s: a TMA ring of two loads, two maps, C's store the third (kind %d, %d maps, %d stores, store map %d)", arch, lp->kind, p.ntmaps, nst,
+                     stmap);
             TT_CHECK(lp->stages == S && lp->slot == 32768 && lp->loff[0] == 0 && lp->loff[1] == 16384 && lp->base % 1024 == 0 &&
                          lp->bars == lp->base + (size_t)S * 32768,
                      "plan %s: stages %d x %d bytes, loads at %d and %d, base %zu, barriers at %zu", arch, lp->stages, lp->slot, lp->loff[0], lp->loff[1],
@@ -515,7 +520,9 @@ TILE_KERNEL(ws_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_
     int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K), at = (int)TL_META(WS_AT);
     tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BM, BK));
     tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BK, BN));
-    tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BM, BN));
+    /* CN (when given): C's row length as a constant, known to be a multiple of 16 bytes without arguments */
+    int CN = (int)TL_META_OR(CN, 0);
+    tl_t c_desc = CN ? tl_make_tensor_descriptor(c_ptr, (M, CN), (stride_cm, 1), (BM, BN)) : tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BM, BN));
     tl_t npn = tl_cdiv(N, BN), ntiles = tl_mul(tl_cdiv(M, BM), npn);
     TL_LOOP_OPTIONS(.warp_specialize = at == 2, .flatten = (int)TL_META(FLATTEN));
     TL_FOR (t, tl_program_id(0), ntiles, tl_num_programs(0)) {
@@ -644,19 +651,22 @@ static void test_loop_options(void) {
 /* the PTX of the warp-specialized kernels for sm_90a: the roles' registers,
    TMA, mbarriers, wgmma, no spills or serialized wgmma */
 static void test_ws_ptx(void) {
-    /* WS_AT, BLOCK_M, BLOCK_N, stages, warps (through LLVM a persistent 128x256 spills); 4 warps: ping-pong */
-    static const int cf[][5] = {{1, 128, 128, 4, 8}, {2, 128, 128, 4, 8}, {2, 128, 128, 4, 4}, {2, 64, 256, 3, 4}};
+    /* WS_AT, BLOCK_M, BLOCK_N, stages, warps, CN; 4 warps: ping-pong; CN: C's rows a
+       constant multiple of 16 bytes, so C's store goes through the copy engine */
+    static const int cf[][6] = {{1, 128, 128, 4, 8, 0}, {2, 128, 128, 4, 8, 0}, {2, 128, 256, 3, 8, 4096}, {2, 128, 128, 4, 4, 0},
+                                {2, 128, 128, 5, 4, 4096}, {2, 64, 256, 3, 4, 4096}, {1, 128, 256, 3, 8, 4096}};
     if (getenv("TILE_TEST_VALGRIND")) {
         printf("under valgrind: the warp-specialized PTX checks are left to the other builds of this test\n");
         return;
     }
     for (int i = 0; i < (int)(sizeof cf / sizeof cf[0]); i++) {
         tile_launch o = {.num_warps = cf[i][4], .num_stages = cf[i][3],
-                         .meta = {{"BLOCK_M", cf[i][1]}, {"BLOCK_N", cf[i][2]}, {"BLOCK_K", 64}, {"WS_AT", cf[i][0]}, {"STAGES", 0}, {"FLATTEN", 0}},
+                         .meta = {{"BLOCK_M", cf[i][1]}, {"BLOCK_N", cf[i][2]}, {"BLOCK_K", 64}, {"WS_AT", cf[i][0]}, {"STAGES", 0}, {"FLATTEN", 0},
+                                  {"CN", cf[i][5]}},
                          .file = __FILE__, .line = __LINE__};
         char *ptx = NULL, what[96];
         int pp = cf[i][4] == 4;
-        snprintf(what, sizeof what, "ws matmul (at %d) %dx%dx64 w%d s%d sm_90a", cf[i][0], cf[i][1], cf[i][2], cf[i][4], cf[i][3]);
+        snprintf(what, sizeof what, "ws matmul (at %d) %dx%dx64 w%d s%d CN %d sm_90a", cf[i][0], cf[i][1], cf[i][2], cf[i][4], cf[i][3], cf[i][5]);
         tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(ws_matmul), &o, "sm_90a", &ptx);
         TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
         if (st != TILE_OK) continue;
@@ -668,13 +678,16 @@ static void test_ws_ptx(void) {
         /* ping-pong: the consumers' turns (bar.arrive / bar.sync of 256 threads on a
            register id) and their scratch halves (the dynamic shared memory's size) */
         TT_CHECK(!pp || (strstr(ptx, "bar.arrive") && strstr(ptx, ", 256;") && strstr(ptx, "%dynamic_smem_size")), "%s: not ping-pong", what);
+        /* C's store through the copy engine exactly where its rows are known to be whole 16-byte chunks */
+        int tma_st = strstr(ptx, "global.shared::cta.tile.bulk_group") && strstr(ptx, "cp.async.bulk.wait_group.read 0");
+        TT_CHECK(tma_st == (cf[i][5] != 0), "%s: the TMA store is %s", what, tma_st ? "there" : "missing");
         check_ptx(what, ptx, "sm_90a");
         tile_free_text(ptx);
     }
 }
 /* warps 4 with at 2: ping-pong; progs: the programs at most (0: one per multiprocessor) */
 static void test_ws_matmul_w(int M, int N, int K, int at, int bm, int bn, int stages, int warps, unsigned progs) {
-    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8, sc = sb;
+    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8, sc = sb + 8;   /* C has 8 columns of padding at least, which must stay unwritten */
     tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
     for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
     for (int i = 0; i < K * sb; i++) hb[i] = tile_f16_from(tt_uniform(-1, 1));
@@ -802,6 +815,17 @@ int main(void) {
         test_ws_matmul_w(2050, 1544, 200, 2, 128, 128, 4, 4, 7);
         test_ws_matmul_w(2050, 1544, 200, 2, 64, 256, 3, 4, 0);
         test_ws_matmul_w(1000, 1000, 64, 2, 128, 128, 2, 4, 5);   /* one K step a tile */
+        /* N a multiple of 16: C's store through the copy engine (clipped at M and N,
+           the padding after N unwritten), plain, warp-specialized, ping-pong */
+        for (int at = 0; at <= 2; at++) {
+            test_ws_matmul_w(4097, 512, 129, at, 128, 256, 3, 8, 0);
+            test_ws_matmul_w(1000, 400, 300, at, 128, 128, 4, 8, 0);
+            test_ws_matmul_w(1, 256, 200, at, 128, 128, 3, 8, 0);
+        }
+        test_ws_matmul_w(4097, 512, 129, 2, 128, 128, 5, 4, 0);
+        test_ws_matmul_w(1000, 400, 300, 2, 128, 128, 4, 4, 3);
+        test_ws_matmul_w(2050, 1536, 200, 2, 64, 256, 3, 4, 7);
+        test_ws_matmul_w(1, 256, 200, 2, 128, 128, 4, 4, 0);
     } else {
         printf("the large matmuls run on a GPU only (none here)\n");
     }

@@ -333,6 +333,24 @@ static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, con
     return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16) && t->shape[1] * 2 % 128 == 0 && t->shape[0] % 8 == 0 && t->shape[0] <= 256 &&
            owner >= 0 && f->ops[owner].code == TILE__OP_FOR;
 }
+/* >>tma: a tensor-descriptor store the copy engine takes on cfg: sm_90a
+   with wgmma, a plain store (not an atomic) of a 2-D block of 16-bit
+   elements whose rows are whole 128-byte swizzle atoms, at most 256 of
+   them and a multiple of 8, staged whole in shared memory; and the
+   tensor's row length known to be a multiple of 16 bytes (a parameter
+   specialized as divisible by 16, or a constant): the engine writes whole
+   16-byte chunks, so past a row's end that is not one it would write the
+   padding (seen on the H200: test_desc with N = 15 f32, the example at
+   4097x511x129) */
+static int tile__tma_store_candidate(const tile__func *f, const tile__config *cfg, const tile__op *op) {
+    if (op->dead || op->code != TILE__OP_DESC_STORE || op->i[0] != -1 || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
+    const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
+    if (t->rank != 2 || (t->dtype != TL_F16 && t->dtype != TL_BF16) || t->shape[1] * 2 % 128 || t->shape[0] % 8 || t->shape[0] > 256) return 0;
+    const tile__op *md = &f->ops[f->vals[f->pool[op->opnd]].def];
+    int rank = (md->nopnd - 1) / 2, inner = f->pool[md->opnd + rank], d = f->vals[inner].def, q = tile__param_of(f, inner);
+    if (q >= 0) return q < 64 && (cfg->spec16 >> q & 1);
+    return d >= 0 && f->ops[d].code == TILE__OP_CONST && f->ops[d].i[0] * 2 % 16 == 0;
+}
 /* descs: the tensor-descriptor accesses the plan gives no copy-engine ring
    become pointer accesses (passes.h), on a copy of f, for the plan and the
    lowering; the interpreter runs them as they are. The candidates are kept
@@ -345,7 +363,8 @@ static tile_status tile__descs_stage(const tile__func *f, const tile__config *cf
     if (!tile__has_descs(f)) return TILE_OK;
     char *keep = (char *)tile__calloc((size_t)f->nops + 1, 1);
     int ncand = 0, ok = keep != NULL;
-    for (int id = 0; ok && id < f->nops; id++) ncand += keep[id] = (char)tile__tma_candidate(f, cfg, &f->ops[id]);
+    for (int id = 0; ok && id < f->nops; id++)
+        ncand += keep[id] = (char)(tile__tma_candidate(f, cfg, &f->ops[id]) || tile__tma_store_candidate(f, cfg, &f->ops[id]));
     if (ok && ncand) {
         /* plan with the candidates as they are; keep those its rings load */
         tile__plan plan;
@@ -355,6 +374,7 @@ static tile_status tile__descs_stage(const tile__func *f, const tile__config *cf
             for (int l = 0; l < plan.nloops; l++)
                 if (plan.loops[l].kind == TILE__SCHED_TMA)
                     for (int q = 0; q < plan.loops[l].nloads; q++) keep[own->vals[plan.loops[l].loads[q]].def] = 1;
+            for (int id = 0; id < f->nops; id++) keep[id] |= (char)(plan.store_tmap[id] > 0);   /* (the copy's op ids are f's) */
             tile__plan_free(&plan);
         } else {
             ok = 0;

@@ -35,6 +35,7 @@ typedef struct tile__arch_rules {
     void (*dot)(tile__lower *lw, const tile__op *op, int kind);   /* kind: TILE__MMA_* */
     void (*ring)(tile__lower *lw, const tile__op *op, const tile__loop_plan *p);
     void (*ws)(tile__lower *lw);   /* >>ws: the kernel body of a warp-specialized plan */
+    void (*desc_store)(tile__lower *lw, const tile__op *op);   /* >>tma: a store through the copy engine */
 } tile__arch_rules;
 struct tile__lower {
     const tile__func *f;
@@ -968,6 +969,13 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     }
     case TILE__OP_LOAD: tile__lower_load(lw, op); return;
     case TILE__OP_MAKE_DESC: return;   /* >>tma: a tensor-map parameter; its loads are a ring's copies */
+    case TILE__OP_DESC_STORE:
+        if (lw->plan->store_tmap && lw->plan->store_tmap[op - f->ops] > 0) {
+            lw->rules->desc_store(lw, op);
+            return;
+        }
+        lw->st = tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "lowering: a descriptor store the copy engine does not take");
+        return;
     case TILE__OP_STORE: tile__lower_store(lw, op); return;
     case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: tile__lower_atomic(lw, op); return;
     case TILE__OP_REDUCE: tile__lower_reduce(lw, op); return;
@@ -1033,7 +1041,9 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     tile__swapped *saved = (tile__swapped *)tile__lw_alloc(lw, sizeof *saved * (size_t)(op->nopnd + 1));
     int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
     int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
-    for (int k = 0; k < op->nopnd; k++) {
+    /* >>tma: a store through the copy engine takes its value in any layout */
+    int any = code == TILE__OP_DESC_STORE && lw->plan->store_tmap && lw->plan->store_tmap[op - f->ops] > 0;
+    for (int k = 0; k < op->nopnd && !any; k++) {
         int v = o[k];
         if (v <= 0 || (lw->pipe && lw->pipe[v])) continue;
         tile__layout want;

@@ -356,7 +356,8 @@ static void tile__lower_ws(tile__lower *lw) {
         lw->pp_c = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, wg, tile__li(lw, 1));
         lw->pp_bar = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lw->pp_c, tile__li(lw, 1));
         lw->tid = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 127));
-        int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), tile__li(lw, (int)pl->ws_end)), 1);
+        lw->sbase = tile__align1k(pl->ws_end);   /* each half a whole number of KiB from here */
+        int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), tile__li(lw, (int)lw->sbase)), 1);
         lw->pp_sreg = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lw->pp_c, half);
         lw->pp_first = em->var(em, TL_I32, tile__li(lw, 1));
     } else {
@@ -371,7 +372,7 @@ static void tile__lower_ws(tile__lower *lw) {
     lw->pp = 0;
     /* ping-pong: two consumers' scratch, each a whole number of KiB (wgmma's
        staging is 1 KiB-aligned) */
-    if (pl->ws_pp) lw->smem = pl->ws_end + 2 * tile__align1k(lw->smem - pl->ws_end);
+    if (pl->ws_pp) lw->smem = tile__align1k(pl->ws_end) + 2 * tile__align1k(lw->smem - tile__align1k(pl->ws_end));
 }
 static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
     if (lw->ws_role == TILE__WS_CONSUMER && p == &lw->plan->loops[lw->plan->ws_loop]) tile__ws_consumer_ring(lw, op, p);
@@ -379,8 +380,69 @@ static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const til
     else tile__lower_for_ring(lw, op, p);
 }
 
+/* ---- >>tma: a descriptor store through the copy engine (tile__tma_store_candidate) --------
+   Each thread writes its elements into the block's copy in shared memory,
+   laid out as the rings' boxes are (one box of 128 bytes by the block's
+   rows per 64 columns, 128-byte swizzled: element (r, c) in box c / 64, row
+   r, 16-byte chunk (c % 64 / 8) ^ (r % 8), so that the 8 rows a warp's
+   store touches fall in different banks), a pair of columns as one 32-bit
+   word where the layout holds pairs (an MMA layout); each fences its stores
+   for the async proxy; after the barrier one thread issues a copy per box
+   and waits until the engine has read them (not until they are written),
+   and after a second barrier the memory is scratch again. */
+static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int v = f->pool[op->opnd + 1], np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
+    const tile__type *t = &f->vals[v].t;
+    const tile__layout *L = &lw->lay[v];
+    tl_dtype dt = tile__vdt(lw, v);
+    int rows = t->shape[0], cols = t->shape[1], pairs = L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
+    size_t base = tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
+    tile__need_smem(lw, base + (size_t)rows * (size_t)cols * 2);
+    int tmap = tile__ptx_param_addr(em, f->name, np + lw->plan->store_tmap[op - f->ops]);
+    int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
+    tile__sync(lw);   /* the scratch may hold what an earlier op still reads */
+    /* the addresses from the thread's index read here: in a persistent loop
+       LLVM would otherwise hoist them out of it and keep them live beside
+       the accumulators (tile__ptx_tid_here) */
+    int saved[3] = {lw->tid, lw->lane, lw->warp}, raw = tile__ptx_tid_here(em);
+    lw->tid = lw->ws_role != TILE__WS_CONSUMER ? raw : lw->pp ? tile__iop(lw, TILE__OP_AND, raw, 127) : tile__iop(lw, TILE__OP_SUB, raw, 128);
+    lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
+    lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
+    tile__elem sh;
+    sh.u = 16;
+    int sixteen = em->lit(em, TL_U32, sh);
+    for (int e = 0; e < L->E; e += pairs ? 2 : 1) {
+        int r = tile__coord_reg(lw, L, e, 0), c = tile__coord_reg(lw, L, e, 1);
+        int chunk = tile__iop(lw, TILE__OP_SHR, tile__iop(lw, TILE__OP_AND, c, 63), 3);
+        int sw = tile__iop(lw, TILE__OP_SHL, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, chunk, tile__iop(lw, TILE__OP_AND, r, 7)), 4);
+        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, c, 6), rows * 128), tile__iop(lw, TILE__OP_MUL, r, 128));
+        off = tile__iadd(lw, tile__iadd(lw, off, sw), tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_AND, c, 7), 2));
+        off = tile__iadd(lw, off, tile__li(lw, (int)base));
+        if (!pairs) {
+            tile__sst(lw, dt, off, lw->regs[v][e]);
+            continue;
+        }
+        int half[2];
+        for (int h = 0; h < 2; h++)   /* the element's bits, zero-extended */
+            half[h] = em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, em->op1(em, TILE__OP_BITCAST, dt, TL_U16, lw->regs[v][e + h]));
+        tile__sst(lw, TL_U32, off, em->op2(em, TILE__OP_OR, TL_U32, TL_U32, half[0], em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, half[1], sixteen)));
+    }
+    lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
+    tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* generic stores, then the copy engine's reads */
+    tile__sync(lw);
+    int row = lw->regs[f->pool[op->opnd + 2]][0], col = lw->regs[f->pool[op->opnd + 3]][0];
+    for (int j = 0; j < cols / 64; j++) {
+        int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, 64 * j)) : col, row};
+        tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, t0);
+    }
+    tile__ptx_bulk_commit_read(em, t0);
+    tile__sync(lw);
+}
+
 /* ---- the entry -------------------------------------------------------------------------- */
-static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_ws};
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_ws, tile__lower_desc_store_tma};
 /* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
    back end's); what the launch needs comes back in *meta. */
 static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {

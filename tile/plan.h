@@ -413,8 +413,11 @@ typedef struct tile__plan {
     int nloops;
     size_t sbase;                     /* while planning: where enclosing rings end   */
     size_t ring_smem;                 /* shared memory the rings take, at most       */
-    int ntmaps;                       /* >>tma: the tensor maps the rings read: the    */
-    int tmap_op[TILE__MAX_TMAPS];     /* MAKE_DESC op of each (kernel parameters after the record) */
+    int ntmaps;                       /* >>tma: the tensor maps the rings read and the */
+    int tmap_op[TILE__MAX_TMAPS];     /* stores write: the MAKE_DESC op of each (kernel parameters after the record) */
+    int *store_tmap;                  /* >>tma: per op, a DESC_STORE through the copy
+                                         engine: 1 + its tensor map (the same box as a
+                                         ring's: 128 bytes by the block's rows), else 0 */
     /* >>ws: a warp-specialized kernel (tile__ws_plan): warpgroup 0 the
        producer, running the loops around the ring and the copies; the
        others (nthreads of them) everything else */
@@ -1083,6 +1086,12 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
     tile__plan_axes(p, 0);
     tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
     tile__plan_loops(p, 0);
+    /* >>tma: the descriptor stores the descs stage left (tile__tma_store_candidate)
+       go through the copy engine; their tensor maps after the rings' */
+    p->store_tmap = (int *)tile__arena_alloc(&p->ar, no * sizeof *p->store_tmap);
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DESC_STORE && p->wgmma)
+            p->store_tmap[k] = 1 + tile__plan_tmap(p, f->vals[f->pool[f->ops[k].opnd]].def);
     tile__plan_options(p, cfg);
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's

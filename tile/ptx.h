@@ -294,6 +294,33 @@ static void tile__ptx_bar_named(tile__emitter *em, int id, int threads) {
     tile__pb_text(&b, "bar.sync %d, %d;", id, threads);
     tile__pb_emit(em, &b);
 }
+/* cp.async.bulk.tensor.{r}d shared -> global (a bulk group): the box at
+   shared byte offset `off` to coords of the tensor map at `tmap`, where the
+   I1 register pred holds; past the tensor's bounds the engine clips it
+   (in whole 16-byte chunks of a row: see tile__tma_store_candidate) */
+static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, const int *coords, int pred) {
+    tile__ptxb b;
+    TILE_ASSERT(rank >= 1 && rank <= 5);
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_in(&b, TL_I64, TILE__PXF_REG, tmap, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    for (int k = 0; k < rank; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, coords[k], 0);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group [$1, {", rank);
+    tile__pb_list(&b, 3, rank);
+    tile__pb_text(&b, "}], [$0]; }");
+    tile__pb_emit(em, &b);
+}
+/* commit this thread's bulk stores as a group and wait until every group
+   has read its shared memory (it may then be written again), where the I1
+   register pred holds */
+static void tile__ptx_bulk_commit_read(tile__emitter *em, int pred) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.commit_group; @p cp.async.bulk.wait_group.read 0; }");
+    tile__pb_emit(em, &b);
+}
 /* >>pingpong: named barrier whose id is the I32 register `id`, of
    `threads` threads (whole warps): wait for them (bar.sync), or arrive
    without waiting (arrive 1: bar.arrive) */
