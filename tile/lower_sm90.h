@@ -274,9 +274,9 @@ static void tile__pp_ring_start(tile__lower *lw, tl_dtype it, int lo, int hi, in
     em->assign(em, lw->ws_phase, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__iop(lw, TILE__OP_AND, wraps, 1)));
     em->assign(em, lw->pp_first, tile__li(lw, 0));
 }
-/* >>pingpong: after consumer c's ring, the other may start its own, if
-   the program has a next iteration (the other's): arrive on named barrier
-   4 - c without waiting */
+/* >>pingpong: after consumer c's ring has waited for its last stage, the
+   other may start its own, if the program has a next iteration (the
+   other's): arrive on named barrier 4 - c without waiting */
 static void tile__pp_ring_end(tile__lower *lw) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -313,12 +313,15 @@ static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const ti
     }
     tile__ws_step(lw, p->stages);
     em->for_end(em);
+    /* ping-pong: the other consumer may start its ring once this one has
+       waited for its last stage, before this one's last wgmmas are done:
+       the other's then queue behind them */
+    if (lw->pp) tile__pp_ring_end(lw);
     if (ak >= 0) {
         tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
         int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
         tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
     }
-    if (lw->pp) tile__pp_ring_end(lw);
     tile__loop_results(lw, op, args + 1);
 }
 /* the kernel body of a warp-specialized plan */

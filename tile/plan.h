@@ -1164,6 +1164,8 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
                 int kind = tile__dot_mma_kind(f, op, p->nthreads);
                 snprintf(ax, sizeof ax, "on %s", kind < 0 ? "CUDA cores (fma)" : tile__plan_wgmma(p, op) ? "wgmma m64nNk16" : mma_names[kind]);
             }
+            if (op->code == TILE__OP_DESC_STORE && p->store_tmap && p->store_tmap[op - f->ops] > 0)
+                snprintf(ax, sizeof ax, "TMA store, map %d", p->store_tmap[op - f->ops] - 1);
             tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
         }
         if (op->code == TILE__OP_FOR) {
