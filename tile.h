@@ -79,8 +79,9 @@
        (default: 0)
      TILE_WGMMA=0|1|wait: tl_dot on sm_90a: 0 mma.sync; 1 wgmma, kept in
        flight; wait: each waited for (default: 1)
-     TILE_TMA=0|1: tensor-descriptor loads of a pipelined tl_dot on sm_90a: 1
-       the copy engine (TMA); 0 pointer loads (default: 1)
+     TILE_TMA=0|1: tensor-descriptor loads of a pipelined tl_dot, and stores
+       of rows of whole 16-byte chunks, on sm_90a: 1 the copy engine (TMA); 0
+       pointer accesses (default: 1)
      TILE_QUIET=1: no errors or notices on stderr (default: 0)
      TILE_STRICT=1: a loop option the compiler cannot apply is an error
        (TILE_ERR_OPTION), not a notice (default: 0)

@@ -16,13 +16,19 @@
 #
 # The matmul examples (examples/matmul, examples/matmul_autotune) keep the
 # PTX of every launch instead (every config and dtype: the dump goes to
-# stderr and is split here, duplicates dropped), and so do two programs
+# stderr and is split here, duplicates dropped), and so do three programs
 # built here from them (CC compiles them; with `llvm`, with
 # tile_backend_llvm.c) that launch each kernel once per config at
 # 256 x 256 x 256, specialized as a large launch is: matmul_aligned,
 # examples/matmul.c's kernel at the example's config, and
 # matmul_autotune_gpu, examples/matmul_autotune.c's kernels at each of its
-# GPU configs (matmul_configs_gpu, which the interpreter does not tune).
+# GPU configs (matmul_configs_gpu, which the interpreter does not tune);
+# and matmul_persistent_gpu, every variant of examples/matmul_persistent.c
+# at each of its GPU configs, f16 at 64 x 64 x 64: on sm_90a each must have
+# the TMA ring (cp.async.bulk.tensor into shared memory, mbarrier waits),
+# wgmma, C's store through the copy engine, and the warp-specialized ones
+# setmaxnreg, with no spills and no serialized wgmma; on sm_80 (the first
+# config of each variant) they must assemble with mma.sync.
 # Every one of those matmul PTX must use the tensor cores (mma.sync and
 # ldmatrix, or on sm_90a wgmma, which ptxas must not serialize) and must not
 # spill (ptxas -v: 0 bytes spill stores and 0 bytes spill loads); the
@@ -190,7 +196,53 @@ int main(void)
     return bad;
 }
 EOF
-for wrapper in matmul_aligned:matmul matmul_autotune_gpu:matmul_autotune; do
+cat >"$work/matmul_persistent_gpu.c" <<'EOF'
+#define main matmul_persistent_main
+#include "examples/matmul_persistent.c"
+#undef main
+/* every variant of examples/matmul_persistent.c at each of its GPU configs
+   (for another target than sm_90a, the first config of each: NVRTC takes
+   seconds per large pointer-ring kernel there), f16, at 64 x 64 x 64 (rows
+   of 128 bytes: C's store goes through the copy engine on sm_90a) */
+int main(void)
+{
+    enum { S = 64 };
+    const char *arch = getenv("TILE_ARCH");
+    int every = arch && strcmp(arch, "sm_90a") == 0;
+    void *a = tile_malloc(S * S * 2), *b = tile_malloc(S * S * 2), *c = tile_malloc(S * S * 2);
+    int bad = 0;
+    if (!a || !b || !c) return 1;
+    tile_memset(a, 0, S * S * 2);
+    tile_memset(b, 0, S * S * 2);
+    for (int v = 0; v < TMA_VARIANTS; v++) {
+        const tile_autotune_config *list = v == TMA_PERSISTENT_WS ? wsp_configs_gpu : v == TMA_WS ? ws_configs_gpu : tma_configs_gpu;
+        int n = v == TMA_PERSISTENT_WS ? (int)(sizeof wsp_configs_gpu / sizeof *wsp_configs_gpu)
+                : v == TMA_WS          ? (int)(sizeof ws_configs_gpu / sizeof *ws_configs_gpu)
+                                       : (int)(sizeof tma_configs_gpu / sizeof *tma_configs_gpu);
+        if (!every) n = 1;
+        for (int i = 0; i < n; i++) {
+            tile_launch o;
+            memset(&o, 0, sizeof o);
+            memcpy(o.meta, list[i].meta, sizeof o.meta);
+            o.num_warps = list[i].num_warps;
+            o.num_stages = list[i].num_stages;
+            o.grid[0] = 1;
+            long long bm = tile_meta_of(&o, "BLOCK_M"), bn = tile_meta_of(&o, "BLOCK_N"), bk = tile_meta_of(&o, "BLOCK_K");
+            fprintf(stderr, "tile-ptx-check: %s.gpu%02d_%lldx%lldx%lld_w%d_s%d\n", tma_variant_names[v], i, bm, bn, bk, o.num_warps, o.num_stages);
+            tile_status st = tma_launch(v, TL_F16, &o, a, b, c, S, S, S);
+            if (st != TILE_OK) {
+                printf("%s config %d: %s\n", tma_variant_names[v], i, tile_last_error());
+                bad = 1;
+            }
+        }
+    }
+    tile_free(a);
+    tile_free(b);
+    tile_free(c);
+    return bad;
+}
+EOF
+for wrapper in matmul_aligned:matmul matmul_autotune_gpu:matmul_autotune matmul_persistent_gpu:matmul_persistent; do
     name=${wrapper%%:*}
     example=${wrapper#*:}
     [ -f "$root/examples/$example.c" ] || continue
@@ -272,6 +324,27 @@ for exe in $programs; do
                     fail "$name/$kernel: every wgmma group waited for at once in the PTX for sm_90a ($backend)"
                 ;;
             esac
+            ;;
+        esac
+        # the Hopper example's kernels at every GPU config: on sm_90a a TMA ring
+        # on mbarriers into wgmma, C's store through the copy engine, and the
+        # warp-specialized ones with their register budgets
+        case $name in
+        matmul_persistent_gpu)
+            # (on sm_80 they must assemble with mma.sync; spills are not checked
+            # there: a 128x64 tile of 4 warps with 4 stages spills a few bytes)
+            if [ "$arch" != sm_90a ]; then
+                grep -q 'mma\.sync\.aligned\.m16n8k' "$ptx" || fail "$name/$kernel: no mma.sync in the PTX for $arch ($backend)"
+            else
+                check_mma "$ptx" "$name/$kernel"
+                for want in 'cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global' 'mbarrier\.try_wait\.parity' 'wgmma\.mma_async' \
+                    'cp\.async\.bulk\.tensor\.2d\.global\.shared::cta'; do
+                    grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
+                done
+                case $kernel in
+                *_ws.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                esac
+            fi
             ;;
         esac
         grep -q 'wgmma\.mma_async' "$ptx" && nwg=$((nwg + 1))

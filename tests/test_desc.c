@@ -539,6 +539,44 @@ TILE_KERNEL(ws_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_
         tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
     }
 }
+/* ping-pong explained: warp_specialize on the tiles' loop with 4 warps where
+   the consumers cannot take its iterations in turn. HOW 1: the tiles' loop
+   carries a value; 2: the K loop's bound changes with the tile */
+static int L_pp_tiles;
+static void pp_tile(tl_t t, tl_t a_desc, tl_t b_desc, tl_t c_desc, tl_t npn, tl_t K, int how) {
+    tl_t off_m = tl_mul(tl_floordiv(t, npn), 128), off_n = tl_mul(tl_mod(t, npn), 128);
+    tl_t acc = tl_zeros(TL_F32, 128, 128);
+    tl_t kend = how == 2 ? tl_sub(tl_cdiv(K, 64), tl_mod(t, 2)) : tl_cdiv(K, 64);
+    TL_FOR (k, 0, kend, 1, acc) {
+        tl_t a = tl_desc_load(a_desc, (off_m, tl_mul(k, 64)));
+        tl_t b = tl_desc_load(b_desc, (tl_mul(k, 64), off_n));
+        acc = tl_dot(a, b, acc);
+    }
+    tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
+}
+TILE_KERNEL(pp_why, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_ptr_i32, count), (tl_i32, M), (tl_i32, N), (tl_i32, K)) {
+    int how = (int)TL_META(HOW);
+    tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (K, 1), (128, 64));
+    tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (N, 1), (64, 128));
+    tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (N, 1), (128, 128));
+    tl_t npn = tl_cdiv(N, 128), ntiles = tl_mul(tl_cdiv(M, 128), npn);
+    if (how == 1) {
+        tl_t n = tl_program_id(0);
+        TL_LOOP_OPTIONS(.warp_specialize = 1);
+        TL_FOR (t, tl_program_id(0), ntiles, tl_num_programs(0), n) {
+            L_pp_tiles = __LINE__;
+            pp_tile(t, a_desc, b_desc, c_desc, npn, K, how);
+            n = tl_add(n, 1);
+        }
+        tl_store(count, n);
+    } else {
+        TL_LOOP_OPTIONS(.warp_specialize = 1);
+        TL_FOR (t, tl_program_id(0), ntiles, tl_num_programs(0)) {
+            L_pp_tiles = __LINE__;
+            pp_tile(t, a_desc, b_desc, c_desc, npn, K, how);
+        }
+    }
+}
 /* the plan of ws_matmul for arch, warps, stages and the metas; 1 when made */
 static int ws_plan(const char *arch, int warps, int stages, int bn, int at, int kstages, int flatten, tile__plan *p, tile__func *f, tile__func *own) {
     tile_launch o = {.num_warps = warps, .num_stages = stages,
@@ -623,6 +661,28 @@ static void test_loop_options(void) {
         char *d = tile__plan_dump(&p);
         TT_CHECK(d && strstr(d, "ping-pong"), "ping-pong: the ttgir dump says so");
         TILE_FREE(d);
+        ws_plan_free(&p, &f, &own);
+    }
+    /* ping-pong explained: a carried value, a K loop whose bound changes */
+    for (int how = 1; how <= 2; how++) {
+        tile_launch o = {.num_warps = 4, .num_stages = 4, .meta = {{"HOW", how}}, .file = __FILE__, .line = __LINE__};
+        static char buf[4][64];
+        tile_arg args[7];
+        for (int q = 0; q < 4; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+        for (int q = 4; q < 7; q++) args[q].i = 1024;
+        const tile__func *g = NULL;
+        tile__config cfg;
+        memset(&own, 0, sizeof own);
+        int made = tile__build(TILE_KERNEL_OF(pp_why), &o, &f) == TILE_OK;
+        made = made && tile__config_resolve(TILE_KERNEL_OF(pp_why), &o, args, "sm_90a", &cfg) == TILE_OK && tile__descs_stage(&f, &cfg, &own, &g) == TILE_OK &&
+               tile__plan_build(g, &cfg, 1, &p) == TILE_OK;
+        TT_CHECK(made, "ping-pong explained %d: %s", how, tile_last_error());
+        if (!made) continue;
+        int line;
+        const char *t = ws_note(&p, &line);
+        const char *want = how == 1 ? "may not carry values" : "bounds must be the same in every iteration";
+        TT_CHECK(!p.ws && t && strstr(t, want) && line == L_pp_tiles - 1, "ping-pong explained %d: note '%s' at line %d (want '%s' at %d)", how,
+                 t ? t : "(none)", line, want, L_pp_tiles - 1);
         ws_plan_free(&p, &f, &own);
     }
     /* num_stages of the K loop, not the launch's */

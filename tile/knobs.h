@@ -28,7 +28,7 @@
     X(TILE_SYNC, FLAG, sync, 0, "0", "1", "every launch waits for its kernel and reports its errors")                                  \
     X(TILE_MANAGED, FLAG, managed, 0, "0", "1", "tile_malloc hands out unified memory the host can touch")                             \
     X(TILE_WGMMA, STR, wgmma, 8, "1", "0|1|wait", "tl_dot on sm_90a: 0 mma.sync; 1 wgmma, kept in flight; wait: each waited for")     \
-    X(TILE_TMA, FLAG, tma, 0, "1", "0|1", "tensor-descriptor loads of a pipelined tl_dot on sm_90a: 1 the copy engine (TMA); 0 pointer loads")  \
+    X(TILE_TMA, FLAG, tma, 0, "1", "0|1", "tensor-descriptor loads of a pipelined tl_dot, and stores of rows of whole 16-byte chunks, on sm_90a: 1 the copy engine (TMA); 0 pointer accesses")  \
     X(TILE_QUIET, FLAG, quiet, 0, "0", "1", "no errors or notices on stderr")                                                          \
     X(TILE_STRICT, FLAG, strict, 0, "0", "1", "a loop option the compiler cannot apply is an error (TILE_ERR_OPTION), not a notice")  \
     X(TILE_DEBUG, FLAG, debug, 0, "0", "1", "NVRTC emits line info (-lineinfo)")                                                       \
