@@ -374,7 +374,7 @@ static tile_status tile__descs_stage(const tile__func *f, const tile__config *cf
             for (int l = 0; l < plan.nloops; l++)
                 if (plan.loops[l].kind == TILE__SCHED_TMA)
                     for (int q = 0; q < plan.loops[l].nloads; q++) keep[own->vals[plan.loops[l].loads[q]].def] = 1;
-            for (int id = 0; id < f->nops; id++) keep[id] |= (char)(plan.store_tmap[id] > 0);   /* (the copy's op ids are f's) */
+            for (int id = 0; id < f->nops; id++) keep[id] |= (char)(tile__plan_store_map(&plan, &own->ops[id]) > 0);   /* (the copy's op ids are f's) */
             tile__plan_free(&plan);
         } else {
             ok = 0;

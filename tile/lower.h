@@ -65,7 +65,7 @@ struct tile__lower {
        the role's first thread) and the ring's place, in variables that live
        across the loops around it: the stage and its phase parity */
     int ws_role, ws_stage, ws_phase;
-    /* >>pingpong: in a ping-pong consumer, registers of its index c (0, 1)
+    /* >>pingpong: pp while a ping-pong consumer is lowered; registers of its index c (0, 1)
        and of its scratch's offset from sbase; the variable `first` (1 until
        its first ring starts); its named barrier's id (1 + c); the split
        loop's induction variable, step and bound as the whole program counts
@@ -79,7 +79,7 @@ static int tile__li(tile__lower *lw, int v);
 /* a barrier of the program's threads: in a warp-specialized kernel's
    consumers, of theirs alone (named barrier 1; the producer runs ahead) */
 static void tile__sync(tile__lower *lw) {
-    if (lw->ws_role == TILE__WS_CONSUMER && lw->pp)   /* ping-pong: named barrier 1 + c */
+    if (lw->pp)   /* a ping-pong consumer: named barrier 1 + c */
         tile__ptx_bar_named_reg(lw->em, 0, lw->pp_bar, lw->nthreads);
     else if (lw->ws_role == TILE__WS_CONSUMER) tile__ptx_bar_named(lw->em, 1, lw->nthreads);
     else lw->em->barrier(lw->em);
@@ -143,6 +143,22 @@ static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
 /* small integer helpers on registers (b a literal) */
 static int tile__iop(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, tile__li(lw, b)); }
 static int tile__iadd(tile__lower *lw, int a, int b) { return lw->em->op2(lw->em, TILE__OP_ADD, TL_I32, TL_I32, a, b); }
+/* >>ws: the thread's index in its role from its index in the program (raw):
+   a consumer counts from its warpgroup's first thread (ping-pong: its own
+   warpgroup's; else the first consumer warpgroup's) */
+static int tile__role_tid(tile__lower *lw, int raw) {
+    if (lw->ws_role != TILE__WS_CONSUMER) return raw;
+    return lw->pp ? tile__iop(lw, TILE__OP_AND, raw, 127) : tile__iop(lw, TILE__OP_SUB, raw, 128);
+}
+/* tid, lane and warp from the thread's index read where this is emitted,
+   so that what is computed from them cannot be hoisted above it (LLVM
+   would keep a persistent loop's epilogue addresses live across its K
+   loop, beside the accumulators, and spill); the caller restores them */
+static void tile__tid_fresh(tile__lower *lw) {
+    lw->tid = tile__role_tid(lw, tile__ptx_tid_here(lw->em));
+    lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
+    lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
+}
 /* this thread's warp position (0 .. wm-1 for d 0, 0 .. wn-1 for d 1) in an MMA layout */
 static int tile__mma_wpos(tile__lower *lw, const tile__layout *L, int d) {
     int w = tile__iop(lw, TILE__OP_AND, lw->warp, L->wm * L->wn - 1);
@@ -163,7 +179,7 @@ static int tile__and_pred(tile__lower *lw, int a, int b) {
 static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes + lw->sbase > lw->smem) lw->smem = bytes + lw->sbase; }
 /* shared-memory scratch accesses, at offsets from sbase */
 static int tile__soff(tile__lower *lw, int off) {
-    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER) off = tile__iadd(lw, off, lw->pp_sreg);   /* this consumer's own scratch */
+    if (lw->pp) off = tile__iadd(lw, off, lw->pp_sreg);   /* a ping-pong consumer's own scratch */
     return lw->sbase ? tile__iadd(lw, off, tile__li(lw, (int)lw->sbase)) : off;
 }
 static void tile__sst(tile__lower *lw, tl_dtype t, int off, int v) { lw->em->smem_store(lw->em, t, tile__soff(lw, off), v); }
@@ -805,7 +821,8 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     tl_dtype it = tile__vdt(lw, o[0]);
     int iv = tile__vars_for(lw, args[0], NULL)[0];
     int lo = lw->regs[o[0]][0], step = lw->regs[o[2]][0], hi = tile__for_hi(lw, op);
-    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER && op - f->ops == lw->plan->ws_outer) {
+    int split = lw->pp && op - f->ops == lw->plan->ws_outer;
+    if (split) {
         /* >>pingpong: consumer c takes the iterations c, c + 2, ... */
         lw->pp_iv = iv, lw->pp_step = step, lw->pp_hi = hi;
         int c = it == TL_I32 ? lw->pp_c : em->op1(em, TILE__OP_CAST, TL_I32, it, lw->pp_c);
@@ -816,14 +833,7 @@ static void tile__lower_for(tile__lower *lw, const tile__op *op) {
     }
     em->for_begin(em, it, iv, lo, hi, step);
     int saved[3] = {lw->tid, lw->lane, lw->warp};
-    if (lw->pp && lw->ws_role == TILE__WS_CONSUMER && op - f->ops == lw->plan->ws_outer) {
-        /* the thread's index read in each iteration, so that the epilogue's
-           addresses are not hoisted out of the loop and kept live across the
-           ring (tile__ptx_tid_here) */
-        lw->tid = tile__iop(lw, TILE__OP_AND, tile__ptx_tid_here(em), 127);
-        lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
-        lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
-    }
+    if (split) tile__tid_fresh(lw);   /* read in each iteration: the epilogue's addresses stay out of the ring */
     tile__lower_region(lw, op->region[0]);
     lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
     const tile__op *y = tile__terminator(f, op->region[0]);
@@ -970,7 +980,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     case TILE__OP_LOAD: tile__lower_load(lw, op); return;
     case TILE__OP_MAKE_DESC: return;   /* >>tma: a tensor-map parameter; its loads are a ring's copies */
     case TILE__OP_DESC_STORE:
-        if (lw->plan->store_tmap && lw->plan->store_tmap[op - f->ops] > 0) {
+        if (tile__plan_store_map(lw->plan, op)) {
             lw->rules->desc_store(lw, op);
             return;
         }
@@ -1042,7 +1052,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
     int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
     /* >>tma: a store through the copy engine takes its value in any layout */
-    int any = code == TILE__OP_DESC_STORE && lw->plan->store_tmap && lw->plan->store_tmap[op - f->ops] > 0;
+    int any = code == TILE__OP_DESC_STORE && tile__plan_store_map(lw->plan, op);
     for (int k = 0; k < op->nopnd && !any; k++) {
         int v = o[k];
         if (v <= 0 || (lw->pipe && lw->pipe[v])) continue;

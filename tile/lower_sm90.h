@@ -62,7 +62,7 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
             continue;
         }
         s[k].base = tile__li(lw, (int)(lw->sbase + off));
-        if (lw->pp && lw->ws_role == TILE__WS_CONSUMER) s[k].base = tile__iadd(lw, s[k].base, lw->pp_sreg);   /* >>pingpong */
+        if (lw->pp) s[k].base = tile__iadd(lw, s[k].base, lw->pp_sreg);   /* >>pingpong: the consumer's own scratch */
         off += ((size_t)tile__numel(t) * (size_t)es + 127) / 128 * 128;
         if (wg) off = tile__align1k(off);
         staged |= 1 << k;
@@ -358,13 +358,13 @@ static void tile__lower_ws(tile__lower *lw) {
         lw->pp = 1;
         lw->pp_c = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, wg, tile__li(lw, 1));
         lw->pp_bar = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lw->pp_c, tile__li(lw, 1));
-        lw->tid = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 127));
+    }
+    lw->tid = tile__role_tid(lw, lw->tid);
+    if (pl->ws_pp) {
         lw->sbase = tile__align1k(pl->ws_end);   /* each half a whole number of KiB from here */
         int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), tile__li(lw, (int)lw->sbase)), 1);
         lw->pp_sreg = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lw->pp_c, half);
         lw->pp_first = em->var(em, TL_I32, tile__li(lw, 1));
-    } else {
-        lw->tid = em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, lw->tid, tile__li(lw, 128));
     }
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));   /* (lane: tid's low bits are the same) */
     lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
@@ -403,16 +403,11 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     int rows = t->shape[0], cols = t->shape[1], pairs = L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
     size_t base = tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
     tile__need_smem(lw, base + (size_t)rows * (size_t)cols * 2);
-    int tmap = tile__ptx_param_addr(em, f->name, np + lw->plan->store_tmap[op - f->ops]);
+    int tmap = tile__ptx_param_addr(em, f->name, np + tile__plan_store_map(lw->plan, op));
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     tile__sync(lw);   /* the scratch may hold what an earlier op still reads */
-    /* the addresses from the thread's index read here: in a persistent loop
-       LLVM would otherwise hoist them out of it and keep them live beside
-       the accumulators (tile__ptx_tid_here) */
-    int saved[3] = {lw->tid, lw->lane, lw->warp}, raw = tile__ptx_tid_here(em);
-    lw->tid = lw->ws_role != TILE__WS_CONSUMER ? raw : lw->pp ? tile__iop(lw, TILE__OP_AND, raw, 127) : tile__iop(lw, TILE__OP_SUB, raw, 128);
-    lw->lane = tile__iop(lw, TILE__OP_AND, lw->tid, 31);
-    lw->warp = tile__iop(lw, TILE__OP_SHR, lw->tid, 5);
+    int saved[3] = {lw->tid, lw->lane, lw->warp};
+    tile__tid_fresh(lw);   /* the addresses from the thread's index read here, not hoisted */
     tile__elem sh;
     sh.u = 16;
     int sixteen = em->lit(em, TL_U32, sh);

@@ -436,6 +436,8 @@ typedef struct tile__plan {
     tile__plan_note notes[TILE__PLAN_NOTES];
     tile__arena ar;
 } tile__plan;
+/* >>tma: 1 + the tensor map of DESC_STORE op when it goes through the copy engine, else 0 */
+static int tile__plan_store_map(const tile__plan *p, const tile__op *op) { return p->store_tmap ? p->store_tmap[op - p->f->ops] : 0; }
 /* the threads of a program: the consumers' and a producer warpgroup's */
 static int tile__plan_threads(const tile__plan *p) { return p->nthreads * (p->ws_pp ? 2 : 1) + (p->ws ? 128 : 0); }
 static void tile__plan_free(tile__plan *p) {
@@ -1164,8 +1166,8 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
                 int kind = tile__dot_mma_kind(f, op, p->nthreads);
                 snprintf(ax, sizeof ax, "on %s", kind < 0 ? "CUDA cores (fma)" : tile__plan_wgmma(p, op) ? "wgmma m64nNk16" : mma_names[kind]);
             }
-            if (op->code == TILE__OP_DESC_STORE && p->store_tmap && p->store_tmap[op - f->ops] > 0)
-                snprintf(ax, sizeof ax, "TMA store, map %d", p->store_tmap[op - f->ops] - 1);
+            if (op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op))
+                snprintf(ax, sizeof ax, "TMA store, map %d", tile__plan_store_map(p, op) - 1);
             tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
         }
         if (op->code == TILE__OP_FOR) {
