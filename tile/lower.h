@@ -56,7 +56,9 @@ struct tile__lower {
     size_t sbase;                     /* scratch shared memory starts here; below it
                                          live the rings of the loops being lowered  */
     int *pipe;                        /* per value: 1 + its byte offset in a stage's
-                                         buffers when it is a pipelined load, else 0 */
+                                         buffers when it is a pipelined load (minus
+                                         that for the tl_trans of one, read K-major),
+                                         else 0 (pipe[0]: scratch)                  */
     int pipe_cur;                     /* register: byte offset of this iteration's stage */
     int async_dot;                    /* >>wgmma: the tl_dot whose wgmmas stay in flight
                                          into the next iteration (its result), or 0 */
@@ -100,6 +102,14 @@ static int *tile__regs_new(tile__lower *lw, int v) {
     return lw->regs[v];
 }
 static tl_dtype tile__vdt(const tile__lower *lw, int v) { return lw->f->vals[v].t.dtype; }
+/* small integer helpers on registers (b a literal) */
+static int tile__iop(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, tile__li(lw, b)); }
+static int tile__iadd(tile__lower *lw, int a, int b) { return lw->em->op2(lw->em, TILE__OP_ADD, TL_I32, TL_I32, a, b); }
+static int tile__and_pred(tile__lower *lw, int a, int b) {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    return lw->em->op2(lw->em, TILE__OP_AND, TL_I1, TL_I1, a, b);
+}
 /* a register holding this thread's position along dim d (tile__tpos at run time) */
 static int tile__tpos_reg(tile__lower *lw, const tile__layout *L, int d) {
     tile__emitter *em = lw->em;
@@ -114,6 +124,12 @@ static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, in
 static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d) {
     tile__emitter *em = lw->em;
     if (L->kind == TILE__LAYOUT_MMA) return tile__mma_coord_reg(lw, L, e, d);
+    if (L->kind == TILE__LAYOUT_SLICE) {   /* >>slice: the parent's coordinate, or 0 along sdim */
+        tile__layout P;
+        tile__slice_parent(L, &P);
+        if (L->rank == 2 && d == L->sdim) return tile__li(lw, 0);
+        return tile__mma_coord_reg(lw, &P, tile__slice_pe(L, e), 1 - L->sdim);
+    }
     int per = 1, ee = e;
     for (int k = L->rank - 1; k > d; k--) { per = L->spt[k] * L->reps[k]; ee /= per; }
     per = L->spt[d] * L->reps[d];
@@ -128,8 +144,12 @@ static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d)
 static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     tile__emitter *em = lw->em;
     int pred = -1;
-    if (L->kind == TILE__LAYOUT_MMA)
-        return L->wm * L->wn * 32 >= lw->nthreads ? -1 : em->op2(em, TILE__OP_LT, TL_I32, TL_I1, lw->warp, tile__li(lw, L->wm * L->wn));
+    if (L->kind == TILE__LAYOUT_MMA || L->kind == TILE__LAYOUT_SLICE) {
+        if (L->wm * L->wn * 32 < lw->nthreads) pred = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, lw->warp, tile__li(lw, L->wm * L->wn));
+        if (L->kind == TILE__LAYOUT_SLICE)   /* >>slice: the first lane of those that share a row (column) */
+            pred = tile__and_pred(lw, pred, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, lw->lane, L->sdim == 1 ? 3 : 28), tile__li(lw, 0)));
+        return pred;
+    }
     for (int d = 0; d < L->rank; d++) {
         if (L->cover[d] <= L->shape[d]) continue;
         /* tpos * spt < shape: the first copy */
@@ -140,9 +160,6 @@ static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     if (L->rank == 0) pred = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     return pred;
 }
-/* small integer helpers on registers (b a literal) */
-static int tile__iop(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, tile__li(lw, b)); }
-static int tile__iadd(tile__lower *lw, int a, int b) { return lw->em->op2(lw->em, TILE__OP_ADD, TL_I32, TL_I32, a, b); }
 /* >>ws: the thread's index in its role from its index in the program (raw):
    a consumer counts from its warpgroup's first thread (ping-pong: its own
    warpgroup's; else the first consumer warpgroup's) */
@@ -170,11 +187,6 @@ static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, in
     int in = d == 0 ? tile__iop(lw, TILE__OP_SHR, lw->lane, 2) : tile__iop(lw, TILE__OP_SHL, tile__iop(lw, TILE__OP_AND, lw->lane, 3), 1);
     int off = d == 0 ? tile__mma_row0(L, 0, rm) + 8 * (i >> 1) : rn * 8 + (i & 1);
     return tile__iadd(lw, tile__iadd(lw, base, in), tile__li(lw, off));
-}
-static int tile__and_pred(tile__lower *lw, int a, int b) {
-    if (a < 0) return b;
-    if (b < 0) return a;
-    return lw->em->op2(lw->em, TILE__OP_AND, TL_I1, TL_I1, a, b);
 }
 static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes + lw->sbase > lw->smem) lw->smem = bytes + lw->sbase; }
 /* shared-memory scratch accesses, at offsets from sbase */
@@ -512,6 +524,37 @@ static int tile__lin_reg(tile__lower *lw, const tile__layout *L, int e, int skip
 }
 static int tile__smem_size(tl_dtype t) { return t == TL_I1 || tile__dt[t].bytes < 4 ? 4 : tile__dt[t].bytes; }
 
+/* >>slice: a reduction of an MMA value along a dim no two warps split,
+   into the slice layout: in the thread over its elements of each row
+   (column), then across the lanes that share it, by shuffles (the 4 of a
+   row: lane bits 0-1; the 8 of a column: bits 2-4). No shared memory, no
+   barrier: a softmax's row maxima and sums stay beside the scores. */
+static void tile__lower_reduce_mma(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int x = f->pool[op->opnd], res = op->res, kind = (int)op->i[0], axis = (int)op->i[1];
+    const tile__layout *L = &lw->lay[x], *Lr = &lw->lay[res];
+    tl_dtype t = tile__vdt(lw, x);
+    int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
+    int *gv = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)Lr->E * 2), *gi = gv + Lr->E;
+    for (int g = 0; g < Lr->E; g++) gv[g] = -1;
+    for (int e = 0; e < L->E; e++) {
+        int rn = (e >> 2) % L->repn, rm = (e >> 2) / L->repn, i = e & 3;
+        int g = axis == 1 ? rm * 2 + (i >> 1) : rn * 2 + (i & 1);
+        int v = lw->regs[x][e], j = arg ? tile__coord_reg(lw, L, e, axis) : -1;
+        if (gv[g] < 0) gv[g] = v, gi[g] = j;
+        else tile__combine(lw, kind, t, &gv[g], &gi[g], v, j);
+    }
+    for (int b = axis == 1 ? 1 : 4; b <= (axis == 1 ? 2 : 16); b *= 2)
+        for (int g = 0; g < Lr->E; g++) {
+            int w = em->shfl_xor(em, t, gv[g], b);
+            int j = arg ? em->shfl_xor(em, TL_I32, gi[g], b) : -1;
+            tile__combine(lw, kind, t, &gv[g], &gi[g], w, j);
+        }
+    int *out = tile__regs_new(lw, res);
+    for (int g = 0; g < Lr->E; g++) out[g] = arg ? gi[g] : gv[g];
+    tile__lw_free(lw, gv);
+}
 static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -519,6 +562,10 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     const tile__layout *L = &lw->lay[x], *Lr = &lw->lay[res];
     tl_dtype t = tile__vdt(lw, x);
     int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
+    if (Lr->kind == TILE__LAYOUT_SLICE && L->kind == TILE__LAYOUT_MMA) {
+        tile__lower_reduce_mma(lw, op);
+        return;
+    }
     /* 1. in-thread: elements that differ only in the axis' local index */
     int per = L->spt[axis] * L->reps[axis], inner = 1;
     for (int d = axis + 1; d < L->rank; d++) inner *= L->spt[d] * L->reps[d];
@@ -1023,6 +1070,23 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     }
 }
+/* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset
+   `base` (a register); kmaj: B stored transposed, its N rows of K (wgmma) */
+typedef struct tile__smop { int base, rowbytes, rows, kmaj; } tile__smop;
+static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s);   /* tile/lower_sm80.h */
+/* >>pin: value v into its own shared tile (tile__plan_pins), as a dot stages an operand */
+static void tile__pin_stage(tile__lower *lw, int v) {
+    const tile__type *t = &lw->f->vals[v].t;
+    tile__smop s;
+    s.base = tile__li(lw, lw->plan->pin[v] - 1);
+    s.rowbytes = t->shape[1] * (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
+    s.rows = t->shape[0];
+    s.kmaj = 0;
+    tile__sync(lw);
+    tile__mma_stage(lw, v, &s);
+    if (lw->plan->wgmma) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
+    tile__sync(lw);
+}
 /* One op, its operands first brought into the layouts it reads them in:
    elementwise ops and loads read theirs in the result's layout, stores and
    atomics in the pointer's, tl_dot its accumulator in the result's; every
@@ -1059,11 +1123,14 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         tile__layout want;
         if (ew || (code == TILE__OP_DOT && k == 2)) want = lw->lay[op->res];
         else if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_BLOCKED) want = lw->lay[o[0]];
-        else if (lw->lay[v].kind == TILE__LAYOUT_MMA || byptr) tile__layout_of(&f->vals[v].t, lw->nthreads, &want);
+        else if (code == TILE__OP_REDUCE && lw->lay[op->res].kind == TILE__LAYOUT_SLICE) continue;   /* >>slice: in its MMA layout */
+        else if (code == TILE__OP_DOT && k == 0 && tile__plan_rega(lw->plan, op)) continue;   /* >>wgmma: A from registers */
+        else if ((code == TILE__OP_BROADCAST || code == TILE__OP_EXPAND_DIMS) && lw->lay[v].kind == TILE__LAYOUT_SLICE) continue;
+        else if (lw->lay[v].kind != TILE__LAYOUT_BLOCKED || byptr) tile__layout_of(&f->vals[v].t, lw->nthreads, &want);
         else continue;
         tile__swap_in(lw, v, &want, saved, &n);
     }
-    if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_MMA) {   /* the pointer itself, last */
+    if (byptr && lw->lay[o[0]].kind != TILE__LAYOUT_BLOCKED) {   /* the pointer itself, last */
         tile__layout want;
         tile__layout_of(&f->vals[o[0]].t, lw->nthreads, &want);
         tile__swap_in(lw, o[0], &want, saved, &n);
@@ -1075,6 +1142,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         lw->lay[saved[n].v] = saved[n].lay;
     }
     tile__lw_free(lw, saved);
+    if (op->nres == 1 && lw->plan->pin[op->res]) tile__pin_stage(lw, op->res);
 }
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
@@ -1110,6 +1178,8 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     lw->tid = em->special(em, 0);
     lw->lane = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, lw->tid, tile__li(lw, 31));
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
+    lw->sbase = lw->plan->pin_end;   /* >>pin: the pinned operands' tiles are below */
+    tile__need_smem(lw, 0);
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
         int reg = em->param(em, p);

@@ -17,8 +17,6 @@
    shared loads for tf32 and i8, then issues one mma per 16x8 tile. */
 
 
-/* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset `base` (a register) */
-typedef struct tile__smop { int base, rowbytes, rows; } tile__smop;
 /* The byte offset of byte `cb` of row `row` (registers) in a swizzled tile.
    Rows of a multiple of 128 bytes are cut into 128-byte column blocks, each
    `rows` lines of 128 bytes, one after the other: wgmma's canonical 128B
@@ -173,6 +171,7 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
         tl_dtype t = tile__vdt(lw, p->loads[l]);
         int es = (int)tile__dt[t].bytes;
         tile__smop s;
+        s.kmaj = 0;
         s.base = tile__iadd(lw, stage, tile__li(lw, loff[l]));
         s.rowbytes = f->vals[p->loads[l]].t.shape[1] * es;
         s.rows = f->vals[p->loads[l]].t.shape[0];
@@ -193,14 +192,17 @@ static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loo
     const tile__func *f = lw->f;
     const tile__region *R = &f->regs[op->region[0]];
     lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)p->base), tile__iop(lw, TILE__OP_MUL, cur, p->slot));
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 1 + p->loff[l];
+    for (int l = 0; l < p->nloads; l++) {
+        lw->pipe[p->loads[l]] = 1 + p->loff[l];
+        if (p->tval[l]) lw->pipe[p->tval[l]] = -(1 + p->loff[l]);   /* >>wgmma: read K-major */
+    }
     lw->async_dot = p->async_carry >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + p->async_carry] : 0;
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
         if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
     }
     lw->async_dot = 0;
-    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = 0;
+    for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = lw->pipe[p->tval[l]] = 0;
     tile__assign_carried(lw, op, p, 0);
 }
 /* TL_FOR op as its ring: the prologue, the loop, the last waits */

@@ -7,14 +7,19 @@
    wait for all of them (the stages can then be overwritten). Warpgroup g
    of repetition rm has rows 16 wm rm + 64 g: A's descriptor starts there
    and at the k step's 32 bytes (inside a 128-byte swizzle atom the
-   hardware applies the XOR to the address), B's at k row 16 kk. */
-static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb) {
+   hardware applies the XOR to the address), B's at k row 16 kk; a K-major
+   B (sb->kmaj: B^T's rows in the stage, N of them) is read as A is, with
+   wgmma's transpose bit for B off. With rega, A comes from registers
+   instead (tile__plan_rega): chunk kk of repetition rm is the accumulator
+   tiles 2 kk and 2 kk + 1 of the A value, each pair of columns one 32-bit
+   register, low half first. */
+static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb, int rega) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
-    int c = f->pool[op->opnd + 2], res = op->res;
+    int a = f->pool[op->opnd], c = f->pool[op->opnd + 2], res = op->res;
     const tile__layout *L = &lw->lay[res];
-    int N = L->shape[1], K = f->vals[f->pool[op->opnd]].t.shape[1];
-    tl_dtype rt = tile__vdt(lw, res);
+    int N = L->shape[1], K = f->vals[a].t.shape[1];
+    tl_dtype rt = tile__vdt(lw, res), at = tile__vdt(lw, a);
     int *acc = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)L->E);
     for (int e = 0; e < L->E; e++) {
         tile__elem z;
@@ -22,43 +27,75 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
         acc[e] = !c ? em->lit(em, TL_F32, z) : rt == TL_F32 ? lw->regs[c][e] : em->op1(em, TILE__OP_CAST, rt, TL_F32, lw->regs[c][e]);
     }
     /* descriptors' hi bits: 128B swizzle; SBO 1024 (8 rows of 128 bytes) for
-       both; LBO unused for K-major A (1), the 64-column blocks' distance for
+       both; LBO unused for K-major A and B (1), the 64-column blocks' distance for
        N-major B */
     uint64_t sw = (uint64_t)1 << 62, sbo = (uint64_t)(1024 >> 4) << 32;
-    uint64_t hia = sw | sbo | (uint64_t)1 << 16, hib = sw | sbo | (uint64_t)(sb->rows * 128 >> 4) << 16;
-    int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);
-    int abase = tile__iadd(lw, sa->base, arow), stride = L->repn * 4;
+    uint64_t hia = sw | sbo | (uint64_t)1 << 16, hib = sw | sbo | (uint64_t)(sb->kmaj ? 1 : sb->rows * 128 >> 4) << 16;
+    int abase = -1, stride = L->repn * 4, *areg = NULL;
+    if (rega) {   /* the A value's registers, packed in pairs */
+        const tile__layout *La = &lw->lay[a];
+        tile__elem sh;
+        sh.u = 16;
+        int sixteen = em->lit(em, TL_U32, sh);
+        areg = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(La->E / 2));
+        for (int e = 0; e < La->E; e += 2) {
+            int half[2];
+            for (int h = 0; h < 2; h++) half[h] = em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, em->op1(em, TILE__OP_BITCAST, at, TL_U16, lw->regs[a][e + h]));
+            areg[e / 2] = em->op1(em, TILE__OP_BITCAST, TL_U32, TL_I32, em->op2(em, TILE__OP_OR, TL_U32, TL_U32, half[0], em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, half[1], sixteen)));
+        }
+    } else {
+        int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);
+        abase = tile__iadd(lw, sa->base, arow);
+    }
     tile__ptx_wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
     for (int kk = 0; kk < K / 16; kk++) {
         int kb = kk * 32;
-        int offb = tile__iadd(lw, sb->base, tile__li(lw, kk * 16 * 128));
+        int offb = tile__iadd(lw, sb->base, tile__li(lw, sb->kmaj ? (kb / 128 * sb->rows) * 128 + kb % 128 : kk * 16 * 128));
         for (int rm = 0; rm < L->repm; rm++) {
+            if (rega) {   /* tiles 2kk, 2kk+1 of row block rm: 2 registers each (rows g, g+8) */
+                int r4[4], at0 = (rm * (K / 8) + 2 * kk) * 2;
+                for (int q = 0; q < 4; q++) r4[q] = areg[at0 + q];
+                tile__ptx_wgmma(em, kind, N, r4, -1, 0, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
+                continue;
+            }
             int offa = tile__iadd(lw, abase, tile__li(lw, (kb / 128 * sa->rows + rm * 16 * L->wm) * 128 + kb % 128));
-            tile__ptx_wgmma(em, kind, N, offa, hia, offb, hib, acc + rm * stride, acc + rm * stride);
+            tile__ptx_wgmma(em, kind, N, NULL, offa, hia, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
         }
     }
     tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
     tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
+    tile__lw_free(lw, areg);
     tile__lw_free(lw, acc);
 }
 /* a tl_dot on tensor cores: its operands staged in shared memory (unless
-   a ring has them there), then mma.sync or wgmma */
+   a ring has them there, or A comes from registers), then mma.sync or wgmma */
 static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     const tile__func *f = lw->f;
-    int wg = tile__plan_wgmma(lw->plan, op);
+    int wg = tile__plan_wgmma(lw->plan, op), rega = wg && tile__plan_rega(lw->plan, op);
     tile__smop s[2];
     size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
     int staged = 0;
-    for (int k = 0; k < 2; k++) {
+    memset(s, 0, sizeof s);
+    for (int k = rega; k < 2; k++) {
         int v = f->pool[op->opnd + k];
         const tile__type *t = &f->vals[v].t;
         int es = (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
         s[k].rowbytes = t->shape[1] * es;
         s[k].rows = t->shape[0];
+        if (lw->plan->pin[v]) {   /* >>pin: staged where it was made */
+            s[k].base = tile__li(lw, lw->plan->pin[v] - 1);
+            continue;
+        }
         if (lw->pipe && lw->pipe[v]) {
-            s[k].base = tile__iadd(lw, lw->pipe_cur, tile__li(lw, lw->pipe[v] - 1));
+            int at = lw->pipe[v] > 0 ? lw->pipe[v] - 1 : -lw->pipe[v] - 1;
+            if (lw->pipe[v] < 0) {   /* >>wgmma: B^T's rows in the stage */
+                s[k].kmaj = 1;
+                s[k].rowbytes = t->shape[0] * es;
+                s[k].rows = t->shape[1];
+            }
+            s[k].base = tile__iadd(lw, lw->pipe_cur, tile__li(lw, at));
             continue;
         }
         s[k].base = tile__li(lw, (int)(lw->sbase + off));
@@ -75,7 +112,7 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
         if (wg) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
         tile__sync(lw);
     }
-    if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1]);
+    if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1], rega);
     else tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
     if (staged) tile__sync(lw);
 }

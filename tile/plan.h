@@ -40,8 +40,19 @@ typedef struct tile__layout {
        hold the 64 rows of one wgmma m64nN tile, and repetition rm's
        registers are that instruction's accumulators in its order. */
     int kind, wm, wn, repm, repn, ilv;
+    /* >>slice: kind TILE__LAYOUT_SLICE is what a reduction of an MMA
+       value along dim sdim leaves (Triton's SliceEncoding): the MMA
+       fields above are the parent's, pshape its shape; the value is the
+       parent's other dim (rank 1), or that with a dim of 1 at sdim (rank
+       2: keep_dims, expand_dims). A thread holds the rows (sdim 1) or
+       columns (sdim 0) of the parent it held, 2 per 16x8 tile along them:
+       element e is the parent's element of tile e/2, half e&1 (rows: +8;
+       columns: +1); the lanes that shared a row (column) hold copies. So a
+       reduction leaves its result where the parent's elements are, and
+       broadcasting it back (m[:, None] against the scores) moves nothing. */
+    int sdim, pshape[2];
 } tile__layout;
-enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA };
+enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA, TILE__LAYOUT_SLICE };
 
 static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
 
@@ -136,6 +147,50 @@ static int tile__mma_holds(const tile__layout *L, int tid, const int *c) {
     if ((r & 7) != lane >> 2 || (q & 7) >> 1 != (lane & 3)) return -1;
     return ((r / 16 * L->repn + q / 8) * 4) + ((r & 8) ? 2 : 0) + (q & 1);
 }
+/* >>slice: the parent MMA layout of slice layout L, and the parent's element
+   that slice element e stands for */
+static void tile__slice_parent(const tile__layout *L, tile__layout *P) {
+    *P = *L;
+    P->kind = TILE__LAYOUT_MMA;
+    P->rank = 2;
+    P->shape[0] = L->pshape[0];
+    P->shape[1] = L->pshape[1];
+    P->E = L->repm * L->repn * 4;
+    P->sdim = P->pshape[0] = P->pshape[1] = 0;
+}
+static int tile__slice_pe(const tile__layout *L, int e) { return L->sdim == 1 ? (e >> 1) * L->repn * 4 + 2 * (e & 1) : (e >> 1) * 4 + (e & 1); }
+/* the slice of MMA layout P along dim sdim, of rank 1 or 2 (a 1 at sdim);
+   0 when two warps split that dim (the reduction would cross warps) */
+static int tile__slice_of(const tile__layout *P, int sdim, int rank, tile__layout *L) {
+    if (P->kind != TILE__LAYOUT_MMA || (sdim == 1 ? P->wn : P->wm) != 1) return 0;
+    *L = *P;
+    L->kind = TILE__LAYOUT_SLICE;
+    L->sdim = sdim;
+    L->pshape[0] = P->shape[0];
+    L->pshape[1] = P->shape[1];
+    L->rank = rank;
+    int keep = P->shape[1 - sdim];
+    if (rank == 1) L->shape[0] = keep, L->shape[1] = 0;
+    else L->shape[sdim] = 1, L->shape[1 - sdim] = keep;
+    L->E = 2 * (sdim == 1 ? P->repm : P->repn);
+    return 1;
+}
+static void tile__slice_coords(const tile__layout *L, int tid, int e, int *c) {
+    tile__layout P;
+    int pc[2];
+    tile__slice_parent(L, &P);
+    tile__mma_coords(&P, tid, tile__slice_pe(L, e), pc);
+    if (L->rank == 1) c[0] = pc[1 - L->sdim];
+    else c[L->sdim] = 0, c[1 - L->sdim] = pc[1 - L->sdim];
+}
+static int tile__slice_holds(const tile__layout *L, int tid, const int *c) {
+    for (int e = 0; e < L->E; e++) {
+        int h[2];
+        tile__slice_coords(L, tid, e, h);
+        if (h[0] == c[0] && (L->rank == 1 || h[1] == c[1])) return e;
+    }
+    return -1;
+}
 static int tile__same_layout(const tile__layout *a, const tile__layout *b) { return memcmp(a, b, sizeof *a) == 0; }
 /* Which thread position along dim d (0 .. tpw*wpc-1) a thread is at. */
 static int tile__tpos(const tile__layout *L, int tid, int d) {
@@ -146,6 +201,7 @@ static int tile__tpos(const tile__layout *L, int tid, int d) {
 /* Coordinates of a thread's element e (compile-time simulation). */
 static void tile__coords(const tile__layout *L, int tid, int e, int *c) {
     if (L->kind == TILE__LAYOUT_MMA) { tile__mma_coords(L, tid, e, c); return; }
+    if (L->kind == TILE__LAYOUT_SLICE) { tile__slice_coords(L, tid, e, c); return; }
     for (int d = L->rank - 1; d >= 0; d--) {
         int per = L->spt[d] * L->reps[d];
         int l = e % per;
@@ -157,6 +213,7 @@ static void tile__coords(const tile__layout *L, int tid, int e, int *c) {
 /* The element index at which thread tid holds coordinates c, or -1. */
 static int tile__holds(const tile__layout *L, int tid, const int *c) {
     if (L->kind == TILE__LAYOUT_MMA) return tile__mma_holds(L, tid, c);
+    if (L->kind == TILE__LAYOUT_SLICE) return tile__slice_holds(L, tid, c);
     int e = 0;
     for (int d = 0; d < L->rank; d++) {
         int base = tile__tpos(L, tid, d) * L->spt[d], per = L->spt[d] * L->reps[d], found = -1;
@@ -266,11 +323,20 @@ static int tile__region_reads(const tile__func *f, int reg, const char *pv) {
    keeps it across iterations) and out of TL_IFs, so the only conversion is
    where an MMA value meets an op that reads the blocked layout (a store, a
    reduction): once, after the loop. */
-/* give v the MMA layout `from` (a value of the same shape), unless it has one */
+/* give v layout `from` (MMA or slice, of v's shape), unless it has one of those */
 static int tile__mk_mma(tile__layout *lay, int v, const tile__layout *from) {
-    if (v <= 0 || lay[v].kind == TILE__LAYOUT_MMA) return 0;
+    if (v <= 0 || lay[v].kind != TILE__LAYOUT_BLOCKED) return 0;
     lay[v] = *from;
     return 1;
+}
+/* >>slice: the layout of a broadcast of slice layout S (rank 2, a 1 at
+   sdim) to shape t: the MMA layout of t whose slice S is (the parent's,
+   or another N's with the same rows), so that the broadcast moves nothing;
+   0 when there is none */
+static int tile__slice_bcast(const tile__layout *S, const tile__type *t, int nthreads, tile__layout *L) {
+    int k = 1 - S->sdim;
+    if (S->rank != 2 || t->rank != 2 || t->shape[k] != S->pshape[k] || !tile__mma_layout_of(t, nthreads, S->ilv, L)) return 0;
+    return L->wm == S->wm && L->wn == S->wn && (S->sdim == 1 ? L->repm == S->repm : L->repn == S->repn);
 }
 /* hopper: the target has wgmma, whose dots take the interleaved layout */
 static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int hopper, tile__layout *lay) {
@@ -281,25 +347,43 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
             const tile__op *op = &f->ops[k];
             const int *o = f->pool + op->opnd;
             if (op->dead) continue;
+            tile__layout L;
             if (op->code == TILE__OP_DOT && tile__dot_mma_kind(f, op, nthreads) >= 0) {
-                tile__layout L;
                 if (tile__mma_layout_of(&f->vals[op->res].t, nthreads, tile__dot_wgmma(f, op, nthreads, hopper), &L))
                     changed |= tile__mk_mma(lay, op->res, &L);
+            } else if (op->code == TILE__OP_REDUCE) {   /* >>slice: rows (columns) stay where they are */
+                if (o[0] > 0 && tile__slice_of(&lay[o[0]], (int)op->i[1], f->vals[op->res].t.rank, &L)) changed |= tile__mk_mma(lay, op->res, &L);
+            } else if (op->code == TILE__OP_EXPAND_DIMS) {
+                const tile__layout *S = &lay[o[0]];
+                if (S->kind == TILE__LAYOUT_SLICE && S->rank == 1 && op->i[0] == S->sdim) {
+                    L = *S;
+                    L.rank = 2;
+                    L.shape[S->sdim] = 1;
+                    L.shape[1 - S->sdim] = S->shape[0];
+                    changed |= tile__mk_mma(lay, op->res, &L);
+                }
+            } else if (op->code == TILE__OP_BROADCAST) {
+                if (lay[o[0]].kind == TILE__LAYOUT_SLICE && tile__slice_bcast(&lay[o[0]], &f->vals[op->res].t, nthreads, &L))
+                    changed |= tile__mk_mma(lay, op->res, &L);
             } else if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) {
-                for (int j = 0; j < op->nopnd; j++)
-                    if (o[j] > 0 && lay[o[j]].kind == TILE__LAYOUT_MMA) changed |= tile__mk_mma(lay, op->res, &lay[o[j]]);
+                /* the first MMA operand's layout, else the first slice one's */
+                const tile__layout *from = NULL;
+                for (int q = 0; q < 2 && !from; q++)
+                    for (int j = 0; j < op->nopnd && !from; j++)
+                        if (o[j] > 0 && lay[o[j]].kind == (q ? TILE__LAYOUT_SLICE : TILE__LAYOUT_MMA)) from = &lay[o[j]];
+                if (from) changed |= tile__mk_mma(lay, op->res, from);
             } else if (op->code == TILE__OP_FOR || op->code == TILE__OP_IF) {
                 const tile__op *y0 = tile__terminator(f, op->region[0]);
                 const tile__op *y1 = op->code == TILE__OP_IF ? tile__terminator(f, op->region[1]) : NULL;
                 const int *args = f->pool + f->regs[op->region[0]].args;
                 for (int j = 0; j < op->nres; j++) {
-                    /* the layout comes from the first MMA one of: what the body yields, the other branch's, the initial value */
+                    /* the layout comes from the first MMA (or slice) one of: what the body yields, the other branch's, the initial value */
                     int src[3] = {y0 ? f->pool[y0->opnd + j] : 0, y1 ? f->pool[y1->opnd + j] : 0, op->code == TILE__OP_FOR ? o[3 + j] : 0};
                     const tile__layout *from = NULL;
                     for (int q = 0; q < 3 && !from; q++)
-                        if (src[q] > 0 && lay[src[q]].kind == TILE__LAYOUT_MMA) from = &lay[src[q]];
+                        if (src[q] > 0 && lay[src[q]].kind != TILE__LAYOUT_BLOCKED) from = &lay[src[q]];
                     if (!from) continue;
-                    tile__layout L = *from;
+                    L = *from;
                     changed |= tile__mk_mma(lay, op->res + j, &L);
                     if (op->code == TILE__OP_FOR) changed |= tile__mk_mma(lay, args[1 + j], &L);
                 }
@@ -395,6 +479,8 @@ typedef struct tile__loop_plan {
     char *in_slice;                   /* per op: in the address slice                */
     char *slice_val;                  /* per value: made by the slice                */
     int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice    */
+    int tval[TILE__PIPE_LOADS];       /* per load: the tl_trans of it that a wgmma reads
+                                         as its B operand (K-major: K^T), or 0        */
     int tmap[TILE__PIPE_LOADS];       /* >>tma: each load's tensor map (an index into
                                          the plan's tmap_op)                         */
     size_t bars;                      /* >>tma: the stages' full barriers (8 bytes each) */
@@ -415,6 +501,12 @@ typedef struct tile__plan {
     size_t ring_smem;                 /* shared memory the rings take, at most       */
     int ntmaps;                       /* >>tma: the tensor maps the rings read and the */
     int tmap_op[TILE__MAX_TMAPS];     /* stores write: the MAKE_DESC op of each (kernel parameters after the record) */
+    int *pin;                         /* >>pin: per value, 1 + the shared byte offset
+                                         where a tl_dot operand made outside the dot's
+                                         loop is staged once, where it is made (Q of
+                                         attention), else 0; pins end at pin_end and
+                                         the rings and scratch go after them        */
+    size_t pin_end;
     int *store_tmap;                  /* >>tma: per op, a DESC_STORE through the copy
                                          engine: 1 + its tensor map (the same box as a
                                          ring's: 128 bytes by the block's rows), else 0 */
@@ -457,8 +549,21 @@ static const tile__loop_plan *tile__plan_ring(const tile__plan *p, const tile__o
 /* 1 when op makes one of the ring's pipelined loads */
 static int tile__ring_makes_load(const tile__loop_plan *p, const tile__op *op) {
     for (int l = 0; l < p->nloads; l++)
-        if (op->nres && op->res == p->loads[l]) return 1;
+        if (op->nres && (op->res == p->loads[l] || op->res == p->tval[l])) return 1;
     return 0;
+}
+/* >>wgmma: 1 when tl_dot op takes its A operand from registers (wgmma's
+   register-A form): A has the interleaved MMA layout of the result's rows
+   (an earlier dot's accumulator cast to 16 bits, as attention's P), whose
+   fragments are where the instruction wants them (its k16 chunk's four
+   32-bit registers are the two 16x8 accumulator tiles of those columns,
+   each pair of columns packed) */
+static int tile__plan_rega(const tile__plan *p, const tile__op *op) {
+    if (!tile__plan_wgmma(p, op)) return 0;
+    int a = p->f->pool[op->opnd];
+    const tile__layout *La = &p->lay[a], *Lr = &p->lay[op->res];
+    return La->kind == TILE__LAYOUT_MMA && La->ilv && La->wn == 1 && La->wm == Lr->wm && La->repm == Lr->repm &&
+           tile__dt[p->f->vals[a].t.dtype].bytes == 2;
 }
 
 /* >>tma: the record of the plan's tensor map k for the launch: its
@@ -611,8 +716,17 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
         for (int j = 0; j < 2 && p->nloads < TILE__PIPE_LOADS; j++) {
-            int v = f->pool[op->opnd + j], d = f->vals[v].def;
+            int v = f->pool[op->opnd + j], d = f->vals[v].def, tv = 0;
+            /* >>wgmma: B = tl_trans(a load): the stage holds the load's rows as
+               they come (B^T, K-major), which wgmma reads as it reads A */
+            if (j == 1 && d >= 0 && f->ops[d].code == TILE__OP_PERMUTE && f->ops[d].i[0] == 1 && f->ops[d].i[1] == 0 && tile__plan_wgmma(pl, op) &&
+                f->vals[v].region == body && pl->uses[v] == 1) {
+                tv = v;
+                v = f->pool[f->ops[d].opnd];
+                d = f->vals[v].def;
+            }
             if (d >= 0 && f->ops[d].code == TILE__OP_DESC_LOAD && f->vals[v].region == body && pl->uses[v] == 1) {
+                p->tval[p->nloads] = tv;
                 p->loads[p->nloads++] = v;   /* >>tma: a copy-engine load (tile__tma_ring) */
                 continue;
             }
@@ -621,6 +735,7 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
             int other = f->pool[ld->opnd + 2];
             if (other > 0 && !tile__zero_const(f, other)) continue;
             if (tile__mma_sdt(f->vals[v].t.dtype) != f->vals[v].t.dtype || ld->i[2]) continue;   /* fp8, volatile */
+            p->tval[p->nloads] = tv;
             p->loads[p->nloads++] = v;
         }
     }
@@ -820,6 +935,39 @@ static int tile__ring_plan(tile__plan *pl, const tile__op *fop, tile__loop_plan 
     return 1;
 }
 
+/* Operands of tensor-core dots that a loop around the dot does not make
+   (loop-invariant: attention's Q) get their own shared memory, below the
+   rings, and are staged there once, where they are made, instead of in
+   every iteration (in registers across the loop they would also take a
+   register each per element). Not in warp-specialized kernels (ping-pong
+   consumers would share the slot). */
+static void tile__plan_pins(tile__plan *p) {
+    const tile__func *f = p->f;
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_FOR && (f->ops[k].i[0] & TILE__FOR_WS)) return;
+    size_t at = 0;
+    for (int k = 0; k < f->nops; k++) {
+        const tile__op *op = &f->ops[k];
+        if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, p->nthreads) < 0) continue;
+        int wg = tile__plan_wgmma(p, op);
+        /* the innermost loop around the dot */
+        int reg = op->parent, body = -1;
+        while (reg >= 0 && body < 0) {
+            int own = f->regs[reg].owner;
+            if (own >= 0 && f->ops[own].code == TILE__OP_FOR) body = reg;
+            else reg = f->regs[reg].parent;
+        }
+        if (body < 0) continue;
+        for (int j = wg && tile__plan_rega(p, op); j < 2; j++) {
+            int v = f->pool[op->opnd + j];
+            if (v <= 0 || p->pin[v] || f->vals[v].t.rank != 2 || tile__region_within(f, f->vals[v].region, body)) continue;
+            if (wg) at = tile__align1k(at);
+            p->pin[v] = 1 + (int)at;
+            at += ((size_t)tile__numel(&f->vals[v].t) * tile__dt[tile__mma_sdt(f->vals[v].t.dtype)].bytes + 127) / 128 * 128;
+        }
+    }
+    p->pin_end = p->sbase = at;
+}
 /* the alignment facts of region reg's values, in program order */
 static void tile__plan_axes(tile__plan *p, int reg) {
     const tile__func *f = p->f;
@@ -1087,6 +1235,8 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
     }
     tile__plan_axes(p, 0);
     tile__assign_layouts(f, p->nthreads, 1, p->wgmma, p->lay);
+    p->pin = (int *)tile__arena_alloc(&p->ar, nv * sizeof *p->pin);
+    tile__plan_pins(p);
     tile__plan_loops(p, 0);
     /* >>tma: the descriptor stores the descs stage left (tile__tma_store_candidate)
        go through the copy engine; their tensor maps after the rings' */
@@ -1130,6 +1280,10 @@ static void tile__layout_str(const tile__layout *L, char *lay, size_t n) {
     }
     if (L->kind == TILE__LAYOUT_MMA) {
         snprintf(lay, n, "%s warps=[%d,%d] reps=[%d,%d] E=%d", L->ilv ? "wgmma m64" : "mma m16n8", L->wm, L->wn, L->repm, L->repn, L->E);
+        return;
+    }
+    if (L->kind == TILE__LAYOUT_SLICE) {
+        snprintf(lay, n, "slice dim %d of %s [%d,%d] E=%d", L->sdim, L->ilv ? "wgmma m64" : "mma m16n8", L->pshape[0], L->pshape[1], L->E);
         return;
     }
     size_t at = 0;

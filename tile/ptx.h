@@ -128,23 +128,35 @@ static void tile__ptx_cp_wait(tile__emitter *em, int pending) {   /* cp.async.wa
    The accumulators go through each instruction in place (in-out operands),
    so no use of one moves across a fence, a wgmma or a wait. */
 /* wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16} (kind
-   TILE__MMA_F16 or _BF16) with A K-major and B N-major (imm-trans-b 1) in
-   shared memory. Each descriptor is its hi bits (strides, swizzle) or'ed
-   with the 16-byte address bits of shared byte `off`. c is n/2
-   accumulators (F32, scale-d 1); d gets n/2 (d may be c). */
-static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, int offa, uint64_t hia, int offb, uint64_t hib, const int *c, int *d) {
+   TILE__MMA_F16 or _BF16) with B in shared memory, N-major (tnspb 1:
+   imm-trans-b) or K-major (0), and A K-major in shared memory or, when
+   areg is given, in 4 b32 registers (I32: the fragment's pairs). Each
+   descriptor is its hi bits (strides, swizzle) or'ed with the 16-byte
+   address bits of shared byte `off`. c is n/2 accumulators (F32, scale-d
+   1); d gets n/2 (d may be c). */
+static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, const int *areg, int offa, uint64_t hia, int offb, uint64_t hib, int tnspb,
+                            const int *c, int *d) {
     tile__ptxb b;
-    int m = n / 2;
+    int m = n / 2, na = areg ? 4 : 1;
     const char *ty = kind == TILE__MMA_BF16 ? "bf16" : "f16";
-    TILE_ASSERT(m > 0 && m + 3 <= TILE__PX_MAX);
+    TILE_ASSERT(m > 0 && m + na + 2 <= TILE__PX_MAX);
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
     for (int k = 0; k < m; k++) tile__pb_inout(&b, TL_F32, c[k]);
-    tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offa, hia);
+    if (areg)
+        for (int k = 0; k < 4; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, areg[k], 0);
+    else
+        tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offa, hia);
     tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offb, hib);
     tile__pb_in(&b, TL_I32, TILE__PXF_IMM, -1, 1);   /* scale-d: accumulate */
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + 2, n, ty, ty);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + na + 1, n, ty, ty);
     tile__pb_list(&b, 0, m);
-    tile__pb_text(&b, "}, $%d, $%d, p, 1, 1, 0, 1; }", m, m + 1);
+    if (areg) {
+        tile__pb_text(&b, "}, {");
+        tile__pb_list(&b, m, 4);
+        tile__pb_text(&b, "}, $%d, p, 1, 1, %d; }", m + 4, tnspb);
+    } else {
+        tile__pb_text(&b, "}, $%d, $%d, p, 1, 1, 0, %d; }", m, m + 1, tnspb);
+    }
     tile__pb_emit(em, &b);
     tile__pb_outs(&b, 0, m, d);
 }

@@ -1,0 +1,150 @@
+/* bench/bench_attention.c — the fused attention forward of
+   examples/attention.c (Triton's tutorial 06 in C), autotuned, at the
+   shapes of Triton's benchmark: Z=4, H=32, N_CTX 4096 and 16384, HEAD_DIM
+   64 and 128, causal and not, f16 and bf16. TFLOP/s = 4 Z H N^2 D / time,
+   halved when causal (the tutorial's formula). The references, torch SDPA
+   (cuDNN and flash) and Triton's own kernel, are
+   ../shared/bench/triton_attention.py, run in the same device call.
+
+       BENCH_ATTN_N=4096,16384  BENCH_ATTN_D=64,128  BENCH_ATTN_DT=f16,bf16
+       BENCH_ATTN_CAUSAL=0,1    pick rows (default: all)
+
+   Each row checks 8 sampled output rows of 2 heads against a float64
+   softmax of the same inputs (|O - want| within 4 units of the dtype's
+   last place, V in [-1, 1]). */
+#define _POSIX_C_SOURCE 200809L
+#define TILE_IMPLEMENTATION
+#include "tile.h"
+
+#include "bench_common.h"
+
+#define main example_main_attention
+#include "../examples/attention.c"
+#undef main
+
+static int picked(const char *knob, const char *value)
+{
+    const char *v = getenv(knob);
+    if (!v || !*v) return 1;
+    size_t n = strlen(value);
+    for (const char *p = v; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, value, n) == 0) return 1;
+        p += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+typedef struct attn_ctx {
+    tl_dtype dt;
+    int D, causal, ZH, N;
+    void *q, *k, *v, *o;
+    float *m;
+} attn_ctx;
+static tile_status attn_run(void *p, int set)
+{
+    attn_ctx *c = (attn_ctx *)p;
+    (void)set;   /* 4 x 0.5 GiB at the smallest shape: far past L2 */
+    return attention(c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
+}
+
+/* 8 rows of heads 0 and ZH-1 against float64 */
+static int attn_check(const attn_ctx *c, const void *hq, const void *hk, const void *hv, size_t period)
+{
+    size_t D = (size_t)c->D, N = (size_t)c->N, es = 2;
+    void *row = bench_hmalloc(D * es, "check"), *seen = NULL;
+    double *s = (double *)bench_hmalloc(N * sizeof(double), "check"), ulp = ldexp(1, c->dt == TL_BF16 ? -7 : -10), err = 0;
+    double scale = 1.0 / sqrt((double)D);
+    (void)seen;
+    for (int h = 0; h < 2; h++)
+        for (int r = 0; r < 8; r++) {
+            size_t zh = h ? (size_t)c->ZH - 1 : 0, i = r == 7 ? N - 1 : (size_t)(bench_next() % N), base = zh * N;
+            size_t last = c->causal ? i : N - 1;
+            double mx = -INFINITY, sum = 0;
+            for (size_t j = 0; j <= last; j++) {
+                double d = 0;
+                for (size_t x = 0; x < D; x++)
+                    d += bench_get(c->dt, hq, ((base + i) * D + x) % period) * bench_get(c->dt, hk, ((base + j) * D + x) % period);
+                s[j] = d * scale;
+                if (s[j] > mx) mx = s[j];
+            }
+            for (size_t j = 0; j <= last; j++) sum += s[j] = exp(s[j] - mx);
+            if (tile_memcpy_dtoh(row, (char *)c->o + (base + i) * D * es, D * es) != TILE_OK) return 0;
+            for (size_t x = 0; x < D; x++) {
+                double want = 0;
+                for (size_t j = 0; j <= last; j++) want += s[j] * bench_get(c->dt, hv, ((base + j) * D + x) % period);
+                double e = fabs(bench_get(c->dt, row, x) - want / sum) / (4 * ulp);
+                if (e > err || e != e) err = e;
+            }
+        }
+    free(row);
+    free(s);
+    if (err <= 1) return 1;
+    printf("FAILED  attention %s D=%d N=%d %s: max error %.2f of tolerance against float64\n", tile_dtype_name(c->dt), c->D, c->N,
+           c->causal ? "causal" : "full", err);
+    bench_failures++;
+    return 0;
+}
+
+int main(void)
+{
+    bench_start("bench_attention");
+    int Z = bench_smoke() ? 1 : 4, H = bench_smoke() ? 2 : 32;
+    static const int Ns[2] = {4096, 16384}, Ds[2] = {64, 128};
+    printf("%-10s %-5s %-4s %-7s %-6s %-30s %9s %9s %9s %9s\n", "name", "dtype", "D", "N", "causal", "config", "ms", "p20", "p80", "TFLOP/s");
+    for (int di = 0; di < 2; di++) {
+        tl_dtype dt = di ? TL_BF16 : TL_F16;
+        if (!picked("BENCH_ATTN_DT", tile_dtype_name(dt))) continue;
+        for (int ni = 0; ni < 2; ni++) {
+            int N = bench_smoke() ? (ni ? 300 : 128) : Ns[ni];
+            char nbuf[16];
+            snprintf(nbuf, sizeof nbuf, "%d", Ns[ni]);
+            if (!picked("BENCH_ATTN_N", nbuf)) continue;
+            for (int dd = 0; dd < 2; dd++) {
+                int D = Ds[dd];
+                char dbuf[16];
+                snprintf(dbuf, sizeof dbuf, "%d", D);
+                if (!picked("BENCH_ATTN_D", dbuf)) continue;
+                size_t n = (size_t)Z * H * N * D, bytes = n * 2, period = 1000003;
+                attn_ctx c = {dt, D, 0, Z * H, N, NULL, NULL, NULL, NULL, NULL};
+                void *hq = bench_hmalloc(period * 2, "q"), *hk = bench_hmalloc(period * 2, "k"), *hv = bench_hmalloc(period * 2, "v");
+                for (size_t i = 0; i < period; i++) {
+                    bench_set(dt, hq, i, bench_uniform(-1, 1));
+                    bench_set(dt, hk, i, bench_uniform(-1, 1));
+                    bench_set(dt, hv, i, bench_uniform(-1, 1));
+                }
+                c.q = bench_dmalloc(bytes, "q"), c.k = bench_dmalloc(bytes, "k"), c.v = bench_dmalloc(bytes, "v");
+                c.o = bench_dmalloc(bytes, "o"), c.m = (float *)bench_dmalloc((size_t)Z * H * N * sizeof(float), "m");
+                int ok = bench_ok(bench_fill_periodic(c.q, bytes, hq, period * 2), "fill") &&
+                         bench_ok(bench_fill_periodic(c.k, bytes, hk, period * 2), "fill") &&
+                         bench_ok(bench_fill_periodic(c.v, bytes, hv, period * 2), "fill");
+                for (int causal = 0; causal < 2 && ok; causal++) {
+                    if (!picked("BENCH_ATTN_CAUSAL", causal ? "1" : "0")) continue;
+                    c.causal = causal;
+                    tile_memset(c.o, 0xff, bytes);
+                    if (!bench_ok(attn_run(&c, 0), "attention (tuning)")) continue;
+                    if (!attn_check(&c, hq, hk, hv, period)) continue;
+                    bench_stats st;
+                    if (!bench_ok(bench_time(attn_run, &c, 1, &st), "attention")) continue;
+                    tile_launch best;
+                    char cfg[64] = "?";
+                    tile_arg args[9];
+                    args[0].p = c.q, args[1].p = c.k, args[2].p = c.v, args[3].p = c.o, args[4].p = c.m;
+                    args[5].f = 1.0 / sqrt((double)D), args[6].i = Z * H, args[7].i = N, args[8].i = (int64_t)Z * H * N;
+                    if (tile_autotune_best(attn_tuner(dt, D, causal), dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd),
+                                           TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}), args, &best) == TILE_OK)
+                        snprintf(cfg, sizeof cfg, "%lldx%lld w%d s%d", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
+                                 best.num_warps, best.num_stages);
+                    double flops = 4.0 * Z * H * (double)N * N * D * (causal ? 0.5 : 1);
+                    printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_fwd", tile_dtype_name(dt), D, N,
+                           causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9));
+                    fflush(stdout);
+                }
+                tile_free(c.q), tile_free(c.k), tile_free(c.v), tile_free(c.o), tile_free(c.m);
+                free(hq), free(hk), free(hv);
+            }
+        }
+    }
+    return bench_finish("bench_attention");
+}
