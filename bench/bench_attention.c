@@ -46,7 +46,7 @@ static tile_status attn_run(void *p, int set)
 {
     attn_ctx *c = (attn_ctx *)p;
     (void)set;   /* 4 x 0.5 GiB at the smallest shape: far past L2 */
-    return attention(c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
+    return attention_with(NULL, c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
 }
 
 /* 8 rows of heads 0 and ZH-1 against float64 */
