@@ -97,11 +97,11 @@ TILE_KERNEL(attn_fwd_bf16, ATTN_PARAMS(tl_ptr_bf16)) { attn_fwd_body(TL_BF16, q,
    1): a producer warpgroup issues the copies, and the two consumer
    warpgroups run apart, one's softmax beside the other's wgmmas. */
 static const tile_autotune_config attn_configs_d64[] = {
-    ATTN_CONFIG(128, 128, 8, 2, 1), ATTN_CONFIG(128, 64, 8, 3, 1), ATTN_CONFIG(128, 128, 8, 2, 0),
-    ATTN_CONFIG(128, 64, 4, 3, 0),  ATTN_CONFIG(64, 64, 4, 3, 0),
+    ATTN_CONFIG(128, 128, 8, 3, 1), ATTN_CONFIG(128, 64, 8, 4, 1), ATTN_CONFIG(128, 128, 8, 2, 0),
+    ATTN_CONFIG(128, 64, 4, 3, 0),  ATTN_CONFIG(64, 64, 4, 3, 0),   ATTN_CONFIG(128, 128, 8, 3, 0),
 };
 static const tile_autotune_config attn_configs_d128[] = {
-    ATTN_CONFIG(128, 128, 8, 2, 1), ATTN_CONFIG(128, 64, 8, 3, 1), ATTN_CONFIG(128, 128, 8, 2, 0),
+    ATTN_CONFIG(128, 64, 8, 3, 1),  ATTN_CONFIG(128, 64, 8, 4, 1), ATTN_CONFIG(128, 128, 8, 2, 0),
     ATTN_CONFIG(128, 64, 8, 3, 0),  ATTN_CONFIG(64, 64, 4, 3, 0),
 };
 /* In the interpreter: small blocks, so that CI runs it quickly */

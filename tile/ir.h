@@ -928,7 +928,11 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     case TILE__OP_ABS: if (fl) r.f = fabs(a.f); else r.u = (sg && a.i < 0) ? 0 - a.u : a.u; break;
     /* transcendental functions of f16/bf16 are computed in f32, as Triton does */
 #define TILE__MATH(OP, expr) case TILE__OP_##OP: { double v = a.f; (void)v; r.f = (t == TL_F64) ? (expr) : (double)(float)(expr); } break;
-    TILE__MATH(EXP, exp(v)) TILE__MATH(EXP2, exp2(v)) TILE__MATH(LOG, log(v)) TILE__MATH(LOG2, log2(v))
+    TILE__MATH(EXP, exp(v)) TILE__MATH(LOG, log(v)) TILE__MATH(LOG2, log2(v))
+    case TILE__OP_EXP2:   /* f32: as ex2.approx.ftz.f32 on the GPU, a result below 2^-126 is 0 */
+        r.f = t == TL_F64 ? exp2(a.f) : (double)(float)exp2(a.f);
+        if (t == TL_F32 && r.f < 0x1p-126) r.f = 0;
+        break;
     TILE__MATH(SQRT, sqrt(v)) TILE__MATH(RSQRT, 1.0 / sqrt(v)) TILE__MATH(SIN, sin(v)) TILE__MATH(COS, cos(v))
     TILE__MATH(TANH, tanh(v)) TILE__MATH(SIGMOID, 1.0 / (1.0 + exp(-v))) TILE__MATH(ERF, erf(v))
     TILE__MATH(FLOOR, floor(v)) TILE__MATH(CEIL, ceil(v))

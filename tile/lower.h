@@ -936,7 +936,8 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         int *out = tile__regs_new(lw, r);
         tl_dtype t = tile__vdt(lw, o[op->nopnd - 1]), rt = tile__vdt(lw, r);
         for (int e = 0; e < L->E; e++) {
-            if (op->nopnd == 1) out[e] = em->op1(em, op->code, t, rt, lw->regs[o[0]][e]);
+            if (op->code == TILE__OP_EXP2 && t == TL_F32 && rt == TL_F32) out[e] = tile__ptx_ex2_ftz(em, lw->regs[o[0]][e]);
+            else if (op->nopnd == 1) out[e] = em->op1(em, op->code, t, rt, lw->regs[o[0]][e]);
             else if (op->nopnd == 2) out[e] = em->op2(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e]);
             else out[e] = em->op3(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e], lw->regs[o[2]][e]);
         }

@@ -34,14 +34,23 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     int abase = -1, stride = L->repn * 4, *areg = NULL;
     if (rega) {   /* the A value's registers, packed in pairs */
         const tile__layout *La = &lw->lay[a];
-        tile__elem sh;
-        sh.u = 16;
-        int sixteen = em->lit(em, TL_U32, sh);
         areg = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)(La->E / 2));
-        for (int e = 0; e < La->E; e += 2) {
-            int half[2];
-            for (int h = 0; h < 2; h++) half[h] = em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, em->op1(em, TILE__OP_BITCAST, at, TL_U16, lw->regs[a][e + h]));
-            areg[e / 2] = em->op1(em, TILE__OP_BITCAST, TL_U32, TL_I32, em->op2(em, TILE__OP_OR, TL_U32, TL_U32, half[0], em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, half[1], sixteen)));
+        /* A = tl_cast(an f32 value of the same layout): each pair rounded and
+           packed by one cvt (the cast's own registers go unused) */
+        int d = f->vals[a].def, src = d >= 0 && f->ops[d].code == TILE__OP_CAST ? f->pool[f->ops[d].opnd] : 0;
+        if (src > 0 && tile__vdt(lw, src) == TL_F32 && lw->regs[src] && tile__same_layout(&lw->lay[src], La)) {
+            for (int e = 0; e < La->E; e += 2) areg[e / 2] = tile__ptx_cvt_pack16(em, kind, lw->regs[src][e], lw->regs[src][e + 1]);
+        } else {
+            tile__elem sh;
+            sh.u = 16;
+            int sixteen = em->lit(em, TL_U32, sh);
+            for (int e = 0; e < La->E; e += 2) {
+                int half[2];
+                for (int h = 0; h < 2; h++)
+                    half[h] = em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, em->op1(em, TILE__OP_BITCAST, at, TL_U16, lw->regs[a][e + h]));
+                areg[e / 2] = em->op1(em, TILE__OP_BITCAST, TL_U32, TL_I32,
+                                      em->op2(em, TILE__OP_OR, TL_U32, TL_U32, half[0], em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, half[1], sixteen)));
+            }
         }
     } else {
         int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);

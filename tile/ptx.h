@@ -160,6 +160,34 @@ static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, const int *areg,
     tile__pb_emit(em, &b);
     tile__pb_outs(&b, 0, m, d);
 }
+/* cvt.rn.{f16x2|bf16x2}.f32 (kind TILE__MMA_F16 or _BF16): two F32
+   registers rounded to 16 bits and packed into one b32 (I32), lo in the
+   low half: a wgmma register-A fragment pair straight from f32 values */
+static int tile__ptx_cvt_pack16(tile__emitter *em, int kind, int lo, int hi) {
+    tile__ptxb b;
+    int out[1];
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, TL_I32);
+    tile__pb_in(&b, TL_F32, TILE__PXF_REG, hi, 0);
+    tile__pb_in(&b, TL_F32, TILE__PXF_REG, lo, 0);
+    tile__pb_text(&b, "cvt.rn.%s.f32 $0, $1, $2;", kind == TILE__MMA_BF16 ? "bf16x2" : "f16x2");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, out);
+    return out[0];
+}
+/* ex2.approx.ftz.f32: tl_exp2 of f32 as Triton lowers it (one MUFU.EX2;
+   a result below 2^-126 is 0, which the interpreter does too) */
+static int tile__ptx_ex2_ftz(tile__emitter *em, int x) {
+    tile__ptxb b;
+    int out[1];
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, TL_F32);
+    tile__pb_in(&b, TL_F32, TILE__PXF_REG, x, 0);
+    tile__pb_text(&b, "ex2.approx.ftz.f32 $0, $1;");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, out);
+    return out[0];
+}
 /* the PTX of a TILE__WG_* instruction */
 static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
     switch (what) {
