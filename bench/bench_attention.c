@@ -22,6 +22,16 @@
 #include "../examples/attention.c"
 #undef main
 
+/* BENCH_ATTN_NOSOFTMAX=1: each row's winning config once more with
+   NO_SOFTMAX=1 (P = QK^T, no row max, exp2 or rescale): the time the
+   tensor cores and the copies take alone, beside the row */
+typedef struct nosm_ctx { tile_kernel *k; tile_launch l; tile_arg args[9]; } nosm_ctx;
+static tile_status nosm_run(void *p, int set)
+{
+    nosm_ctx *c = (nosm_ctx *)p;
+    (void)set;
+    return tile_launch_kernel(c->k, &c->l, c->args);
+}
 static int picked(const char *knob, const char *value)
 {
     const char *v = getenv(knob);
@@ -140,6 +150,22 @@ int main(void)
                     printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_fwd", tile_dtype_name(dt), D, N,
                            causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9));
                     fflush(stdout);
+                    if (bench_env_int("BENCH_ATTN_NOSOFTMAX", 0, 0, 1) && strcmp(cfg, "?") != 0) {
+                        nosm_ctx nc;
+                        nc.k = dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd);
+                        nc.l = best;
+                        nc.l.tune = NULL;
+                        memcpy(nc.args, args, sizeof args);
+                        int i = 0;
+                        while (i < TILE_MAX_META && nc.l.meta[i].name) i++;
+                        if (i < TILE_MAX_META) {
+                            nc.l.meta[i].name = "NO_SOFTMAX", nc.l.meta[i].value = 1;
+                            bench_stats ns;
+                            if (bench_ok(bench_time(nosm_run, &nc, 1, &ns), "attention without softmax"))
+                                printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "no_softmax", tile_dtype_name(dt), D, N,
+                                       causal ? "yes" : "no", cfg, ns.ms, ns.p20, ns.p80, flops / (ns.ms * 1e9));
+                        }
+                    }
                 }
                 tile_free(c.q), tile_free(c.k), tile_free(c.v), tile_free(c.o), tile_free(c.m);
                 free(hq), free(hk), free(hv);

@@ -41,6 +41,7 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
     int ws = TL_META_OR(WARP_SPECIALIZE, 0);
+    int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
     (void)ZH;
     tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
     tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
@@ -67,15 +68,19 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
             if (causal) ok = tl_logical_and(ok, tl_ge(tl_expand_dims(offs_m, 1), cols));
             qk = tl_where(ok, qk, -INFINITY);
         }
-        /* the online softmax, in base 2 with the scale folded into one fma */
-        tl_t m_ij  = tl_maximum(m_i, tl_mul(tl_max(qk, 1), qk_scale));
-        tl_t p     = tl_exp2(tl_fma(qk, qk_scale, tl_neg(tl_expand_dims(m_ij, 1))));
-        tl_t alpha = tl_exp2(tl_sub(m_i, m_ij));
-        l_i        = tl_add(tl_mul(l_i, alpha), tl_sum(p, 1));
-        acc        = tl_mul(acc, tl_expand_dims(alpha, 1));
-        tl_t v     = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
-        acc        = tl_dot(tl_cast(p, dt), v, acc);
-        m_i        = m_ij;
+        tl_t v = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
+        if (no_softmax) {
+            acc = tl_dot(tl_cast(qk, dt), v, acc);
+        } else {
+            /* the online softmax, in base 2 with the scale folded into one fma */
+            tl_t m_ij  = tl_maximum(m_i, tl_mul(tl_max(qk, 1), qk_scale));
+            tl_t p     = tl_exp2(tl_fma(qk, qk_scale, tl_neg(tl_expand_dims(m_ij, 1))));
+            tl_t alpha = tl_exp2(tl_sub(m_i, m_ij));
+            l_i        = tl_add(tl_mul(l_i, alpha), tl_sum(p, 1));
+            acc        = tl_mul(acc, tl_expand_dims(alpha, 1));
+            acc        = tl_dot(tl_cast(p, dt), v, acc);
+            m_i        = m_ij;
+        }
     }
     /* the rows of this head only */
     tl_t row_ok = tl_lt(offs_m, N_CTX);
