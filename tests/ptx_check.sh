@@ -129,7 +129,7 @@ check_mma() {
 every_launch="matmul matmul_autotune"
 programs=""
 for src in "$root"/examples/*.c; do programs="$programs $bindir/examples/$(basename "$src" .c)"; done
-for src in "$root"/tests/test_ops_*.c "$root"/tests/test_control.c; do programs="$programs $bindir/tests/$(basename "$src" .c)"; done
+for src in "$root"/tests/test_ops_*.c "$root"/tests/test_control.c "$root"/tests/test_attention.c; do programs="$programs $bindir/tests/$(basename "$src" .c)"; done
 
 # The two programs built from the matmul examples (see the top).
 mkdir "$work/bin"
@@ -242,7 +242,46 @@ int main(void)
     return bad;
 }
 EOF
-for wrapper in matmul_aligned:matmul matmul_autotune_gpu:matmul_autotune matmul_persistent_gpu:matmul_persistent; do
+cat >"$work/attention_gpu.c" <<'EOF'
+#define main attention_example_main
+#include "examples/attention.c"
+#undef main
+/* every config of examples/attention.c's GPU lists (D 64 and 128, causal
+   and not, f16; for another target than sm_90a the first config of each
+   D), at Z*H = 2, N_CTX = 256 */
+int main(void)
+{
+    enum { N = 256, ZH = 2 };
+    const char *arch = getenv("TILE_ARCH");
+    int every = arch && strcmp(arch, "sm_90a") == 0, bad = 0;
+    void *q = tile_malloc(ZH * N * 128 * 2), *k = tile_malloc(ZH * N * 128 * 2), *v = tile_malloc(ZH * N * 128 * 2);
+    void *o = tile_malloc(ZH * N * 128 * 2);
+    float *m = tile_malloc(ZH * N * 4);
+    if (!q || !k || !v || !o || !m) return 1;
+    tile_memset(q, 0, ZH * N * 128 * 2), tile_memset(k, 0, ZH * N * 128 * 2), tile_memset(v, 0, ZH * N * 128 * 2);
+    for (int D = 64; D <= 128; D *= 2) {
+        const tile_autotune_config *list = D == 128 ? attn_configs_d128 : attn_configs_d64;
+        int n = D == 128 ? (int)(sizeof attn_configs_d128 / sizeof *attn_configs_d128) : (int)(sizeof attn_configs_d64 / sizeof *attn_configs_d64);
+        if (!every) n = 1;
+        for (int i = 0; i < n; i++)
+            for (int causal = 0; causal < 2; causal++) {
+                tile_launch l;
+                memset(&l, 0, sizeof l);
+                memcpy(l.meta, list[i].meta, sizeof list[i].meta);
+                fprintf(stderr, "tile-ptx-check: attn_fwd.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d%s\n", D, causal, i, tile_meta_of(&l, "BLOCK_M"),
+                        tile_meta_of(&l, "BLOCK_N"), list[i].num_warps, list[i].num_stages, tile_meta_of(&l, "WARP_SPECIALIZE") ? "_ws" : "");
+                tile_status st = attention_with(&list[i], TL_F16, D, causal, q, k, v, o, m, 0.1f, ZH, N);
+                if (st != TILE_OK) {
+                    printf("attention D=%d causal=%d config %d: %s\n", D, causal, i, tile_last_error());
+                    bad = 1;
+                }
+            }
+    }
+    tile_free(q), tile_free(k), tile_free(v), tile_free(o), tile_free(m);
+    return bad;
+}
+EOF
+for wrapper in matmul_aligned:matmul matmul_autotune_gpu:matmul_autotune matmul_persistent_gpu:matmul_persistent attention_gpu:attention; do
     name=${wrapper%%:*}
     example=${wrapper#*:}
     [ -f "$root/examples/$example.c" ] || continue
@@ -345,6 +384,37 @@ for exe in $programs; do
                 *_ws.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
                 esac
             fi
+            ;;
+        esac
+        # the attention example's kernels at every GPU config: on sm_90a the
+        # K and V blocks a TMA ring on mbarriers, Q K^T reading K K-major
+        # (trans-b 0), P V with P in registers (wgmma's register-A form), no
+        # spills; on sm_80 they must assemble with mma.sync. And
+        # test_attention's key loop, K loaded by pointers and used
+        # transposed: pipelined (cp.async) on both targets
+        case $name in
+        attention_gpu)
+            if [ "$arch" != sm_90a ]; then
+                grep -q 'mma\.sync\.aligned\.m16n8k' "$ptx" || fail "$name/$kernel: no mma.sync in the PTX for $arch ($backend)"
+            else
+                check_mma "$ptx" "$name/$kernel"
+                for want in 'cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global' 'mbarrier\.try_wait\.parity' \
+                    'wgmma\.mma_async.*}, {%r.*}, %rd[0-9]*, p, 1, 1, 1;' 'wgmma\.mma_async.*, p, 1, 1, 0, 0;'; do
+                    grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
+                done
+                case $kernel in
+                *_ws.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                esac
+            fi
+            ;;
+        test_attention)
+            case $kernel in
+            scores.*)
+                grep -q 'cp\.async\.cg\.shared\.global' "$ptx" || fail "$name/$kernel: the K^T loop is not pipelined (no cp.async) on $arch ($backend)"
+                [ "$arch" != sm_90a ] || grep -q 'wgmma\.mma_async.*}, {%r' "$ptx" ||
+                    fail "$name/$kernel: no wgmma with A from registers on sm_90a ($backend)"
+                ;;
+            esac
             ;;
         esac
         grep -q 'wgmma\.mma_async' "$ptx" && nwg=$((nwg + 1))
