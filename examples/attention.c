@@ -43,10 +43,7 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
     int ws = TL_META_OR(WARP_SPECIALIZE, 0);
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
     (void)ZH;
-    /* causal: the row blocks with the most keys first (the last ones), so
-       that the short ones fill the machine's tail */
-    tl_t start_m = causal ? tl_sub(tl_sub(tl_num_programs(0), 1), tl_program_id(0)) : tl_program_id(0);
-    tl_t off_hz  = tl_program_id(1);
+    tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
     tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
     tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
     tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));

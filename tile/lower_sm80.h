@@ -90,6 +90,18 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
         }
         /* B */
         for (int rn = 0; rn < repn; rn++) {
+            if ((kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && sb->kmaj) {
+                /* B^T's rows in the stage (n, then k): ldmatrix.x4 without
+                   .trans gives b0, b1 of tiles rn and rn + 1 (lanes 0-7:
+                   n rows, k 0-7; 8-15: k 8-15; 16-31: the next 8 n) */
+                if (rn & 1) continue;
+                int n = tile__iadd(lw, wc, tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 7), tile__iadd(lw, tile__iop(lw, TILE__OP_SHR, l16, 1), tile__li(lw, rn * 8))));
+                int kb = tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 8), tile__li(lw, kk * 16));
+                int out[4];
+                tile__ptx_ldmatrix(em, tile__swz(lw, sb, n, tile__iop(lw, TILE__OP_MUL, kb, 2)), rn + 1 < repn ? 4 : 2, 0, out);
+                for (int q = 0; q < (rn + 1 < repn ? 4 : 2); q++) bfr[rn * 2 + q] = out[q];
+                continue;
+            }
             if (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) {
                 if (rn & 1) continue;
                 /* k rows 16 kk + (lane & 15), columns wc + 8 rn + ((lane & 16) ? 8 : 0) */

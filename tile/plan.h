@@ -717,10 +717,12 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
         for (int j = 0; j < 2 && p->nloads < TILE__PIPE_LOADS; j++) {
             int v = f->pool[op->opnd + j], d = f->vals[v].def, tv = 0;
-            /* >>wgmma: B = tl_trans(a load): the stage holds the load's rows as
-               they come (B^T, K-major), which wgmma reads as it reads A */
-            if (j == 1 && d >= 0 && f->ops[d].code == TILE__OP_PERMUTE && f->ops[d].i[0] == 1 && f->ops[d].i[1] == 0 && tile__plan_wgmma(pl, op) &&
-                f->vals[v].region == body && pl->uses[v] == 1) {
+            /* B = tl_trans(a load) of 16-bit elements: the stage holds the
+               load's rows as they come (B^T, K-major), which wgmma reads as
+               it reads A and mma.sync through ldmatrix without .trans */
+            int kind = tile__dot_mma_kind(f, op, pl->nthreads);
+            if (j == 1 && d >= 0 && f->ops[d].code == TILE__OP_PERMUTE && f->ops[d].i[0] == 1 && f->ops[d].i[1] == 0 &&
+                (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && f->vals[v].region == body && pl->uses[v] == 1) {
                 tv = v;
                 v = f->pool[f->ops[d].opnd];
                 d = f->vals[v].def;
