@@ -2,10 +2,13 @@
 # bench/run.sh — build the bench programs and run them, all output on stdout.
 #   bench/run.sh                 build into build/ and run every program
 #   bench/run.sh bench_matmul    only the programs named (bench_launch,
-#                                bench_memory, bench_matmul)
+#                                bench_memory, bench_matmul, bench_attention)
 #   bench/run.sh --with-triton   also run ../shared/bench/triton_baseline.py
-#                                (Triton and cuBLAS anchors, about 40 s) in the
-#                                same call, so that every ratio comes from one run
+#                                (Triton and cuBLAS anchors, about 40 s), and
+#                                with bench_attention triton_attention.py
+#                                (tutorial 06 and torch SDPA, about 60 s), in
+#                                the same call, so that every ratio comes from
+#                                one run
 # CC (default cc) and CFLAGS (default -O2) are honoured. Exits non-zero when a
 # build or a program fails; a program that fails does not stop the others.
 cd "$(dirname "$0")/.." || exit 1
@@ -17,11 +20,11 @@ progs=""
 for arg in "$@"; do
     case $arg in
     --with-triton) with_triton=1 ;;
-    bench_launch | bench_memory | bench_matmul) progs="$progs $arg" ;;
-    *) echo "usage: bench/run.sh [--with-triton] [bench_launch|bench_memory|bench_matmul ...]" >&2; exit 2 ;;
+    bench_launch | bench_memory | bench_matmul | bench_attention) progs="$progs $arg" ;;
+    *) echo "usage: bench/run.sh [--with-triton] [bench_launch|bench_memory|bench_matmul|bench_attention ...]" >&2; exit 2 ;;
     esac
 done
-[ -n "$progs" ] || progs="bench_launch bench_memory bench_matmul"
+[ -n "$progs" ] || progs="bench_launch bench_memory bench_matmul bench_attention"
 status=0
 for prog in $progs; do
     echo "== build $prog"
@@ -36,16 +39,18 @@ for prog in $progs; do
     echo "== run $prog"
     "./build/$prog" 2>&1 || { echo "== $prog exited with status $?"; status=1; }
 done
+anchor() { # run ../shared/bench/$1 (or .anchors/, shared/bench/)
+    echo "== run ../shared/bench/$1"
+    for dir in ../shared/bench .anchors shared/bench; do
+        if [ -f "$dir/$1" ]; then
+            python3 "$dir/$1" 2>&1 || status=1
+            return
+        fi
+    done
+    echo "$1 not found (looked in ../shared/bench, .anchors and shared/bench)"
+}
 if [ "$with_triton" = 1 ]; then
-    echo "== run ../shared/bench/triton_baseline.py"
-    if [ -f ../shared/bench/triton_baseline.py ]; then
-        python3 ../shared/bench/triton_baseline.py 2>&1 || status=1
-    elif [ -f .anchors/triton_baseline.py ]; then
-        python3 .anchors/triton_baseline.py 2>&1 || status=1
-    elif [ -f shared/bench/triton_baseline.py ]; then
-        python3 shared/bench/triton_baseline.py 2>&1 || status=1
-    else
-        echo "triton_baseline.py not found (looked in ../shared/bench and shared/bench)"
-    fi
+    anchor triton_baseline.py
+    case " $progs " in *" bench_attention "*) anchor triton_attention.py ;; esac
 fi
 exit $status
