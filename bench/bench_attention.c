@@ -8,6 +8,8 @@
 
        BENCH_ATTN_N=4096,16384  BENCH_ATTN_D=64,128  BENCH_ATTN_DT=f16,bf16
        BENCH_ATTN_CAUSAL=0,1    pick rows (default: all)
+       BENCH_ATTN_BWD=1         also the backward (tuned; 2.5x the forward's
+                                flops, as the tutorial counts)
 
    Each row checks 8 sampled output rows of 2 heads against a float64
    softmax of the same inputs (|O - want| within 4 units of the dtype's
@@ -59,6 +61,16 @@ static tile_status attn_run(void *p, int set)
     return attention_with(NULL, c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
 }
 
+/* the backward of a row (dO = Q's data: the values do not change the time) */
+typedef struct bwd_ctx { attn_ctx *c; void *d_o, *dq, *dk, *dv; float *delta; } bwd_ctx;
+static tile_status bwd_run(void *p, int set)
+{
+    bwd_ctx *b = (bwd_ctx *)p;
+    attn_ctx *c = b->c;
+    (void)set;
+    return attention_backward(c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, b->d_o, b->dq, b->dk, b->dv, b->delta,
+                              (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
+}
 /* 8 rows of heads 0 and ZH-1 against float64 */
 static int attn_check(const attn_ctx *c, const void *hq, const void *hk, const void *hv, size_t period)
 {
@@ -150,6 +162,16 @@ int main(void)
                     printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_fwd", tile_dtype_name(dt), D, N,
                            causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9));
                     fflush(stdout);
+                    if (bench_env_int("BENCH_ATTN_BWD", 0, 0, 1)) {   /* the backward, tuned: 2.5x the forward's flops, as the tutorial counts */
+                        bwd_ctx bc = {&c, NULL, NULL, NULL, NULL, NULL};
+                        bc.d_o = c.q, bc.delta = (float *)bench_dmalloc((size_t)Z * H * N * sizeof(float), "delta");
+                        bc.dq = bench_dmalloc(bytes, "dq"), bc.dk = bench_dmalloc(bytes, "dk"), bc.dv = bench_dmalloc(bytes, "dv");
+                        bench_stats bs;
+                        if (bench_ok(bwd_run(&bc, 0), "attention backward (tuning)") && bench_ok(bench_time(bwd_run, &bc, 1, &bs), "attention backward"))
+                            printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_bwd", tile_dtype_name(dt), D, N,
+                                   causal ? "yes" : "no", "tuned (3 kernels)", bs.ms, bs.p20, bs.p80, 2.5 * flops / (bs.ms * 1e9));
+                        tile_free(bc.delta), tile_free(bc.dq), tile_free(bc.dk), tile_free(bc.dv);
+                    }
                     if (bench_env_int("BENCH_ATTN_NOSOFTMAX", 0, 0, 1) && strcmp(cfg, "?") != 0) {
                         nosm_ctx nc;
                         nc.k = dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd);

@@ -18,17 +18,24 @@
    TMA ring, Q K^T reads K's stage as wgmma's K-major B operand, the row
    maxima and sums stay in the accumulator's registers (shuffles among the
    four lanes of a row), and P @ V takes P from registers (wgmma's
-   register-A form); TILE_DUMP=ttgir shows it. The causal mask is applied
-   only on the diagonal blocks (the tutorial's two stages), the bounds mask
-   only on the last block.
+   register-A form); TILE_DUMP=ttgir shows it. The causal mask (the
+   diagonal blocks) and the bounds mask (the last block) are applied in a
+   TL_IF on those iterations only, where the tutorial has two stages.
 
        attention [Z H N_CTX]      default: 1 2 100, and N_CTX = 1
        ATTENTION_EVERY_CONFIG=1   every config of the list instead of the
                                   tuned one
 
-   Checked against float64 softmax(QK^T)V of the rounded inputs: every row
-   at the default sizes, 64 sampled rows of every head otherwise. The
-   backward pass of the tutorial is not here yet. */
+   The backward pass (attention_backward): tutorial 06's preprocess
+   (Delta = rowsum(dO * O)), then dK and dV (attn_bwd_dkdv: a program per
+   key block, a loop over the query blocks) and dQ (attn_bwd_dq: a program
+   per query block, a loop over the key blocks), autotuned; on sm_90a their
+   loops are TMA rings too, Q, K and dO read both ways from one stage, the
+   P and dS of each iteration the A of the next dots from registers.
+
+   Checked against float64 of the rounded inputs: the forward's O and M at
+   every row at the default sizes, 64 sampled rows of every head otherwise;
+   the backward's dQ, dK and dV (for a random dO) at every element. */
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 
@@ -93,6 +100,119 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
 #define ATTN_PARAMS(ptr) (ptr, q), (ptr, k), (ptr, v), (ptr, o), (tl_ptr_f32, m), (tl_f32, sm_scale), (tl_i32, ZH), (tl_i32, N_CTX), (tl_i32, rows)
 TILE_KERNEL(attn_fwd, ATTN_PARAMS(tl_ptr_f16)) { attn_fwd_body(TL_F16, q, k, v, o, m, sm_scale, ZH, N_CTX, rows); }
 TILE_KERNEL(attn_fwd_bf16, ATTN_PARAMS(tl_ptr_bf16)) { attn_fwd_body(TL_BF16, q, k, v, o, m, sm_scale, ZH, N_CTX, rows); }
+
+/* ---- the backward pass (tutorial 06's _attn_bwd_preprocess and _attn_bwd) ----
+   With P = exp2(Q K^T * qk_scale - M) (M from the forward), dO the
+   gradient of O and Delta = rowsum(dO * O):
+       dV = P^T dO,  dP = dO V^T,  dS = P * (dP - Delta),
+       dK = sm_scale dS^T Q,  dQ = sm_scale dS K.
+   attn_bwd_dkdv: one program per BLOCK_N keys of one head, a loop over the
+   query blocks (causal: from the diagonal on); attn_bwd_dq: one program
+   per BLOCK_M queries, a loop over the key blocks (causal: up to the
+   diagonal). Q and dO are each used both ways in the first (Q^T for
+   K Q^T, Q for dS^T Q), K in the second: on sm_90a each is one stage of
+   the loop's TMA ring, read K-major and N-major. */
+static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t rows)
+{
+    int BLOCK_M = TL_META(BLOCK_M), D = TL_META(HEAD_DIM);
+    tl_t offs_m = tl_add(tl_mul(tl_program_id(0), BLOCK_M), tl_arange(0, BLOCK_M));
+    tl_t ok     = tl_lt(offs_m, rows);
+    tl_t off    = tl_add(tl_mul(tl_expand_dims(offs_m, 1), D), tl_expand_dims(tl_arange(0, D), 0));
+    tl_t o      = tl_cast(tl_load(tl_add(o_ptr, off), .mask = tl_expand_dims(ok, 1)), TL_F32);
+    tl_t d_o    = tl_cast(tl_load(tl_add(do_ptr, off), .mask = tl_expand_dims(ok, 1)), TL_F32);
+    tl_store(tl_add(delta_ptr, offs_m), tl_sum(tl_mul(o, d_o), 1), .mask = ok);
+}
+static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t m_ptr, tl_t delta_ptr,
+                               tl_t sm_scale, tl_t N_CTX, tl_t rows)
+{
+    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
+    tl_t start_n = tl_mul(tl_program_id(0), BLOCK_N), off_y = tl_mul(tl_program_id(1), N_CTX);
+    tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    tl_t desc_do = tl_make_tensor_descriptor(do_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t offs_n  = tl_add(start_n, tl_arange(0, BLOCK_N));
+    tl_t k       = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
+    tl_t v       = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
+    tl_t dk = tl_zeros(TL_F32, BLOCK_N, D), dv = tl_zeros(TL_F32, BLOCK_N, D);
+    tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
+    /* causal: the query blocks from the diagonal's on (BLOCK_N a multiple of
+       BLOCK_M), the first BLOCK_N / BLOCK_M of them masked */
+    tl_t lo = causal ? start_n : tl_zeros_like(start_n);
+    tl_t unmasked = causal ? tl_add(start_n, BLOCK_N) : tl_zeros_like(start_n);
+    TL_FOR (start_m, lo, N_CTX, BLOCK_M, dk, dv) {
+        tl_t offs_m = tl_add(start_m, tl_arange(0, BLOCK_M));
+        tl_t row_ok = tl_lt(offs_m, N_CTX);
+        tl_t q      = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));
+        tl_t m      = tl_load(tl_add(m_ptr, tl_add(off_y, offs_m)), .mask = row_ok, .other = INFINITY);   /* rows past N_CTX: P = 0 */
+        tl_t qkT    = tl_dot(k, tl_trans(q));                                                          /* [BLOCK_N, BLOCK_M] */
+        tl_t pT     = tl_exp2(tl_fma(qkT, qk_scale, tl_neg(tl_expand_dims(m, 0))));
+        if (causal) {
+            TL_IF (tl_lt(start_m, unmasked), pT) {
+                pT = tl_where(tl_ge(tl_expand_dims(offs_m, 0), tl_expand_dims(offs_n, 1)), pT, 0.0);
+            }
+        }
+        tl_t d_o = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
+        dv       = tl_dot(tl_cast(pT, dt), d_o, dv);
+        tl_t Di  = tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok);
+        tl_t dpT = tl_dot(v, tl_trans(d_o));
+        tl_t dsT = tl_mul(pT, tl_sub(dpT, tl_expand_dims(Di, 0)));
+        dk       = tl_dot(tl_cast(dsT, dt), q, dk);
+    }
+    tl_t key_ok = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
+    tl_t off    = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_n), 1), D), tl_expand_dims(tl_arange(0, D), 0));
+    tl_store(tl_add(dk_ptr, off), tl_cast(tl_mul(dk, sm_scale), dt), .mask = key_ok);
+    tl_store(tl_add(dv_ptr, off), tl_cast(dv, dt), .mask = key_ok);
+}
+static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dq_ptr, tl_t m_ptr, tl_t delta_ptr, tl_t sm_scale,
+                             tl_t N_CTX, tl_t rows)
+{
+    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
+    tl_t start_m = tl_mul(tl_program_id(0), BLOCK_M), off_y = tl_mul(tl_program_id(1), N_CTX);
+    tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    tl_t desc_do = tl_make_tensor_descriptor(do_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t offs_m  = tl_add(start_m, tl_arange(0, BLOCK_M));
+    tl_t row_ok  = tl_lt(offs_m, N_CTX);
+    tl_t q       = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));
+    tl_t d_o     = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
+    tl_t m       = tl_expand_dims(tl_load(tl_add(m_ptr, tl_add(off_y, offs_m)), .mask = row_ok, .other = INFINITY), 1);
+    tl_t Di      = tl_expand_dims(tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok), 1);
+    tl_t dq      = tl_zeros(TL_F32, BLOCK_M, D);
+    tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
+    tl_t hi   = causal ? tl_minimum(tl_add(start_m, BLOCK_M), N_CTX) : N_CTX;
+    tl_t mask = causal ? start_m : tl_mul(tl_floordiv(N_CTX, BLOCK_N), BLOCK_N);
+    TL_FOR (start_n, 0, hi, BLOCK_N, dq) {
+        tl_t k  = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
+        tl_t v  = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
+        tl_t qk = tl_dot(q, tl_trans(k));
+        tl_t p  = tl_exp2(tl_fma(qk, qk_scale, tl_neg(m)));
+        TL_IF (tl_ge(start_n, mask), p) {
+            tl_t cols = tl_expand_dims(tl_add(start_n, tl_arange(0, BLOCK_N)), 0);
+            tl_t ok   = tl_lt(cols, N_CTX);
+            if (causal) ok = tl_logical_and(ok, tl_ge(tl_expand_dims(offs_m, 1), cols));
+            p = tl_where(ok, p, 0.0);
+        }
+        tl_t dp = tl_dot(d_o, tl_trans(v));
+        tl_t ds = tl_mul(p, tl_sub(dp, Di));
+        dq      = tl_dot(tl_cast(ds, dt), k, dq);
+    }
+    tl_t off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_m), 1), D), tl_expand_dims(tl_arange(0, D), 0));
+    tl_store(tl_add(dq_ptr, off), tl_cast(tl_mul(dq, sm_scale), dt), .mask = tl_expand_dims(row_ok, 1));
+}
+#define BWD_PRE_PARAMS(ptr) (ptr, o), (ptr, d_o), (tl_ptr_f32, delta), (tl_i32, rows)
+#define BWD_DKDV_PARAMS(ptr)                                                                                                        \
+    (ptr, q), (ptr, k), (ptr, v), (ptr, d_o), (ptr, dk), (ptr, dv), (tl_ptr_f32, m), (tl_ptr_f32, delta), (tl_f32, sm_scale), (tl_i32, N_CTX), \
+        (tl_i32, rows)
+#define BWD_DQ_PARAMS(ptr)                                                                                                                  \
+    (ptr, q), (ptr, k), (ptr, v), (ptr, d_o), (ptr, dq), (tl_ptr_f32, m), (tl_ptr_f32, delta), (tl_f32, sm_scale), (tl_i32, N_CTX), (tl_i32, rows)
+TILE_KERNEL(attn_bwd_pre, BWD_PRE_PARAMS(tl_ptr_f16)) { attn_bwd_pre_body(o, d_o, delta, rows); }
+TILE_KERNEL(attn_bwd_pre_bf16, BWD_PRE_PARAMS(tl_ptr_bf16)) { attn_bwd_pre_body(o, d_o, delta, rows); }
+TILE_KERNEL(attn_bwd_dkdv, BWD_DKDV_PARAMS(tl_ptr_f16)) { attn_bwd_dkdv_body(TL_F16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
+TILE_KERNEL(attn_bwd_dkdv_bf16, BWD_DKDV_PARAMS(tl_ptr_bf16)) { attn_bwd_dkdv_body(TL_BF16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
+TILE_KERNEL(attn_bwd_dq, BWD_DQ_PARAMS(tl_ptr_f16)) { attn_bwd_dq_body(TL_F16, q, k, v, d_o, dq, m, delta, sm_scale, N_CTX, rows); }
+TILE_KERNEL(attn_bwd_dq_bf16, BWD_DQ_PARAMS(tl_ptr_bf16)) { attn_bwd_dq_body(TL_BF16, q, k, v, d_o, dq, m, delta, sm_scale, N_CTX, rows); }
 
 #define ATTN_CONFIG(bm, bn, warps, stages, ws) \
     {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"WARP_SPECIALIZE", ws}}, .num_warps = warps, .num_stages = stages}
@@ -162,6 +282,99 @@ static tile_status attention_with(const tile_autotune_config *cfg, tl_dtype dt, 
     return tile_launch_kernel(kern, &l, args);
 }
 
+/* ---- the backward's configs and launches ----
+   attn_bwd_dkdv: BLOCK_N keys a program (the dots' M), BLOCK_M queries an
+   iteration; attn_bwd_dq the other way round. Causal needs the program's
+   block a multiple of the loop's. */
+#define BWD_CONFIG(bm, bn, warps, stages) {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}}, .num_warps = warps, .num_stages = stages}
+static const tile_autotune_config bwd_dkdv_configs_gpu[] = {BWD_CONFIG(64, 128, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(64, 128, 8, 3)};
+/* D = 128: dK and dV of 128 keys on 8 warps would not fit the registers */
+static const tile_autotune_config bwd_dkdv_configs_d128[] = {BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(64, 64, 4, 2)};
+static const tile_autotune_config bwd_dq_configs_gpu[] = {BWD_CONFIG(128, 64, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(128, 64, 8, 3)};
+static const tile_autotune_config bwd_dkdv_configs_interp[] = {BWD_CONFIG(16, 32, 4, 2)};
+static const tile_autotune_config bwd_dq_configs_interp[] = {BWD_CONFIG(32, 16, 4, 2)};
+static void bwd_dkdv_grid(const tile_tune_args *a, unsigned g[3])
+{
+    g[0] = tile_cdiv(tile_tune_int(a, "N_CTX"), tile_tune_meta(a, "BLOCK_N"));
+    g[1] = (unsigned)(tile_tune_int(a, "rows") / tile_tune_int(a, "N_CTX"));
+}
+static void bwd_dq_grid(const tile_tune_args *a, unsigned g[3])
+{
+    g[0] = tile_cdiv(tile_tune_int(a, "N_CTX"), tile_tune_meta(a, "BLOCK_M"));
+    g[1] = (unsigned)(tile_tune_int(a, "rows") / tile_tune_int(a, "N_CTX"));
+}
+/* [kernel: 0 dkdv, 1 dq][bf16][D 128][causal] */
+static tile_autotuner bwd_tuners[2][2][2][2];
+static tile_autotuner *bwd_tuner(int which, tl_dtype dt, int D, int causal)
+{
+    tile_autotuner *t = &bwd_tuners[which][dt == TL_BF16][D == 128][causal];
+    if (!t->configs) {
+        int interp = strcmp(tile_backend_name(), "interp") == 0;
+        t->key[0] = "N_CTX";
+        t->grid   = which ? bwd_dq_grid : bwd_dkdv_grid;
+#define BWD_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
+        if (which && interp) BWD_LIST(bwd_dq_configs_interp);
+        else if (which) BWD_LIST(bwd_dq_configs_gpu);
+        else if (interp) BWD_LIST(bwd_dkdv_configs_interp);
+        else if (D == 128) BWD_LIST(bwd_dkdv_configs_d128);
+        else BWD_LIST(bwd_dkdv_configs_gpu);
+#undef BWD_LIST
+    }
+    return t;
+}
+/* the launch of config c (meta-parameters HEAD_DIM and CAUSAL first) over grid g */
+static tile_launch bwd_launch(const tile_autotune_config *c, int D, int causal, unsigned g0, unsigned g1)
+{
+    tile_launch l;
+    memset(&l, 0, sizeof l);
+    l.meta[0].name = "HEAD_DIM", l.meta[0].value = D;
+    l.meta[1].name = "CAUSAL", l.meta[1].value = causal;
+    for (int i = 0; i + 2 < TILE_MAX_META && c->meta[i].name; i++) l.meta[i + 2] = c->meta[i];
+    l.num_warps = c->num_warps, l.num_stages = c->num_stages, l.grid[0] = g0, l.grid[1] = g1;
+    l.file = __FILE__, l.line = __LINE__;
+    return l;
+}
+/* dQ, dK, dV of attention from Q, K, V, O and M of the forward and dO;
+   delta is ZH*N_CTX floats of scratch. Tuned, or with the configs
+   cfg[0] (dK, dV) and cfg[1] (dQ) when cfg is given. */
+static tile_status attention_backward_with(const tile_autotune_config *const *cfg, tl_dtype dt, int D, int causal, void *q, void *k, void *v,
+                                           void *o, const float *m, void *d_o, void *dq, void *dk, void *dv, float *delta, float sm_scale, int ZH,
+                                           int N_CTX)
+{
+    int bf = dt == TL_BF16;
+    int64_t rows = (int64_t)ZH * N_CTX;
+    tile_arg pre[4];
+    pre[0].p = o, pre[1].p = d_o, pre[2].p = delta, pre[3].i = rows;
+    tile_status st = tile_launch_kernel(bf ? TILE_KERNEL_OF(attn_bwd_pre_bf16) : TILE_KERNEL_OF(attn_bwd_pre),
+                                        TILE_OPTS(.grid = {(unsigned)((rows + 63) / 64)}, .meta = {{"BLOCK_M", 64}, {"HEAD_DIM", D}}), pre);
+    if (st != TILE_OK) return st;
+    tile_arg a[11];
+    a[0].p = q, a[1].p = k, a[2].p = v, a[3].p = d_o, a[4].p = dk, a[5].p = dv, a[6].p = (void *)m, a[7].p = delta;
+    a[8].f = sm_scale, a[9].i = N_CTX, a[10].i = rows;
+    tile_kernel *kdkdv = bf ? TILE_KERNEL_OF(attn_bwd_dkdv_bf16) : TILE_KERNEL_OF(attn_bwd_dkdv);
+    tile_kernel *kdq = bf ? TILE_KERNEL_OF(attn_bwd_dq_bf16) : TILE_KERNEL_OF(attn_bwd_dq);
+    if (cfg) {
+        tile_launch l = bwd_launch(cfg[0], D, causal, 1, (unsigned)ZH);
+        l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_N") - 1) / tile_meta_of(&l, "BLOCK_N"));
+        st = tile_launch_kernel(kdkdv, &l, a);
+    } else {
+        st = tile_launch_kernel(kdkdv, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = bwd_tuner(0, dt, D, causal)), a);
+    }
+    if (st != TILE_OK) return st;
+    a[4].p = dq, a[5].p = (void *)m, a[6].p = delta, a[7].f = sm_scale, a[8].i = N_CTX, a[9].i = rows;
+    if (cfg) {
+        tile_launch l = bwd_launch(cfg[1], D, causal, 1, (unsigned)ZH);
+        l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M"));
+        return tile_launch_kernel(kdq, &l, a);
+    }
+    return tile_launch_kernel(kdq, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = bwd_tuner(1, dt, D, causal)), a);
+}
+static tile_status attention_backward(tl_dtype dt, int D, int causal, void *q, void *k, void *v, void *o, const float *m, void *d_o, void *dq,
+                                      void *dk, void *dv, float *delta, float sm_scale, int ZH, int N_CTX)
+{
+    return attention_backward_with(NULL, dt, D, causal, q, k, v, o, m, d_o, dq, dk, dv, delta, sm_scale, ZH, N_CTX);
+}
+
 static void *need(void *p)
 {
     if (!p) {
@@ -181,6 +394,76 @@ static void elem_set(tl_dtype dt, void *p, size_t i, double v)
     else ((tile_f16 *)p)[i] = tile_f16_from(v);
 }
 
+/* The backward of one case against float64 (P, O, Delta, dP and dS of the
+   rounded inputs and dO): every element of dQ, dK and dV within a few
+   units of the dtype's last place of the largest of each; 1 when right. */
+static int check_backward(tl_dtype dt, int D, int causal, int ZH, int N, const void *hq, const void *hk, const void *hv, void *q, void *k, void *v,
+                          void *o, const float *m, float sm_scale)
+{
+    size_t n = (size_t)ZH * N * D, es = 2;
+    void *hdo = need(malloc(n * es)), *hg[3];
+    for (size_t i = 0; i < n; i++) elem_set(dt, hdo, i, uniform(-1, 1));
+    void *d_o = need(tile_malloc(n * es)), *g[3];
+    float *delta = need(tile_malloc((size_t)ZH * N * sizeof(float)));
+    tile_memcpy_htod(d_o, hdo, n * es);
+    for (int t = 0; t < 3; t++) {
+        g[t] = need(tile_malloc(n * es));
+        hg[t] = need(malloc(n * es));
+        tile_memset(g[t], 0xff, n * es);   /* NaN where never written */
+    }
+    tile_status st = attention_backward(dt, D, causal, q, k, v, o, m, d_o, g[0], g[1], g[2], delta, sm_scale, ZH, N);
+    for (int t = 0; t < 3; t++) tile_memcpy_dtoh(hg[t], g[t], n * es);
+    /* float64: want[0..2] = dQ, dK, dV */
+    double *want = need(calloc(3 * n, sizeof(double))), *p = need(malloc((size_t)N * sizeof(double))), *dp = need(malloc((size_t)N * sizeof(double)));
+    for (int zh = 0; zh < ZH; zh++) {
+        size_t base = (size_t)zh * N;
+        for (int i = 0; i < N; i++) {
+            int last = causal ? i : N - 1;
+            double mx = -INFINITY, sum = 0, delta_i = 0;
+            for (int j = 0; j <= last; j++) {
+                double s = 0;
+                for (int d = 0; d < D; d++) s += elem_get(dt, hq, (base + i) * D + d) * elem_get(dt, hk, (base + j) * D + d);
+                p[j] = s * sm_scale;
+                mx = fmax(mx, p[j]);
+            }
+            for (int j = 0; j <= last; j++) sum += p[j] = exp(p[j] - mx);
+            for (int j = 0; j <= last; j++) p[j] /= sum;
+            for (int d = 0; d < D; d++) {
+                double od = 0;
+                for (int j = 0; j <= last; j++) od += p[j] * elem_get(dt, hv, (base + j) * D + d);
+                delta_i += od * elem_get(dt, hdo, (base + i) * D + d);
+            }
+            for (int j = 0; j <= last; j++) {
+                double x = 0;
+                for (int d = 0; d < D; d++) x += elem_get(dt, hdo, (base + i) * D + d) * elem_get(dt, hv, (base + j) * D + d);
+                dp[j] = p[j] * (x - delta_i);   /* dS */
+            }
+            for (int j = 0; j <= last; j++)
+                for (int d = 0; d < D; d++) {
+                    want[(base + i) * D + d] += sm_scale * dp[j] * elem_get(dt, hk, (base + j) * D + d);
+                    want[n + (base + j) * D + d] += sm_scale * dp[j] * elem_get(dt, hq, (base + i) * D + d);
+                    want[2 * n + (base + j) * D + d] += p[j] * elem_get(dt, hdo, (base + i) * D + d);
+                }
+        }
+    }
+    double ulp = dt == TL_BF16 ? 1.0 / 128 : 1.0 / 1024, err[3] = {0, 0, 0};
+    for (int t = 0; t < 3; t++) {
+        double mag = 1e-3;
+        for (size_t i = 0; i < n; i++) mag = fmax(mag, fabs(want[t * n + i]));
+        for (size_t i = 0; i < n; i++) {
+            double e = fabs(elem_get(dt, hg[t], i) - want[t * n + i]) / (8 * ulp * mag);
+            if (e > err[t] || e != e) err[t] = e;
+        }
+    }
+    int ok = st == TILE_OK && err[0] <= 1 && err[1] <= 1 && err[2] <= 1;
+    printf("attn_bwd %s D=%d %s: Z*H=%d N=%d, max error of tolerance vs float64: dQ %.2f dK %.2f dV %.2f: %s\n", tile_dtype_name(dt), D,
+           causal ? "causal" : "full", ZH, N, err[0], err[1], err[2], ok ? "OK" : "FAILED");
+    if (st != TILE_OK) printf("  %s\n", tile_last_error());
+    tile_free(d_o), tile_free(delta);
+    for (int t = 0; t < 3; t++) tile_free(g[t]), free(hg[t]);
+    free(hdo), free(want), free(p), free(dp);
+    return ok;
+}
 /* Run and check one case, tuned or with config cfg; 1 when right. The
    reference: float64 softmax of the rounded inputs; the tolerance a few
    units of the dtype's last place (|O| <= 1: V is in [-1, 1]). */
@@ -250,6 +533,7 @@ static int run_one(const tile_autotune_config *cfg_in, tl_dtype dt, int D, int c
     printf("attn_fwd %s D=%d %s: Z=%d H=%d N=%d (%s: %s), max error %.2f of tolerance vs float64: %s\n", tile_dtype_name(dt), D,
            causal ? "causal" : "full", Z, H, N, cfg_in ? "config" : "tuned", cfg, err, ok ? "OK" : "FAILED");
     if (st != TILE_OK) printf("  %s\n", tile_last_error());
+    if (!cfg_in && st == TILE_OK) ok &= check_backward(dt, D, causal, Z * H, N, hq, hk, hv, q, k, v, o, m, sm_scale);
     tile_free(q), tile_free(k), tile_free(v), tile_free(o), tile_free(m);
     free(hq), free(hk), free(hv), free(ho), free(hm), free(s);
     return ok;

@@ -246,9 +246,9 @@ cat >"$work/attention_gpu.c" <<'EOF'
 #define main attention_example_main
 #include "examples/attention.c"
 #undef main
-/* every config of examples/attention.c's GPU lists (D 64 and 128, causal
-   and not, f16; for another target than sm_90a the first config of each
-   D), at Z*H = 2, N_CTX = 256 */
+/* every config of examples/attention.c's GPU lists, forward and backward
+   (D 64 and 128, causal and not, f16; for another target than sm_90a the
+   first config of each list), at Z*H = 2, N_CTX = 256 */
 int main(void)
 {
     enum { N = 256, ZH = 2 };
@@ -277,6 +277,31 @@ int main(void)
                 }
             }
     }
+    /* the backward's dK/dV and dQ kernels at each of their configs */
+    for (int D = 64; D <= 128; D *= 2)
+        for (int which = 0; which < 2; which++) {
+            const tile_autotune_config *list = which ? bwd_dq_configs_gpu : D == 128 ? bwd_dkdv_configs_d128 : bwd_dkdv_configs_gpu;
+            int n = which ? (int)(sizeof bwd_dq_configs_gpu / sizeof *bwd_dq_configs_gpu)
+                          : D == 128 ? (int)(sizeof bwd_dkdv_configs_d128 / sizeof *bwd_dkdv_configs_d128)
+                                     : (int)(sizeof bwd_dkdv_configs_gpu / sizeof *bwd_dkdv_configs_gpu);
+            if (!every) n = 1;
+            for (int i = 0; i < n; i++)
+                for (int causal = 0; causal < 2; causal++) {
+                    tile_launch l = bwd_launch(&list[i], D, causal, 1, ZH);
+                    tile_arg a[11];
+                    a[0].p = q, a[1].p = k, a[2].p = v, a[3].p = o, a[4].p = q, a[5].p = k, a[6].p = m, a[7].p = m;
+                    a[8].f = 0.1, a[9].i = N, a[10].i = (int64_t)ZH * N;
+                    if (which) a[5].p = m, a[6].p = m, a[7].f = 0.1, a[8].i = N, a[9].i = (int64_t)ZH * N;
+                    l.grid[0] = (unsigned)(N / tile_meta_of(&l, which ? "BLOCK_M" : "BLOCK_N"));
+                    fprintf(stderr, "tile-ptx-check: %s.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d\n", which ? "attn_bwd_dq" : "attn_bwd_dkdv", D, causal, i,
+                            tile_meta_of(&l, "BLOCK_M"), tile_meta_of(&l, "BLOCK_N"), list[i].num_warps, list[i].num_stages);
+                    tile_status st = tile_launch_kernel(which ? TILE_KERNEL_OF(attn_bwd_dq) : TILE_KERNEL_OF(attn_bwd_dkdv), &l, a);
+                    if (st != TILE_OK) {
+                        printf("attention backward %d D=%d causal=%d config %d: %s\n", which, D, causal, i, tile_last_error());
+                        bad = 1;
+                    }
+                }
+        }
     tile_free(q), tile_free(k), tile_free(v), tile_free(o), tile_free(m);
     return bad;
 }

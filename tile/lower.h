@@ -36,6 +36,7 @@ typedef struct tile__arch_rules {
     void (*ring)(tile__lower *lw, const tile__op *op, const tile__loop_plan *p);
     void (*ws)(tile__lower *lw);   /* >>ws: the kernel body of a warp-specialized plan */
     void (*desc_store)(tile__lower *lw, const tile__op *op);   /* >>tma: a store through the copy engine */
+    void (*pin)(tile__lower *lw, int v);   /* >>pin: a loop-invariant dot operand into its shared tile */
 } tile__arch_rules;
 struct tile__lower {
     const tile__func *f;
@@ -1071,23 +1072,6 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     }
 }
-/* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset
-   `base` (a register); kmaj: B stored transposed, its N rows of K (wgmma) */
-typedef struct tile__smop { int base, rowbytes, rows, kmaj; } tile__smop;
-static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s);   /* tile/lower_sm80.h */
-/* >>pin: value v into its own shared tile (tile__plan_pins), as a dot stages an operand */
-static void tile__pin_stage(tile__lower *lw, int v) {
-    const tile__type *t = &lw->f->vals[v].t;
-    tile__smop s;
-    s.base = tile__li(lw, lw->plan->pin[v] - 1);
-    s.rowbytes = t->shape[1] * (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
-    s.rows = t->shape[0];
-    s.kmaj = 0;
-    tile__sync(lw);
-    tile__mma_stage(lw, v, &s);
-    if (lw->plan->wgmma) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
-    tile__sync(lw);
-}
 /* One op, its operands first brought into the layouts it reads them in:
    elementwise ops and loads read theirs in the result's layout, stores and
    atomics in the pointer's, tl_dot its accumulator in the result's; every
@@ -1143,7 +1127,7 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         lw->lay[saved[n].v] = saved[n].lay;
     }
     tile__lw_free(lw, saved);
-    if (op->nres == 1 && lw->plan->pin[op->res]) tile__pin_stage(lw, op->res);
+    if (op->nres == 1 && lw->plan->pin[op->res]) lw->rules->pin(lw, op->res);   /* >>pin: staged once, here */
 }
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];

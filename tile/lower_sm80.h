@@ -17,6 +17,9 @@
    shared loads for tf32 and i8, then issues one mma per 16x8 tile. */
 
 
+/* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset
+   `base` (a register); kmaj: B stored transposed, its N rows of K (wgmma) */
+typedef struct tile__smop { int base, rowbytes, rows, kmaj; } tile__smop;
 /* The byte offset of byte `cb` of row `row` (registers) in a swizzled tile.
    Rows of a multiple of 128 bytes are cut into 128-byte column blocks, each
    `rows` lines of 128 bytes, one after the other: wgmma's canonical 128B
@@ -47,6 +50,19 @@ static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s) {
         int val = st == t ? lw->regs[v][e] : em->op1(em, TILE__OP_CAST, t, st, lw->regs[v][e]);
         em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, 1), es)), val);
     }
+}
+/* >>pin: value v into its own shared tile (tile__plan_pins), as a dot stages an operand */
+static void tile__pin_stage(tile__lower *lw, int v) {
+    const tile__type *t = &lw->f->vals[v].t;
+    tile__smop s;
+    s.base = tile__li(lw, lw->plan->pin[v] - 1);
+    s.rowbytes = t->shape[1] * (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
+    s.rows = t->shape[0];
+    s.kmaj = 0;
+    tile__sync(lw);
+    tile__mma_stage(lw, v, &s);
+    if (lw->plan->wgmma) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
+    tile__sync(lw);
 }
 /* f32 bits -> tf32 bits (round to nearest even), and the remainder's for tf32x3 */
 static int tile__tf32_bits(tile__lower *lw, int bits, int *small) {

@@ -486,7 +486,7 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
 }
 
 /* ---- the entry -------------------------------------------------------------------------- */
-static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_ws, tile__lower_desc_store_tma};
+static const tile__arch_rules tile__rules = {tile__lower_dot_tc, tile__lower_for_sched, tile__lower_ws, tile__lower_desc_store_tma, tile__pin_stage};
 /* Lower f for cfg as its plan says, through em (the CUDA C emitter's or a
    back end's); what the launch needs comes back in *meta. */
 static tile_status tile__lower_func(const tile__func *f, const tile__config *cfg, const tile__plan *plan, tile__emitter *em, tile__kernel_meta *meta) {

@@ -703,6 +703,38 @@ static void tile__loop_axis(tile__plan *p, const tile__op *op) {
 static int tile__for_stages(const tile__plan *pl, const tile__op *fop) {
     return (fop->i[0] & TILE__FOR_OPTIONS) && fop->i[1] > 0 ? (int)fop->i[1] : pl->stages;
 }
+/* How a ring may take value v of loop body `body` (a load): every use an
+   operand of a tensor-core tl_dot there, or a tl_trans there whose one use
+   is the B operand of a 16-bit one (the stage then holds the load's rows as
+   they come, B^T K-major, which wgmma reads as it reads A and mma.sync
+   through ldmatrix without .trans; attention's backward uses Q and dO both
+   ways). The tl_trans (at most one), 0 when none, or -1 when another use
+   keeps the load out of the ring. */
+static int tile__ring_uses(const tile__plan *pl, int body, int v) {
+    const tile__func *f = pl->f;
+    const tile__region *R = &f->regs[body];
+    int seen = 0, tv = 0;
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead) continue;
+        for (int j = 0; j < op->nopnd; j++) {
+            if (f->pool[op->opnd + j] != v) continue;
+            seen++;
+            if (op->code == TILE__OP_DOT && j < 2 && tile__dot_mma_kind(f, op, pl->nthreads) >= 0) continue;
+            int t = op->res, kind = -1, ok = 0;
+            if (op->code != TILE__OP_PERMUTE || f->vals[t].t.rank != 2 || op->i[0] != 1 || op->i[1] != 0 || tv || pl->uses[t] != 1) return -1;
+            for (int q = 0; q < R->nops && !ok; q++) {   /* its one use: B of a 16-bit tensor-core dot */
+                const tile__op *u = &f->ops[R->ops[q]];
+                if (u->dead || u->code != TILE__OP_DOT || f->pool[u->opnd + 1] != t) continue;
+                kind = tile__dot_mma_kind(f, u, pl->nthreads);
+                ok = kind == TILE__MMA_F16 || kind == TILE__MMA_BF16;
+            }
+            if (!ok) return -1;
+            tv = t;
+        }
+    }
+    return seen == pl->uses[v] ? tv : -1;
+}
 static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
     const tile__func *f = pl->f;
     const tile__region *R = &f->regs[fop->region[0]];
@@ -716,23 +748,20 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, pl->nthreads) < 0) continue;
         for (int j = 0; j < 2 && p->nloads < TILE__PIPE_LOADS; j++) {
-            int v = f->pool[op->opnd + j], d = f->vals[v].def, tv = 0;
-            /* B = tl_trans(a load) of 16-bit elements: the stage holds the
-               load's rows as they come (B^T, K-major), which wgmma reads as
-               it reads A and mma.sync through ldmatrix without .trans */
-            int kind = tile__dot_mma_kind(f, op, pl->nthreads);
-            if (j == 1 && d >= 0 && f->ops[d].code == TILE__OP_PERMUTE && f->ops[d].i[0] == 1 && f->ops[d].i[1] == 0 &&
-                (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && f->vals[v].region == body && pl->uses[v] == 1) {
-                tv = v;
+            int v = f->pool[op->opnd + j], d = f->vals[v].def;
+            if (d >= 0 && f->ops[d].code == TILE__OP_PERMUTE && j == 1) {   /* B = tl_trans(a load) */
                 v = f->pool[f->ops[d].opnd];
                 d = f->vals[v].def;
             }
-            if (d >= 0 && f->ops[d].code == TILE__OP_DESC_LOAD && f->vals[v].region == body && pl->uses[v] == 1) {
+            int tv = tile__ring_uses(pl, body, v), dup = 0;
+            for (int l = 0; l < p->nloads; l++) dup |= p->loads[l] == v;
+            if (dup || tv < 0 || d < 0 || f->vals[v].region != body) continue;
+            if (f->ops[d].code == TILE__OP_DESC_LOAD) {
                 p->tval[p->nloads] = tv;
                 p->loads[p->nloads++] = v;   /* >>tma: a copy-engine load (tile__tma_ring) */
                 continue;
             }
-            if (d < 0 || f->ops[d].code != TILE__OP_LOAD || f->vals[v].region != body || pl->uses[v] != 1) continue;
+            if (f->ops[d].code != TILE__OP_LOAD) continue;
             const tile__op *ld = &f->ops[d];
             int other = f->pool[ld->opnd + 2];
             if (other > 0 && !tile__zero_const(f, other)) continue;
