@@ -112,6 +112,15 @@ TILE_KERNEL(attn_fwd_bf16, ATTN_PARAMS(tl_ptr_bf16)) { attn_fwd_body(TL_BF16, q,
    diagonal). Q and dO are each used both ways in the first (Q^T for
    K Q^T, Q for dS^T Q), K in the second: on sm_90a each is one stage of
    the loop's TMA ring, read K-major and N-major. */
+/* the backward's four descriptors: Q and dO in blocks of BLOCK_M rows, K and V of BLOCK_N */
+static void bwd_descs(tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t rows, int D, tl_t *dq, tl_t *dk, tl_t *dv, tl_t *ddo)
+{
+    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N);
+    *dq  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    *ddo = tl_make_tensor_descriptor(do_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    *dk  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    *dv  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+}
 static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t rows)
 {
     int BLOCK_M = TL_META(BLOCK_M), D = TL_META(HEAD_DIM);
@@ -127,10 +136,8 @@ static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, 
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
     tl_t start_n = tl_mul(tl_program_id(0), BLOCK_N), off_y = tl_mul(tl_program_id(1), N_CTX);
-    tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
-    tl_t desc_do = tl_make_tensor_descriptor(do_ptr, (rows, D), (D, 1), (BLOCK_M, D));
-    tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
-    tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t desc_q, desc_k, desc_v, desc_do;
+    bwd_descs(q_ptr, k_ptr, v_ptr, do_ptr, rows, D, &desc_q, &desc_k, &desc_v, &desc_do);
     tl_t offs_n  = tl_add(start_n, tl_arange(0, BLOCK_N));
     tl_t k       = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
     tl_t v       = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
@@ -169,10 +176,8 @@ static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
     tl_t start_m = tl_mul(tl_program_id(0), BLOCK_M), off_y = tl_mul(tl_program_id(1), N_CTX);
-    tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
-    tl_t desc_do = tl_make_tensor_descriptor(do_ptr, (rows, D), (D, 1), (BLOCK_M, D));
-    tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
-    tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t desc_q, desc_k, desc_v, desc_do;
+    bwd_descs(q_ptr, k_ptr, v_ptr, do_ptr, rows, D, &desc_q, &desc_k, &desc_v, &desc_do);
     tl_t offs_m  = tl_add(start_m, tl_arange(0, BLOCK_M));
     tl_t row_ok  = tl_lt(offs_m, N_CTX);
     tl_t q       = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));

@@ -530,13 +530,10 @@ static int tile__smem_size(tl_dtype t) { return t == TL_I1 || tile__dt[t].bytes 
    (column), then across the lanes that share it, by shuffles (the 4 of a
    row: lane bits 0-1; the 8 of a column: bits 2-4). No shared memory, no
    barrier: a softmax's row maxima and sums stay beside the scores. */
-static void tile__lower_reduce_mma(tile__lower *lw, const tile__op *op) {
+static void tile__lower_reduce_mma(tile__lower *lw, int x, int res, int kind, int axis, int arg) {
     tile__emitter *em = lw->em;
-    const tile__func *f = lw->f;
-    int x = f->pool[op->opnd], res = op->res, kind = (int)op->i[0], axis = (int)op->i[1];
     const tile__layout *L = &lw->lay[x], *Lr = &lw->lay[res];
     tl_dtype t = tile__vdt(lw, x);
-    int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
     int *gv = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)Lr->E * 2), *gi = gv + Lr->E;
     for (int g = 0; g < Lr->E; g++) gv[g] = -1;
     for (int e = 0; e < L->E; e++) {
@@ -564,7 +561,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     tl_dtype t = tile__vdt(lw, x);
     int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
     if (Lr->kind == TILE__LAYOUT_SLICE && L->kind == TILE__LAYOUT_MMA) {
-        tile__lower_reduce_mma(lw, op);
+        tile__lower_reduce_mma(lw, x, res, kind, axis, arg);
         return;
     }
     /* 1. in-thread: elements that differ only in the axis' local index */
