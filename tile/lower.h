@@ -363,6 +363,13 @@ static void tile__mapctx_of(tile__mapctx *m, const tile__type *dst, const tile__
     memcpy(m->sshape, src->shape, sizeof m->sshape);
 }
 
+/* a one-operand elementwise op: tl_exp2 of f32 as ex2.approx.ftz.f32 (as
+   Triton lowers it; the interpreter flushes the same results), every
+   other op through the emitter */
+static int tile__ew1(tile__lower *lw, tile__opcode code, tl_dtype t, tl_dtype rt, int x) {
+    if (code == TILE__OP_EXP2 && t == TL_F32 && rt == TL_F32) return tile__ptx_ex2_ftz(lw->em, x);
+    return lw->em->op1(lw->em, code, t, rt, x);
+}
 /* ---- rematerialization and conversions ------------------------------------------------
    An index or pointer tile built from aranges, constants and scalars by
    elementwise ops, broadcasts and expand_dims is cheaper to recompute in
@@ -434,7 +441,7 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
             if (op->code == TILE__OP_PTR_ADD) {
                 int pa = tile__is_ptr(tile__vdt(lw, o[0])) ? 0 : 1;
                 out[e] = em->ptr_add(em, in[pa * E + e], in[(1 - pa) * E + e], tile__vdt(lw, o[1 - pa]), (int)tile__dt[t->elem].bytes);
-            } else if (op->nopnd == 1) out[e] = em->op1(em, op->code, ot, rt, in[e]);
+            } else if (op->nopnd == 1) out[e] = tile__ew1(lw, op->code, ot, rt, in[e]);
             else if (op->nopnd == 2) out[e] = em->op2(em, op->code, ot, rt, in[e], in[E + e]);
             else out[e] = em->op3(em, op->code, ot, rt, in[e], in[E + e], in[2 * E + e]);
         }
@@ -934,8 +941,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         int *out = tile__regs_new(lw, r);
         tl_dtype t = tile__vdt(lw, o[op->nopnd - 1]), rt = tile__vdt(lw, r);
         for (int e = 0; e < L->E; e++) {
-            if (op->code == TILE__OP_EXP2 && t == TL_F32 && rt == TL_F32) out[e] = tile__ptx_ex2_ftz(em, lw->regs[o[0]][e]);
-            else if (op->nopnd == 1) out[e] = em->op1(em, op->code, t, rt, lw->regs[o[0]][e]);
+            if (op->nopnd == 1) out[e] = tile__ew1(lw, op->code, t, rt, lw->regs[o[0]][e]);
             else if (op->nopnd == 2) out[e] = em->op2(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e]);
             else out[e] = em->op3(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e], lw->regs[o[2]][e]);
         }
