@@ -259,7 +259,7 @@ static void tile__relayout(tile__lower *lw, int nsrc, const tile__layout *Ls, in
         for (int e = 0; e < Ld->E && local; e++) {
             pick[e] = -2;
             for (int tid = 0; tid < lw->nthreads && local; tid++) {
-                int dc[TILE__MAX_RANK], sc[TILE__MAX_RANK];
+                int dc[TILE__MAX_RANK] = {0}, sc[TILE__MAX_RANK] = {0};
                 tile__coords(Ld, tid, e, dc);
                 long long lin = map(dc, ctx);
                 for (int d = Ls->rank - 1; d >= 0; d--) { sc[d] = (int)(lin % Ls->shape[d]); lin /= Ls->shape[d]; }

@@ -185,7 +185,7 @@ static void tile__slice_coords(const tile__layout *L, int tid, int e, int *c) {
 }
 static int tile__slice_holds(const tile__layout *L, int tid, const int *c) {
     for (int e = 0; e < L->E; e++) {
-        int h[2];
+        int h[2] = {0, 0};
         tile__slice_coords(L, tid, e, h);
         if (h[0] == c[0] && (L->rank == 1 || h[1] == c[1])) return e;
     }
