@@ -266,6 +266,18 @@ static tile_autotuner *attn_tuner(tl_dtype dt, int D, int causal)
     }
     return t;
 }
+/* the launch of config c (meta-parameters HEAD_DIM and CAUSAL first) over grid g */
+static tile_launch config_launch(const tile_autotune_config *c, int D, int causal, unsigned g0, unsigned g1)
+{
+    tile_launch l;
+    memset(&l, 0, sizeof l);
+    l.meta[0].name = "HEAD_DIM", l.meta[0].value = D;
+    l.meta[1].name = "CAUSAL", l.meta[1].value = causal;
+    for (int i = 0; i + 2 < TILE_MAX_META && c->meta[i].name; i++) l.meta[i + 2] = c->meta[i];
+    l.num_warps = c->num_warps, l.num_stages = c->num_stages, l.grid[0] = g0, l.grid[1] = g1;
+    l.file = __FILE__, l.line = __LINE__;
+    return l;
+}
 /* O and M of attention for Z*H heads of N_CTX rows: tuned, or with config
    cfg when given */
 static tile_status attention_with(const tile_autotune_config *cfg, tl_dtype dt, int D, int causal, void *q, void *k, void *v, void *o, float *m,
@@ -276,14 +288,8 @@ static tile_status attention_with(const tile_autotune_config *cfg, tl_dtype dt, 
     args[5].f = sm_scale, args[6].i = ZH, args[7].i = N_CTX, args[8].i = (int64_t)ZH * N_CTX;
     tile_kernel *kern = dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd);
     if (!cfg) return tile_launch_kernel(kern, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = attn_tuner(dt, D, causal)), args);
-    tile_launch l;
-    memset(&l, 0, sizeof l);
-    l.meta[0].name = "HEAD_DIM", l.meta[0].value = D;
-    l.meta[1].name = "CAUSAL", l.meta[1].value = causal;
-    for (int i = 0; i + 2 < TILE_MAX_META && cfg->meta[i].name; i++) l.meta[i + 2] = cfg->meta[i];
-    l.num_warps = cfg->num_warps, l.num_stages = cfg->num_stages;
-    l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M")), l.grid[1] = (unsigned)ZH;
-    l.file = __FILE__, l.line = __LINE__;
+    tile_launch l = config_launch(cfg, D, causal, 1, (unsigned)ZH);
+    l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M"));
     return tile_launch_kernel(kern, &l, args);
 }
 
@@ -327,18 +333,6 @@ static tile_autotuner *bwd_tuner(int which, tl_dtype dt, int D, int causal)
     }
     return t;
 }
-/* the launch of config c (meta-parameters HEAD_DIM and CAUSAL first) over grid g */
-static tile_launch bwd_launch(const tile_autotune_config *c, int D, int causal, unsigned g0, unsigned g1)
-{
-    tile_launch l;
-    memset(&l, 0, sizeof l);
-    l.meta[0].name = "HEAD_DIM", l.meta[0].value = D;
-    l.meta[1].name = "CAUSAL", l.meta[1].value = causal;
-    for (int i = 0; i + 2 < TILE_MAX_META && c->meta[i].name; i++) l.meta[i + 2] = c->meta[i];
-    l.num_warps = c->num_warps, l.num_stages = c->num_stages, l.grid[0] = g0, l.grid[1] = g1;
-    l.file = __FILE__, l.line = __LINE__;
-    return l;
-}
 /* dQ, dK, dV of attention from Q, K, V, O and M of the forward and dO;
    delta is ZH*N_CTX floats of scratch. Tuned, or with the configs
    cfg[0] (dK, dV) and cfg[1] (dQ) when cfg is given. */
@@ -359,7 +353,7 @@ static tile_status attention_backward_with(const tile_autotune_config *const *cf
     tile_kernel *kdkdv = bf ? TILE_KERNEL_OF(attn_bwd_dkdv_bf16) : TILE_KERNEL_OF(attn_bwd_dkdv);
     tile_kernel *kdq = bf ? TILE_KERNEL_OF(attn_bwd_dq_bf16) : TILE_KERNEL_OF(attn_bwd_dq);
     if (cfg) {
-        tile_launch l = bwd_launch(cfg[0], D, causal, 1, (unsigned)ZH);
+        tile_launch l = config_launch(cfg[0], D, causal, 1, (unsigned)ZH);
         l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_N") - 1) / tile_meta_of(&l, "BLOCK_N"));
         st = tile_launch_kernel(kdkdv, &l, a);
     } else {
@@ -368,7 +362,7 @@ static tile_status attention_backward_with(const tile_autotune_config *const *cf
     if (st != TILE_OK) return st;
     a[4].p = dq, a[5].p = (void *)m, a[6].p = delta, a[7].f = sm_scale, a[8].i = N_CTX, a[9].i = rows;
     if (cfg) {
-        tile_launch l = bwd_launch(cfg[1], D, causal, 1, (unsigned)ZH);
+        tile_launch l = config_launch(cfg[1], D, causal, 1, (unsigned)ZH);
         l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M"));
         return tile_launch_kernel(kdq, &l, a);
     }

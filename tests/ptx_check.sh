@@ -292,7 +292,7 @@ int main(void)
             if (!every) n = 1;
             for (int i = 0; i < n; i++)
                 for (int causal = 0; causal < 2; causal++) {
-                    tile_launch l = bwd_launch(&list[i], D, causal, 1, ZH);
+                    tile_launch l = config_launch(&list[i], D, causal, 1, ZH);
                     tile_arg a[11];
                     a[0].p = q, a[1].p = k, a[2].p = v, a[3].p = o, a[4].p = q, a[5].p = k, a[6].p = m, a[7].p = m;
                     a[8].f = 0.1, a[9].i = N, a[10].i = (int64_t)ZH * N;
