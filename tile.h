@@ -105,6 +105,8 @@
      TMPDIR=<dir>: NVRTC's failing source, without TILE_DUMP_DIR or a cache
        directory (default: /tmp)
      TILE_LLVM=<path>: the libLLVM of the LLVM back end (tile_backend_llvm.c)
+     TILE_PROFILE=<path>|-: profile the whole program: the report at its end,
+       in <path>.txt/.json/.html (- : the tree on stderr)
 
    SECTIONS (grep for the tag), in the layers' order
      >>api       public types and functions (this file)
@@ -125,6 +127,7 @@
      >>interp    the CPU interpreter                      tile/interp.h
      >>cache     the disk cache, a compiled variant       tile/cache.h
      >>compile   the pipeline, one stage per line         tile/compile.h
+     >>profile   profiles, scopes, launch records         tile/profile.h
      >>runtime   kernel entries, variants, the launch     tile/runtime.h
      >>autotune  configs, do_bench, the tuning cache     tile_autotune.h
      >>launch    the public entry points                  tile/launch.h
@@ -170,6 +173,7 @@ extern "C" {
     X(DRIVER,    "a driver call failed")                                            \
     X(COMPILE,   "a kernel failed to compile")                                      \
     X(OPTION,    "a loop option cannot be applied (TILE_STRICT=1)")                  \
+    X(PROFILE,   "a profile or scope is misused: nesting, format, path")            \
     X(INTERNAL,  "an internal error (a bug in tile)")
 
 typedef enum tile_status {
@@ -252,6 +256,8 @@ typedef struct tile_launch {
     struct tile_autotuner *tune; /* tune meta, num_warps, num_stages (tile_autotune.h) */
     const char *file;            /* the launch site, set by TILE_OPTS         */
     int line;
+    double flops, bytes;         /* the launch's work, for the profiler (0: the
+                                    kernel's metrics function, or none)       */
 } tile_launch;
 #define TILE_OPTS(...) (&(tile_launch){.file = __FILE__, .line = __LINE__, __VA_ARGS__})
 
@@ -343,6 +349,53 @@ void tile_cache_stats_get(tile_cache_stats *out);
 const char *tile_cache_dir(void);
 
 
+/* >>profile: the profiler (tile/profile.h), Triton's Proton -----------------------------------------------
+   tile_profile_start(path, formats) records every tile launch until
+   tile_profile_stop() (or the program's end, from atexit): the kernel, its
+   meta-parameters, warps and stages, grid, stream, scope and time (on the
+   GPU by CUDA events around the launch, in the interpreter by the host
+   clock). The stop writes `formats`, a comma list of "tree" (the text tree
+   on stderr and in <path>.txt), "json" (a Chrome trace for Perfetto,
+   <path>.json) and "html" (a page with the timeline and a chart per kernel,
+   <path>.html); NULL means all three when path has no extension, else the
+   one its extension names; a NULL path prints the tree on stderr only.
+   TILE_PROFILE=path does the same for a program that never calls them.
+   Scopes nest per thread and carry optional work:
+       TILE_SCOPE("attention", .flops = 4.0 * N * N * D) { ...launches... }
+       tile_scope_begin("step"); ... tile_scope_end("step");
+   Leave a TILE_SCOPE block at its end (a break, return or goto out of it
+   leaves the scope open; the stop reports it). With no profile running a
+   scope costs one atomic load. A launch's flops and bytes come from its
+   options (.flops, .bytes) or from its kernel's metrics function, Triton's
+   launch_metadata; the report gives TFLOP/s and GB/s from them. */
+tile_status tile_profile_start_at(const char *path, const char *formats, const char *file, int line);
+tile_status tile_profile_stop_at(const char *file, int line);
+int         tile_profile_running(void);
+#define tile_profile_start(path, formats) tile_profile_start_at((path), (formats), __FILE__, __LINE__)
+#define tile_profile_stop() tile_profile_stop_at(__FILE__, __LINE__)
+typedef struct tile_scope {
+    const char *name;            /* shown in the tree and the trace (cut to 63 bytes) */
+    double flops, bytes;         /* optional: the scope's work                */
+    const char *file;            /* set by the macros                         */
+    int line;
+    int open_, index_;           /* the library's                             */
+} tile_scope;
+tile_status tile_scope_begin_at(tile_scope *s);
+tile_status tile_scope_end_at(const char *name, const char *file, int line);   /* NULL: the innermost */
+tile_status tile_scope_close(tile_scope *s);   /* ends s, begun by tile_scope_begin_at */
+#define tile_scope_begin(...) tile_scope_begin_at(&(tile_scope){__VA_ARGS__, .file = __FILE__, .line = __LINE__})
+#define tile_scope_end(name) tile_scope_end_at((name), __FILE__, __LINE__)
+#define TILE_SCOPE(...)                                                                                          \
+    for (tile_scope tile__scope_ = {__VA_ARGS__, .file = __FILE__, .line = __LINE__},                            \
+                    *tile__scope_p_ = (tile_scope_begin_at(&tile__scope_), &tile__scope_);                       \
+         tile__scope_p_; tile_scope_close(tile__scope_p_), tile__scope_p_ = NULL)
+/* A kernel's work per launch, from its arguments (in parameter order) and
+   options (meta-parameters: tile_meta_of), for the profile's TFLOP/s and
+   GB/s; NULL forgets it. Launch options' .flops/.bytes take precedence. */
+typedef void (*tile_metrics_fn)(const tile_kernel *k, const tile_launch *opts, const tile_arg *args, void *user, double *flops, double *bytes);
+tile_status tile_kernel_metrics(tile_kernel *k, tile_metrics_fn fn, void *user);
+
+
 /* >>backends: a back end that lives in its own file (tile_backend_llvm.c)
    registers itself here when it is linked in, from a constructor; the
    runtime hands it one kernel variant at a time. Not for users' code. */
@@ -431,6 +484,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/interp.h"
 #include "tile/cache.h"
 #include "tile/compile.h"
+#include "tile/profile.h"
 #include "tile/runtime.h"
 #include "tile_autotune.h"
 #include "tile/launch.h"

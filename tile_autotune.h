@@ -848,17 +848,24 @@ static tile_status tile__autotune_pick(tile_autotuner *t, tile_kernel *k, const 
         e = tile__tune_find(s, h, k, key);
         if (e) *l = e->win;
         pthread_mutex_unlock(&s->lock);
+        /* >>profile: the tuning's timed runs in a scope of their own */
+        char scope[96];
+        snprintf(scope, sizeof scope, "autotune %s", k->name ? k->name : "?");
+        int prof = e ? 0 : tile__prof_push(scope, o->file, o->line);
         if (!e && (st = tile__tune(t, s, k, o, args, key, l)) == TILE_OK) {
             pthread_mutex_lock(&s->lock);
             st = tile__tune_insert(s, h, k, key, l);
             pthread_mutex_unlock(&s->lock);
         }
+        tile__prof_pop(prof);
         pthread_mutex_unlock(&s->tuning);
         if (st != TILE_OK) return st;
     }
-    /* this launch's own grid, stream and line */
+    /* this launch's own grid, stream, work and line */
     memcpy(l->grid, o->grid, sizeof l->grid);
     l->stream = o->stream;
+    l->flops = o->flops;
+    l->bytes = o->bytes;
     l->file = o->file;
     l->line = o->line;
     return tile__finish_launch(t, k, o, args, l);

@@ -2,6 +2,7 @@
    tile_launch_kernel (through the tuner when the launch has one, as
    Triton's Autotuner wraps the JIT function), tile_kernel_ptx and
    tile_kernel_ir. The top layer: it calls the runtime and the tuner. */
+static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3], tile__prof_tok tok);
 tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const tile_arg *args) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
@@ -9,11 +10,21 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     tile_status st = tile__check_kernel("tile_launch_kernel", k, o, args, 1, NULL, 0);
     if (st != TILE_OK) return st;
     if (tile__not_nested(k, o) != TILE_OK) return TILE_ERR_CONTEXT;
+    tile__prof_env_check();   /* TILE_PROFILE: a profile from the first launch */
     if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
     if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
+    /* >>profile: the record of this launch, when a profile runs */
+    tile__prof_tok tok = tile__prof_launch_begin(k, o, args, grid);
+    st = tile__launch_run(k, o, args, grid, tok);
+    tile__prof_launch_end(tok, st);
+    return st;
+}
+/* the launch itself, its options checked */
+static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3], tile__prof_tok tok) {
     tile__entry *e;
-    if ((st = tile__get_entry(k, o, &e)) != TILE_OK) return st;
-    if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid);
+    tile_status st = tile__get_entry(k, o, &e);
+    if (st != TILE_OK) return st;
+    if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid, tok);
     const tile__knobs *kn = tile__knobs_get();
     if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
         /* TILE_DUMP=ttgir,cuda,llir,ptx without a GPU: compile for TILE_ARCH, then interpret */
@@ -31,7 +42,10 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
         free(ptx);
         if (st != TILE_OK) return st;
     }
-    return tile__interp_run(&e->f, args, grid);
+    tile__prof_launch_event(tok, 0, o->stream);   /* >>profile: the run is the kernel's time */
+    st = tile__interp_run(&e->f, args, grid);
+    tile__prof_launch_event(tok, 1, o->stream);
+    return st;
 }
 /* Compile a kernel to PTX without a GPU: for `arch` (NULL: the device's, or
    TILE_ARCH, or sm_90a), assuming pointer arguments aligned to 16 bytes (as

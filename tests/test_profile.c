@@ -1,0 +1,360 @@
+/* tests/test_profile.c — the profiler (tile/profile.h), in whatever back end
+   runs (the interpreter without a GPU):
+   - with no profile running, scopes do nothing and launches are as before,
+     and a kernel's PTX is the same with a profile running;
+   - a profile over nested scopes on the main thread and on four threads,
+     launches with flops and bytes from the options and from a metrics
+     function, a tuner (its scope), and a failing launch (kept, with its
+     status); every kernel's result checked against float64;
+   - the text tree's lines for it; the JSON and the page are checked by
+     tests/profile_check.py and tests/profile_page.sh (tests/profile_outputs.sh
+     runs them on the files this program leaves in DIR);
+   - the user errors, each with its id and this file's line: bad nesting, an
+     end with nothing open, an unknown format, an unwritable path, a second
+     start, a stop without a start, a scope without a name, a scope left open;
+   - a profile that the program leaves by exit() (no stop) and one started by
+     TILE_PROFILE are written all the same (child processes).
+
+   usage: test_profile [DIR]   (DIR: where to leave the outputs; default a
+   temporary directory, removed at the end) */
+#define _POSIX_C_SOURCE 200809L
+#define TILE_IMPLEMENTATION
+#include "tile.h"
+#include "test_util.h"
+
+#include <pthread.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+TILE_KERNEL(prof_add, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, out), (tl_i32, n))
+{
+    int BLOCK = (int)TL_META(BLOCK);
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_store(tl_add(out, offs), tl_add(tl_load(tl_add(x, offs), .mask = mask), tl_load(tl_add(y, offs), .mask = mask)), .mask = mask);
+}
+TILE_KERNEL(prof_scale, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n), (tl_f32, a))
+{
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), 64), tl_arange(0, 64));
+    tl_t mask = tl_lt(offs, n);
+    tl_store(tl_add(out, offs), tl_mul(tl_load(tl_add(x, offs), .mask = mask), a), .mask = mask);
+}
+/* reads past n on purpose: the interpreter reports TILE_ERR_OOB */
+TILE_KERNEL(prof_oob, (tl_ptr_f32, x), (tl_ptr_f32, out))
+{
+    tl_t offs = tl_arange(0, 64);
+    tl_store(tl_add(out, offs), tl_load(tl_add(x, tl_add(offs, 1 << 20))));
+}
+
+/* prof_scale's work: one multiply per element, a read and a write of 4 bytes */
+static int metrics_calls;
+static void scale_metrics(const tile_kernel *k, const tile_launch *o, const tile_arg *args, void *user, double *flops, double *bytes) {
+    (void)k, (void)o;
+    *(int *)user += 1;
+    *flops = (double)args[2].i;
+    *bytes = 8.0 * (double)args[2].i;
+}
+
+enum { N = 1000 };
+static float *dx, *dy, *dout;
+static float hx[N], hy[N];
+
+static void grid_1d(const tile_tune_args *a, unsigned grid[3]) {
+    grid[0] = tile_cdiv(tile_tune_int(a, "n"), tile_tune_meta(a, "BLOCK"));
+}
+static const tile_autotune_config add_configs[] = {{.meta = {{"BLOCK", 128}}}, {.meta = {{"BLOCK", 256}}}};
+static tile_autotuner add_tuner = {TILE_AUTOTUNE_CONFIGS(add_configs), .key = {"n"}, .grid = grid_1d, .bench = {.warmup = 1, .reps = 2}};
+
+/* out = x + y, checked */
+static void run_add(float *out, int n, const tile_launch *o) {
+    TT_OK(prof_add(o, dx, dy, out, n));
+    float h[N];
+    tt_poison(h, sizeof h);
+    TT_OK(tile_memcpy_dtoh(h, out, sizeof(float) * (size_t)n));
+    int bad = 0;
+    for (int i = 0; i < n; i++) bad += h[i] != (float)((double)hx[i] + (double)hy[i]);
+    TT_CHECK(!bad, "prof_add: %d of %d wrong", bad, n);
+}
+static void run_scale(float *out, int n, float a) {
+    TT_OK(prof_scale(TILE_OPTS(.grid = {tile_cdiv(n, 64)}), dx, out, n, a));
+    float h[N];
+    tt_poison(h, sizeof h);
+    TT_OK(tile_memcpy_dtoh(h, out, sizeof(float) * (size_t)n));
+    int bad = 0;
+    for (int i = 0; i < n; i++) bad += h[i] != (float)((double)hx[i] * (double)a);
+    TT_CHECK(!bad, "prof_scale: %d of %d wrong", bad, n);
+}
+
+/* a worker: its own scopes, nested, with launches inside */
+static void *worker(void *arg) {
+    int w = (int)(intptr_t)arg;
+    float *out = (float *)tile_malloc(sizeof(float) * N);
+    TT_CHECK(out != NULL, "tile_malloc: %s", tile_last_error());
+    if (!out) return NULL;
+    TILE_SCOPE("worker") {
+        for (int s = 0; s < 3; s++) {
+            TILE_SCOPE("step", .flops = 1000.0 * (w + 1)) {
+                run_add(out, N, TILE_OPTS(.grid = {tile_cdiv(N, 128)}, .meta = {{"BLOCK", 128}}, .flops = N, .bytes = 12.0 * N));
+                run_scale(out, N, 0.5f * (float)(w + 1));
+            }
+        }
+    }
+    tile_free(out);
+    return NULL;
+}
+
+static int has_file(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+/* the whole file (NUL-terminated, malloc'ed) or NULL */
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = (char *)malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+/* the tree line of `name` (its first), or NULL */
+static const char *tree_line(const char *tree, const char *name, char *buf, size_t n) {
+    const char *p = tree ? strstr(tree, name) : NULL;
+    if (!p) return NULL;
+    const char *b = p, *e = strchr(p, '\n');
+    while (b > tree && b[-1] != '\n') b--;
+    size_t len = (size_t)((e ? e : p + strlen(p)) - b);
+    if (len >= n) len = n - 1;
+    memcpy(buf, b, len);
+    buf[len] = 0;
+    return buf;
+}
+
+/* one error case: the call's status, id and line */
+#define EXPECT_PROFILE_ERR(call, what)                                                                                              \
+    do {                                                                                                                            \
+        int line_ = __LINE__;                                                                                                       \
+        tile_status st_ = (call);                                                                                                   \
+        const tile_error *e_ = tile_last_error_info();                                                                              \
+        TT_CHECK(st_ == TILE_ERR_PROFILE && e_->status == TILE_ERR_PROFILE && e_->line == line_ && strstr(e_->file, "test_profile.c") && \
+                     strstr(e_->message, what),                                                                                     \
+                 "%s: want TILE_ERR_PROFILE at line %d mentioning \"%s\"; got %s at %s:%d: %s", #call, line_, what, tile_status_id(st_),    \
+                 e_->file, e_->line, e_->message);                                                                                  \
+        tile_clear_error();                                                                                                         \
+    } while (0)
+
+static void errors(const char *dir) {
+    char path[1200];
+    /* stop without a start */
+    EXPECT_PROFILE_ERR(tile_profile_stop(), "no profile is running");
+    /* unknown format; a format that needs a path */
+    snprintf(path, sizeof path, "%s/err", dir);
+    EXPECT_PROFILE_ERR(tile_profile_start(path, "json,xml"), "unknown format \"xml\"");
+    EXPECT_PROFILE_ERR(tile_profile_start(NULL, "json"), "need a path");
+    /* an unwritable path */
+    snprintf(path, sizeof path, "%s/no/such/dir/p", dir);
+    EXPECT_PROFILE_ERR(tile_profile_start(path, NULL), "cannot write");
+    TT_CHECK(!tile_profile_running(), "a failed start left a profile running");
+    /* a second start */
+    snprintf(path, sizeof path, "%s/err", dir);
+    TT_OK(tile_profile_start(path, "json"));
+    EXPECT_PROFILE_ERR(tile_profile_start(path, "json"), "already running");
+    /* nesting: an end that is not the innermost, an end with nothing open, no name */
+    TT_OK(tile_scope_begin("a"));
+    TT_OK(tile_scope_begin("b"));
+    EXPECT_PROFILE_ERR(tile_scope_end("a"), "innermost open scope of this thread is \"b\"");
+    TT_OK(tile_scope_end("b"));
+    TT_OK(tile_scope_end(NULL));   /* the innermost: "a" */
+    EXPECT_PROFILE_ERR(tile_scope_end("a"), "no scope is open");
+    EXPECT_PROFILE_ERR(tile_scope_begin(NULL), "no name");
+    EXPECT_PROFILE_ERR(tile_scope_begin("neg", .flops = -1), "must be >= 0");
+    /* a scope left open: the stop writes the report, then says so */
+    TT_OK(tile_scope_begin("left open"));
+    int line = __LINE__ - 1;
+    EXPECT_PROFILE_ERR(tile_profile_stop(), "was never ended");
+    char want[64];
+    snprintf(want, sizeof want, "test_profile.c:%d", line);
+    snprintf(path, sizeof path, "%s/err.json", dir);
+    char *json = slurp(path);
+    TT_CHECK(json && strstr(json, "\"left open\"") && strstr(json, "\"open_at_stop\":true") && strstr(json, want),
+             "the report of a profile with an open scope lacks it: %.300s", json ? json : "(no file)");
+    free(json);
+    TT_CHECK(!tile_profile_running(), "the profile still runs after its stop");
+    /* no profile: scopes are free and say nothing, whatever their nesting */
+    TT_OK(tile_scope_end("never begun"));
+    TT_OK(tile_scope_begin("x"));
+    TT_OK(tile_scope_end("y"));
+}
+
+/* a child that starts a profile, launches, and leaves by exit() */
+static int child_exit(const char *path) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        if (tile_profile_start(path, "tree,json") != TILE_OK) _exit(5);
+        float *out = (float *)tile_malloc(sizeof(float) * N);
+        if (!out) _exit(6);
+        TILE_SCOPE("child") {
+            if (prof_scale(TILE_OPTS(.grid = {tile_cdiv(N, 64)}), dx, out, N, 2.0f) != TILE_OK) _exit(7);
+        }
+        exit(3);   /* no stop: the atexit handler writes the report */
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* test_profile --env-child, with TILE_PROFILE set: one launch, no profile call */
+static int env_child(void) {
+    float *a = (float *)tile_malloc(sizeof hx), *b = (float *)tile_malloc(sizeof hx);
+    if (!a || !b || tile_memcpy_htod(a, hx, sizeof hx) != TILE_OK || tile_memcpy_htod(b, hx, sizeof hx) != TILE_OK) return 1;
+    if (prof_add(TILE_OPTS(.grid = {tile_cdiv(N, 128)}, .meta = {{"BLOCK", 128}}), a, a, b, N) != TILE_OK) return 1;
+    if (!tile_profile_running()) return 2;
+    tile_free(a), tile_free(b);
+    return 0;   /* the report is written at exit */
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--env-child") == 0) return env_child();
+    tt_seed();
+    char tmpl[] = "/tmp/tile_profile.XXXXXX", dir[1024], path[1200], buf[512];
+    int own = argc < 2;
+    if (own) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/tile_profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            snprintf(dir, sizeof dir, "%s", tmpl);
+            if (!mkdtemp(dir)) {
+                printf("FAIL: no temporary directory\n");
+                return 1;
+            }
+        }
+    } else {
+        snprintf(dir, sizeof dir, "%s", argv[1]);
+        mkdir(dir, 0700);
+    }
+    printf("outputs in %s (back end %s)\n", dir, tile_backend_name());
+    dx = (float *)tile_malloc(sizeof hx), dy = (float *)tile_malloc(sizeof hy), dout = (float *)tile_malloc(sizeof hx);
+    if (!dx || !dy || !dout) {
+        printf("FAIL: tile_malloc: %s\n", tile_last_error());
+        return 1;
+    }
+    for (int i = 0; i < N; i++) hx[i] = (float)tt_uniform(-1, 1), hy[i] = (float)tt_uniform(-1, 1);
+    TT_OK(tile_memcpy_htod(dx, hx, sizeof hx));
+    TT_OK(tile_memcpy_htod(dy, hy, sizeof hy));
+    TT_OK(tile_kernel_metrics(TILE_KERNEL_OF(prof_scale), scale_metrics, &metrics_calls));
+
+    /* 1. no profile: nothing recorded, nothing reported, the PTX of a kernel is what it is with one */
+    TT_CHECK(!tile_profile_running(), "a profile runs before any start");
+    TILE_SCOPE("unprofiled") run_scale(dout, N, 3.0f);
+    TT_CHECK(metrics_calls == 0, "the metrics function ran without a profile (%d calls)", metrics_calls);
+    char *ptx0 = NULL, *ptx1 = NULL;
+    TT_OK(tile_kernel_ptx(TILE_KERNEL_OF(prof_add), TILE_OPTS(.meta = {{"BLOCK", 128}}), "sm_90a", &ptx0));
+
+    /* 2. the profile */
+    snprintf(path, sizeof path, "%s/main", dir);
+    TT_OK(tile_profile_start(path, NULL));
+    TT_CHECK(tile_profile_running(), "no profile runs after the start");
+    TT_OK(tile_kernel_ptx(TILE_KERNEL_OF(prof_add), TILE_OPTS(.meta = {{"BLOCK", 128}}), "sm_90a", &ptx1));
+    TT_CHECK(ptx0 && ptx1 && strcmp(ptx0, ptx1) == 0, "the PTX differs with a profile running");
+    tile_free_text(ptx0), tile_free_text(ptx1);
+    TILE_SCOPE("setup") run_add(dout, N, TILE_OPTS(.grid = {tile_cdiv(N, 256)}, .meta = {{"BLOCK", 256}}, .flops = N, .bytes = 12.0 * N));
+    TT_OK(tile_scope_begin("outer", .bytes = 1e6));
+    TT_OK(tile_scope_begin("inner"));
+    run_scale(dout, N, 1.5f);
+    TT_OK(tile_scope_end("inner"));
+    TILE_SCOPE("tuned") run_add(dout, N, TILE_OPTS(.tune = &add_tuner));
+    TT_OK(tile_scope_end("outer"));
+    pthread_t th[4];
+    for (int w = 0; w < 4; w++) TT_CHECK(pthread_create(&th[w], NULL, worker, (void *)(intptr_t)w) == 0, "pthread_create");
+    for (int w = 0; w < 4; w++) pthread_join(th[w], NULL);
+    /* a failing launch is kept, with its status */
+    tile_status st = prof_oob(TILE_OPTS(.grid = {1}), dx, dout);
+    TT_CHECK(st != TILE_OK, "prof_oob did not fail");
+    tile_clear_error();
+    TT_CHECK(metrics_calls == 1 + 4 * 3, "the metrics function ran %d times, want 13 (one per profiled prof_scale launch)", metrics_calls);
+    TT_OK(tile_profile_stop());
+    TT_CHECK(!tile_profile_running(), "the profile still runs after its stop");
+
+    /* the tree: the kernels under their scopes, with the counts of calls */
+    snprintf(path, sizeof path, "%s/main.txt", dir);
+    char *tree = slurp(path);
+    TT_CHECK(tree && strstr(tree, "tile profile: ") && strstr(tree, "(all)"), "no tree in %s", path);
+    const char *l;
+    l = tree_line(tree, "worker", buf, sizeof buf);
+    TT_CHECK(l && strstr(l, " 4 "), "the worker scope is not 4 calls: %s", l ? l : "(none)");
+    l = tree_line(tree, "- step", buf, sizeof buf);
+    TT_CHECK(l && strstr(l, " 12 "), "the step scope is not 12 calls: %s", l ? l : "(none)");
+    l = tree_line(tree, "prof_add [BLOCK=128 w4 s3]", buf, sizeof buf);
+    TT_CHECK(l && strstr(l, " 12 "), "prof_add under step is not 12 calls: %s", l ? l : "(none)");
+    l = tree_line(tree, "autotune prof_add", buf, sizeof buf);
+    TT_CHECK(l != NULL, "no tuner scope in the tree");
+    l = tree_line(tree, "prof_oob", buf, sizeof buf);
+    TT_CHECK(l && strstr(l, " 1 "), "the failed launch is not in the tree: %s", l ? l : "(none)");
+    free(tree);
+    snprintf(path, sizeof path, "%s/main.json", dir);
+    char *json = slurp(path);
+    TT_CHECK(json && strstr(json, "\"status\":\"TILE_ERR_OOB\""), "the failed launch's status is not in the trace");
+    free(json);
+    snprintf(path, sizeof path, "%s/main.html", dir);
+    TT_CHECK(has_file(path), "no page at %s", path);
+    /* what profile_check.py expects of main.json */
+    snprintf(path, sizeof path, "%s/expect.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "threads 5\nscope worker 4\nscope step 12\nscope setup 1\nscope outer 1\nscope inner 1\nscope tuned 1\n");
+        fprintf(f, "kernel prof_scale 13\nkernel_min prof_add 14\nfailed prof_oob 1\nmetric prof_scale flops %d\n", N);
+        fclose(f);
+    }
+
+    /* 3. the user errors */
+    errors(dir);
+
+    /* 4. a profile the program leaves by exit(): started by a call, then by TILE_PROFILE */
+    snprintf(path, sizeof path, "%s/exit", dir);
+    int rc = child_exit(path);
+    TT_CHECK(rc == 3, "the child exited with %d", rc);
+    snprintf(path, sizeof path, "%s/exit.json", dir);
+    json = slurp(path);
+    TT_CHECK(json && strstr(json, "\"prof_scale\"") && strstr(json, "\"child\""), "exit(): the report lacks the launch or the scope");
+    free(json);
+    snprintf(path, sizeof path, "%s/env", dir);
+    setenv("TILE_PROFILE", path, 1);
+    /* the knob is read once per process: the child reads it fresh only if
+       this process has not; it has, so the child re-reads it by exec */
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl(argv[0], argv[0], "--env-child", (char *)NULL);
+        _exit(9);
+    }
+    int status = 0;
+    if (pid > 0) waitpid(pid, &status, 0);
+    TT_CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "the TILE_PROFILE child failed (status %d)", status);
+    unsetenv("TILE_PROFILE");
+    for (int i = 0; i < 3; i++) {
+        static const char *const ext[] = {".txt", ".json", ".html"};
+        snprintf(path, sizeof path, "%s/env%s", dir, ext[i]);
+        TT_CHECK(has_file(path), "TILE_PROFILE: no %s", path);
+    }
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    json = slurp(path);
+    TT_CHECK(json && strstr(json, "\"prof_add\""), "TILE_PROFILE: the report lacks the launch");
+    free(json);
+
+    tile_free(dx), tile_free(dy), tile_free(dout);
+    if (own) {
+        static const char *const names[] = {"main.txt", "main.json", "main.html", "expect.txt", "err.json", "exit.txt", "exit.json", "env.txt", "env.json", "env.html"};
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            remove(path);
+        }
+        rmdir(dir);
+    }
+    return tt_finish("test_profile");
+}

@@ -1,0 +1,828 @@
+/* tile/profile.h — >>profile: the profiler, Triton's Proton in C.
+
+   A profile runs from tile_profile_start to tile_profile_stop (or to the
+   program's end: the records are written from atexit, so an exit() in the
+   middle loses nothing). While it runs:
+   - every tile launch is a record: the kernel, its meta-parameters, warps
+     and stages (the tuned ones under a tuner), the grid, the stream, the
+     innermost scope of the launching thread, the host time of the launch
+     call, and the kernel's own time: on the GPU a pair of CUDA events around
+     cuLaunchKernel, read back in order, in the interpreter the host clock
+     around the run; a launch that fails is kept, with its status;
+   - scopes (tile_scope_begin/end, TILE_SCOPE) nest per thread and carry the
+     user's flops and bytes; a launch's flops and bytes come from its options
+     (tile_launch.flops/.bytes) or from the kernel's metrics function
+     (tile_kernel_metrics), Triton's launch_metadata;
+   - the tuner opens a scope "autotune <kernel>" around a tuning, so its
+     timing runs are told from the program's own launches.
+   When it stops, the records become: a text tree (scope, kernel: calls,
+   time, TFLOP/s, GB/s, share of the parent), printed on stderr and written
+   to <path>.txt; a Chrome-trace JSON (<path>.json, for Perfetto or
+   chrome://tracing: host threads with their scopes and launch calls, one
+   track per stream with its kernels); a page (<path>.html) that draws the
+   same trace with no network (tile/profile_html.h).
+
+   Why it is shaped this way: the launch path pays one atomic load when no
+   profile runs (tile__prof_on); everything else happens under one mutex,
+   and the outputs are computed from the raw records at the stop, so a
+   record is a plain append. Event pairs come from a bounded pool: when it
+   runs out, the oldest pair is waited for and read back, so a long profile
+   holds a fixed number of events. The scope stack is per thread and per
+   profile: an end that meets no begin of this profile on its thread (the
+   begin came before the start) is not an error, one that meets another
+   scope's begin is. */
+#include <stdatomic.h>
+#include "profile_html.h"   /* the page's script and style */
+
+#define TILE__PROF_PAIRS 4096   /* event pairs in flight before the oldest is read back */
+
+typedef struct tile__prof_scope {
+    char name[64];
+    const char *file;
+    int line;
+    int parent, thread, depth;   /* parent: a scope index, -1 at the thread's top */
+    double t0, t1;               /* host ms since the start; t1 < 0 while open */
+    double flops, bytes;
+} tile__prof_scope;
+
+typedef struct tile__prof_launch {
+    char kernel[64];
+    char config[200];            /* "BLOCK=128 ... w4 s3" */
+    unsigned grid[3];
+    void *stream;
+    int thread, scope;           /* the launching thread's innermost scope, or -1 */
+    double h0, h1;               /* the launch call, host ms since the start */
+    double g0, g1;               /* the kernel, ms since the start; g1 < g0: not timed */
+    double flops, bytes;
+    int pair;                    /* the event pair in flight, or -1 */
+    tile_status st;
+} tile__prof_launch;
+
+typedef struct tile__prof_pair {
+    CUevent ev[2];
+    int launch;                  /* the record it times, -1 when free */
+} tile__prof_pair;
+
+typedef struct tile__prof_metric {
+    const tile_kernel *k;
+    tile_metrics_fn fn;
+    void *user;
+} tile__prof_metric;
+
+static pthread_mutex_t tile__prof_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int tile__prof_on;   /* a profile runs: the launch path's one check */
+static struct {
+    unsigned gen;                /* which profile: thread stacks of an older one are stale */
+    char path[4096];             /* "" : the tree on stderr only */
+    unsigned formats;            /* TILE__PROF_TREE | _JSON | _HTML */
+    char file[256];              /* where it started */
+    int line;
+    double t0;                   /* host ms at the start */
+    int gpu;                     /* kernels timed by CUDA events */
+    CUevent base;                /* recorded at the start: the events' zero */
+    tile__prof_scope *scopes;
+    int nscopes, capscopes;
+    tile__prof_launch *launches;
+    int nlaunches, caplaunches;
+    tile__prof_pair *pairs;      /* TILE__PROF_PAIRS, made on first use */
+    int npairs, fifo_head, fifo_len, *fifo;
+    int nthreads;
+    int lost;                    /* records not kept: out of memory */
+    int atexit_set;
+    tile__prof_metric *metrics;  /* kernels' metrics functions: outlive profiles */
+    int nmetrics, capmetrics;
+} tile__prof;
+
+enum { TILE__PROF_TREE = 1, TILE__PROF_JSON = 2, TILE__PROF_HTML = 4 };
+
+/* this thread in the running profile: its number, its innermost open scope */
+static _Thread_local struct {
+    unsigned gen;
+    int thread, top, begun;
+} tile__prof_me;
+
+static double tile__prof_now(void) { return tile__host_ms() - tile__prof.t0; }
+
+/* the calling thread's state for the running profile (lock held) */
+static void tile__prof_thread_locked(void) {
+    if (tile__prof_me.gen == tile__prof.gen && tile__prof_me.thread > 0) return;
+    tile__prof_me.gen = tile__prof.gen;
+    tile__prof_me.thread = ++tile__prof.nthreads;
+    tile__prof_me.top = -1;
+    tile__prof_me.begun = 0;
+}
+
+/* room for one more element of an array (lock held); 0 when out of memory */
+static int tile__prof_grow(void **arr, int n, int *cap, size_t size) {
+    if (n < *cap) return 1;
+    int nc = *cap ? *cap * 2 : 256;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p) return 0;
+    *arr = p;
+    *cap = nc;
+    return 1;
+}
+
+/* ---- the kernels' time on the GPU: event pairs ------------------------------------------- */
+/* read a pair back into its record (waits for its end event), and free it */
+static void tile__prof_pair_read(int p) {
+    tile__prof_pair *pr = &tile__prof.pairs[p];
+    int l = pr->launch;
+    pr->launch = -1;
+    if (l < 0 || l >= tile__prof.nlaunches) return;
+    tile__prof_launch *r = &tile__prof.launches[l];
+    float a = 0, b = 0;
+    r->pair = -1;
+    if (tile__cu.cuEventSynchronize(pr->ev[1]) != CUDA_SUCCESS || tile__cu.cuEventElapsedTime(&a, tile__prof.base, pr->ev[0]) != CUDA_SUCCESS ||
+        tile__cu.cuEventElapsedTime(&b, tile__prof.base, pr->ev[1]) != CUDA_SUCCESS)
+        return;   /* not timed: the launch failed before its end event, or the context is gone */
+    r->g0 = a;
+    r->g1 = b;
+}
+/* the oldest pair in flight, read back */
+static void tile__prof_fifo_pop(void) {
+    int p = tile__prof.fifo[tile__prof.fifo_head];
+    tile__prof.fifo_head = (tile__prof.fifo_head + 1) % TILE__PROF_PAIRS;
+    tile__prof.fifo_len--;
+    tile__prof_pair_read(p);
+}
+/* a free pair for launch record l (lock held); -1 when none can be made */
+static int tile__prof_pair_take(int l) {
+    if (!tile__prof.pairs) {
+        tile__prof.pairs = (tile__prof_pair *)calloc(TILE__PROF_PAIRS, sizeof *tile__prof.pairs);
+        tile__prof.fifo = (int *)calloc(TILE__PROF_PAIRS, sizeof *tile__prof.fifo);
+        if (!tile__prof.pairs || !tile__prof.fifo) {
+            free(tile__prof.pairs), free(tile__prof.fifo);
+            tile__prof.pairs = NULL, tile__prof.fifo = NULL;
+            return -1;
+        }
+    }
+    int p = -1;
+    if (tile__prof.npairs < TILE__PROF_PAIRS) {
+        tile__prof_pair *pr = &tile__prof.pairs[tile__prof.npairs];
+        if (tile__cu.cuEventCreate(&pr->ev[0], CU_EVENT_DEFAULT) != CUDA_SUCCESS) return -1;
+        if (tile__cu.cuEventCreate(&pr->ev[1], CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
+            tile__cu.cuEventDestroy_v2(pr->ev[0]);
+            return -1;
+        }
+        p = tile__prof.npairs++;
+    }
+    if (p < 0) {   /* every pair in flight: the oldest is read back and reused */
+        p = tile__prof.fifo[tile__prof.fifo_head];
+        tile__prof_fifo_pop();
+    }
+    tile__prof.pairs[p].launch = l;
+    tile__prof.fifo[(tile__prof.fifo_head + tile__prof.fifo_len) % TILE__PROF_PAIRS] = p;
+    tile__prof.fifo_len++;
+    return p;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+/* A launch's handle: its profile and record, or gen 0 when nothing is recorded. */
+typedef struct tile__prof_tok {
+    unsigned gen;
+    int rec;
+} tile__prof_tok;
+
+/* "A=1 B=2 w4 s3": the launch's meta-parameters in their order, warps, stages */
+static void tile__prof_config(const tile_launch *o, char *buf, size_t n) {
+    size_t at = 0;
+    int w, s;
+    buf[0] = 0;
+    for (int i = 0; i < TILE_MAX_META && o->meta[i].name; i++)
+        at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s=%lld ", o->meta[i].name, o->meta[i].value);
+    tile__launch_defaults(o, &w, &s);
+    if (at < n) snprintf(buf + at, n - at, "w%d s%d", w, s);
+}
+/* the start of a launch the profile records; *tok is 0 when none runs */
+static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
+    tile__prof_tok tok = {0, -1};
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return tok;
+    double flops = o->flops, bytes = o->bytes;
+    tile_metrics_fn fn = NULL;
+    void *user = NULL;
+    pthread_mutex_lock(&tile__prof_lock);
+    for (int i = 0; i < tile__prof.nmetrics; i++)
+        if (tile__prof.metrics[i].k == k) fn = tile__prof.metrics[i].fn, user = tile__prof.metrics[i].user;
+    pthread_mutex_unlock(&tile__prof_lock);
+    if (fn && !(flops > 0 || bytes > 0)) fn(k, o, args, user, &flops, &bytes);   /* the user's code: not under the lock */
+    pthread_mutex_lock(&tile__prof_lock);
+    if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed) &&
+        tile__prof_grow((void **)&tile__prof.launches, tile__prof.nlaunches, &tile__prof.caplaunches, sizeof *tile__prof.launches)) {
+        tile__prof_thread_locked();
+        tile__prof_launch *r = &tile__prof.launches[tile__prof.nlaunches];
+        memset(r, 0, sizeof *r);
+        tile__copy_cut(r->kernel, sizeof r->kernel, k->name ? k->name : "?");
+        tile__prof_config(o, r->config, sizeof r->config);
+        memcpy(r->grid, grid, sizeof r->grid);
+        r->stream = o->stream;
+        r->thread = tile__prof_me.thread;
+        r->scope = tile__prof_me.top;
+        r->h0 = tile__prof_now();
+        r->h1 = r->h0;
+        r->g0 = 0, r->g1 = -1;
+        r->flops = flops > 0 ? flops : 0;
+        r->bytes = bytes > 0 ? bytes : 0;
+        r->pair = -1;
+        tok.gen = tile__prof.gen;
+        tok.rec = tile__prof.nlaunches++;
+    } else if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        tile__prof.lost++;
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+    return tok;
+}
+/* the kernel's start (end 0) and end (end 1): on the GPU right before and
+   after the driver's launch, an event on the launch's stream; in the
+   interpreter around the run, the host clock */
+static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
+    if (!tok.gen) return;
+    pthread_mutex_lock(&tile__prof_lock);
+    if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        tile__prof_launch *r = &tile__prof.launches[tok.rec];
+        if (!tile__prof.gpu) {
+            if (end) r->g1 = tile__prof_now();
+            else r->g0 = tile__prof_now();
+        } else {
+            if (!end) r->pair = tile__prof_pair_take(tok.rec);
+            if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
+        }
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+}
+/* the launch call returned st */
+static void tile__prof_launch_end(tile__prof_tok tok, tile_status st) {
+    if (!tok.gen) return;
+    pthread_mutex_lock(&tile__prof_lock);
+    if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        tile__prof_launch *r = &tile__prof.launches[tok.rec];
+        r->h1 = tile__prof_now();
+        r->st = st;
+        if (!tile__prof.gpu && st != TILE_OK) r->g1 = -1;   /* an interpreter run that failed: not timed */
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+}
+
+tile_status tile_kernel_metrics(tile_kernel *k, tile_metrics_fn fn, void *user) {
+    if (!k) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_kernel_metrics: the kernel is NULL");
+    tile_status st = TILE_OK;
+    pthread_mutex_lock(&tile__prof_lock);
+    int i = 0;
+    while (i < tile__prof.nmetrics && tile__prof.metrics[i].k != k) i++;
+    if (i == tile__prof.nmetrics) {
+        if (!fn) goto done;
+        if (!tile__prof_grow((void **)&tile__prof.metrics, tile__prof.nmetrics, &tile__prof.capmetrics, sizeof *tile__prof.metrics)) {
+            st = TILE_ERR_NOMEM;
+            goto done;
+        }
+        tile__prof.nmetrics++;
+    }
+    if (fn) {
+        tile__prof.metrics[i].k = k, tile__prof.metrics[i].fn = fn, tile__prof.metrics[i].user = user;
+    } else {   /* NULL: forget the kernel's function */
+        tile__prof.metrics[i] = tile__prof.metrics[--tile__prof.nmetrics];
+    }
+done:
+    pthread_mutex_unlock(&tile__prof_lock);
+    return st == TILE_OK ? st : tile__error(st, k->name, k->file, k->line, "tile_kernel_metrics: out of host memory");
+}
+
+/* ---- scopes ------------------------------------------------------------------------- */
+/* open a scope on this thread (lock held); 0 when it could not be recorded */
+static int tile__prof_open_locked(const char *name, double flops, double bytes, const char *file, int line) {
+    if (!tile__prof_grow((void **)&tile__prof.scopes, tile__prof.nscopes, &tile__prof.capscopes, sizeof *tile__prof.scopes)) {
+        tile__prof.lost++;
+        return 0;
+    }
+    tile__prof_thread_locked();
+    tile__prof_scope *s = &tile__prof.scopes[tile__prof.nscopes];
+    memset(s, 0, sizeof *s);
+    tile__copy_cut(s->name, sizeof s->name, name);
+    s->file = file, s->line = line;
+    s->parent = tile__prof_me.top;
+    s->depth = s->parent >= 0 ? tile__prof.scopes[s->parent].depth + 1 : 0;
+    s->thread = tile__prof_me.thread;
+    s->t0 = tile__prof_now();
+    s->t1 = -1;
+    s->flops = flops > 0 ? flops : 0;
+    s->bytes = bytes > 0 ? bytes : 0;
+    tile__prof_me.top = tile__prof.nscopes++;
+    tile__prof_me.begun++;
+    return 1;
+}
+static void tile__prof_close_locked(void) {
+    tile__prof_scope *s = &tile__prof.scopes[tile__prof_me.top];
+    s->t1 = tile__prof_now();
+    tile__prof_me.top = s->parent;
+}
+/* the library's own scopes (the tuner's): no checks, nothing reported */
+static int tile__prof_push(const char *name, const char *file, int line) {
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return 0;
+    pthread_mutex_lock(&tile__prof_lock);
+    int ok = atomic_load_explicit(&tile__prof_on, memory_order_relaxed) && tile__prof_open_locked(name, 0, 0, file, line);
+    unsigned gen = tile__prof.gen;
+    pthread_mutex_unlock(&tile__prof_lock);
+    return ok ? (int)gen : 0;
+}
+static void tile__prof_pop(int pushed) {
+    if (!pushed) return;
+    pthread_mutex_lock(&tile__prof_lock);
+    if ((unsigned)pushed == tile__prof.gen && tile__prof_me.gen == tile__prof.gen && tile__prof_me.top >= 0 &&
+        atomic_load_explicit(&tile__prof_on, memory_order_relaxed))
+        tile__prof_close_locked();
+    pthread_mutex_unlock(&tile__prof_lock);
+}
+
+tile_status tile_scope_begin_at(tile_scope *s) {
+    if (!s) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_scope_begin: the scope is NULL");
+    s->open_ = 0;
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return TILE_OK;   /* no profile: no cost */
+    if (!s->name || !s->name[0])
+        return tile__error(TILE_ERR_PROFILE, NULL, s->file, s->line, "tile_scope_begin: the scope has no name");
+    if (s->flops < 0 || s->bytes < 0 || s->flops != s->flops || s->bytes != s->bytes)
+        return tile__error(TILE_ERR_PROFILE, NULL, s->file, s->line, "tile_scope_begin(\"%.63s\"): flops and bytes must be >= 0", s->name);
+    pthread_mutex_lock(&tile__prof_lock);
+    if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed) && tile__prof_open_locked(s->name, s->flops, s->bytes, s->file, s->line)) {
+        s->open_ = (int)tile__prof.gen;
+        s->index_ = tile__prof_me.top;
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+    return TILE_OK;
+}
+/* end the innermost scope of this thread, which must be `name` (NULL: any),
+   or `want` (>= 0: that record) */
+static tile_status tile__prof_end(const char *name, int want, const char *file, int line) {
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return TILE_OK;
+    tile_status st = TILE_OK;
+    char have[64] = "", where[300] = "";
+    pthread_mutex_lock(&tile__prof_lock);
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_relaxed) || tile__prof_me.gen != tile__prof.gen || !tile__prof_me.begun) {
+        /* this thread began no scope in this profile: the begin came before the start */
+    } else if (tile__prof_me.top < 0) {
+        st = TILE_ERR_PROFILE;
+    } else {
+        const tile__prof_scope *top = &tile__prof.scopes[tile__prof_me.top];
+        if ((want >= 0 && want != tile__prof_me.top) || (want < 0 && name && strcmp(name, top->name) != 0)) {
+            st = TILE_ERR_PROFILE;
+            tile__copy_cut(have, sizeof have, top->name);
+            if (top->file) snprintf(where, sizeof where, " (begun at %.255s:%d)", top->file, top->line);
+        } else {
+            tile__prof_close_locked();
+        }
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+    if (st == TILE_OK) return st;
+    if (!have[0])
+        return tile__error(st, NULL, file, line, "tile_scope_end(\"%.63s\"): no scope is open on this thread", name ? name : "(innermost)");
+    return tile__error(st, NULL, file, line, "tile_scope_end(\"%.63s\"): scopes nest; the innermost open scope of this thread is \"%s\"%s",
+                       name ? name : "(innermost)", have, where);
+}
+tile_status tile_scope_end_at(const char *name, const char *file, int line) { return tile__prof_end(name, -1, file, line); }
+tile_status tile_scope_close(tile_scope *s) {
+    if (!s) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_scope_close: the scope is NULL");
+    int open = s->open_;
+    s->open_ = 0;
+    if (!open) return TILE_OK;   /* begun while no profile ran, or in another profile */
+    pthread_mutex_lock(&tile__prof_lock);
+    int same = (unsigned)open == tile__prof.gen;
+    pthread_mutex_unlock(&tile__prof_lock);
+    return same ? tile__prof_end(s->name, s->index_, s->file, s->line) : TILE_OK;
+}
+
+/* ---- the outputs ----------------------------------------------------------------------- */
+/* the ceilings the report compares with: the GPU's dense f16 tensor-core
+   rate and its memory bandwidth, from its properties; 0 when unknown */
+static void tile__prof_ceilings(double *tflops, double *gbps, char *device, size_t n) {
+    *tflops = 0, *gbps = 0;
+    tile__copy_cut(device, n, "interpreter (host CPU)");
+    if (!tile__prof.gpu) return;
+    const tile__cu_props *p = &tile__cu_st.props;
+    tile__copy_cut(device, n, p->name);
+    /* dense f16 FLOP per clock per SM: 4096 on sm_90 (wgmma), 2048 on sm_80/86 */
+    double per = p->cc_major >= 9 ? 4096 : p->cc_major == 8 ? (p->cc_minor == 0 ? 2048 : 1024) : 0;
+    /* the driver may no longer give the clock; then the part's nominal one */
+    double mhz = p->clock_khz > 0 ? p->clock_khz / 1e3 : p->cc_major == 9 ? 1830 : p->cc_major == 8 ? 1410 : 0;
+    *tflops = per * mhz * 1e6 * p->sm_count / 1e12;
+    if (p->mem_clock_khz > 0 && p->mem_bus_bits > 0) *gbps = 2.0 * p->mem_clock_khz * 1e3 * (p->mem_bus_bits / 8.0) / 1e9;
+    else if (strstr(p->name, "H200")) *gbps = 4800;
+    else if (strstr(p->name, "H100")) *gbps = 3350;
+}
+
+/* the tree: a node per scope path, and under it per kernel and config */
+typedef struct tile__prof_node {
+    char name[64];
+    const char *config;         /* a kernel's config; NULL for a scope */
+    int parent, child, next;
+    long calls;
+    double gpu, wall;           /* ms: kernels' time below; a scope's own span */
+    double flops, bytes;        /* the kernels' below, or the scope's own when given */
+    double uflops, ubytes;      /* the scope's own (user's) */
+} tile__prof_node;
+typedef struct {
+    tile__prof_node *n;
+    int len, cap;
+} tile__prof_tree;
+static int tile__prof_child(tile__prof_tree *t, int parent, const char *name, const char *config) {
+    for (int c = t->n[parent].child; c >= 0; c = t->n[c].next)
+        if (strcmp(t->n[c].name, name) == 0 && ((!config && !t->n[c].config) || (config && t->n[c].config && strcmp(config, t->n[c].config) == 0)))
+            return c;
+    if (!tile__prof_grow((void **)&t->n, t->len, &t->cap, sizeof *t->n)) return -1;
+    tile__prof_node *x = &t->n[t->len];
+    memset(x, 0, sizeof *x);
+    tile__copy_cut(x->name, sizeof x->name, name);
+    x->config = config;
+    x->parent = parent, x->child = -1;
+    /* appended at the end of the parent's list: the order of first use */
+    int *at = &t->n[parent].child;
+    while (*at >= 0) at = &t->n[*at].next;
+    *at = t->len;
+    x->next = -1;
+    return t->len++;
+}
+/* the tree of the records (lock held); 0 when out of memory */
+static int tile__prof_build_tree(tile__prof_tree *t) {
+    int *of = (int *)malloc(sizeof(int) * (size_t)(tile__prof.nscopes + 1));
+    if (!of || !tile__prof_grow((void **)&t->n, 0, &t->cap, sizeof *t->n)) {
+        free(of);
+        return 0;
+    }
+    memset(&t->n[0], 0, sizeof t->n[0]);
+    strcpy(t->n[0].name, "(all)");
+    t->n[0].parent = -1, t->n[0].child = -1, t->n[0].next = -1;
+    t->len = 1;
+    for (int i = 0; i < tile__prof.nscopes; i++) {   /* parents come before children */
+        const tile__prof_scope *s = &tile__prof.scopes[i];
+        int c = tile__prof_child(t, s->parent >= 0 ? of[s->parent] : 0, s->name, NULL);
+        if ((of[i] = c) < 0) {
+            free(of);
+            return 0;
+        }
+        t->n[c].calls++;
+        t->n[c].wall += (s->t1 >= s->t0 ? s->t1 : tile__prof_now()) - s->t0;
+        t->n[c].uflops += s->flops, t->n[c].ubytes += s->bytes;
+    }
+    for (int i = 0; i < tile__prof.nlaunches; i++) {
+        const tile__prof_launch *r = &tile__prof.launches[i];
+        int c = tile__prof_child(t, r->scope >= 0 ? of[r->scope] : 0, r->kernel, r->config);
+        if (c < 0) {
+            free(of);
+            return 0;
+        }
+        double ms = r->g1 >= r->g0 ? r->g1 - r->g0 : 0;
+        t->n[c].calls++;
+        for (int p = c; p >= 0; p = t->n[p].parent) {   /* a kernel's time and work count in every scope above it */
+            t->n[p].gpu += ms;
+            t->n[p].flops += r->flops, t->n[p].bytes += r->bytes;
+        }
+    }
+    free(of);
+    /* a scope's own metrics, where given, are its work */
+    for (int i = 1; i < t->len; i++) {
+        if (t->n[i].uflops > 0) t->n[i].flops = t->n[i].uflops;
+        if (t->n[i].ubytes > 0) t->n[i].bytes = t->n[i].ubytes;
+    }
+    return 1;
+}
+static void tile__prof_tree_lines(FILE *f, const tile__prof_tree *t, int node, char *prefix, size_t plen, double ctf, double cgb) {
+    /* the children in order of GPU time, most first (selection: lists are short) */
+    int kids[512], nk = 0;
+    for (int c = t->n[node].child; c >= 0 && nk < 512; c = t->n[c].next) kids[nk++] = c;
+    for (int a = 0; a < nk; a++)
+        for (int b = a + 1; b < nk; b++)
+            if (t->n[kids[b]].gpu > t->n[kids[a]].gpu) {
+                int x = kids[a];
+                kids[a] = kids[b], kids[b] = x;
+            }
+    for (int i = 0; i < nk; i++) {
+        const tile__prof_node *x = &t->n[kids[i]];
+        double pg = t->n[node].gpu, s = x->gpu / 1e3;
+        char tf[16] = "", gb[16] = "", pct[16] = "", wall[16] = "";
+        if (x->flops > 0 && s > 0) snprintf(tf, sizeof tf, "%.1f", x->flops / s / 1e12);
+        if (x->bytes > 0 && s > 0) snprintf(gb, sizeof gb, "%.1f", x->bytes / s / 1e9);
+        if (pg > 0) snprintf(pct, sizeof pct, "%.1f", 100.0 * x->gpu / pg);
+        if (!x->config) snprintf(wall, sizeof wall, "%.3f", x->wall);
+        int last = i == nk - 1;
+        fprintf(f, "%10.3f %6s %8ld %10s %8s %8s  %s%s %s", x->gpu, pct, x->calls, wall, tf, gb, prefix, last ? "\\-" : "|-", x->name);
+        if (x->config) fprintf(f, " [%s]", x->config);
+        if (x->config && ctf > 0 && x->flops > 0 && s > 0) fprintf(f, "  %.0f%% of %.0f TFLOP/s", 100.0 * x->flops / s / 1e12 / ctf, ctf);
+        else if (x->config && cgb > 0 && x->bytes > 0 && s > 0) fprintf(f, "  %.0f%% of %.0f GB/s", 100.0 * x->bytes / s / 1e9 / cgb, cgb);
+        fputc('\n', f);
+        if (x->child >= 0 && plen + 4 < 256) {
+            memcpy(prefix + plen, last ? "   " : "|  ", 4);
+            tile__prof_tree_lines(f, t, kids[i], prefix, plen + 3, ctf, cgb);
+            prefix[plen] = 0;
+        }
+    }
+}
+static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char *device, double ctf, double cgb) {
+    fprintf(f, "tile profile: %d launch%s, %d scope%s, %d thread%s; kernel time by %s on %s (back end %s)\n", tile__prof.nlaunches,
+            tile__prof.nlaunches == 1 ? "" : "es", tile__prof.nscopes, tile__prof.nscopes == 1 ? "" : "s", tile__prof.nthreads,
+            tile__prof.nthreads == 1 ? "" : "s", tile__prof.gpu ? "CUDA events" : "the host clock", device, tile_backend_name());
+    if (tile__prof.lost) fprintf(f, "  (%d records were not kept: out of host memory)\n", tile__prof.lost);
+    fprintf(f, "%10s %6s %8s %10s %8s %8s  %s\n", "kernel ms", "%", "calls", "scope ms", "TFLOP/s", "GB/s", "name");
+    fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
+    char prefix[260] = "";
+    tile__prof_tree_lines(f, t, 0, prefix, 0, ctf, cgb);
+}
+
+/* a JSON string: quotes, backslashes and controls escaped, '<' too, so that
+   the page's script element can hold it */
+static void tile__prof_json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&') fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+/* the scope path of scope i: "a/b/c" */
+static void tile__prof_path(int i, char *buf, size_t n) {
+    int chain[64], len = 0;
+    for (int s = i; s >= 0 && len < 64; s = tile__prof.scopes[s].parent) chain[len++] = s;
+    size_t at = 0;
+    buf[0] = 0;
+    for (int k = len - 1; k >= 0; k--)
+        at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s%s", k == len - 1 ? "" : "/", tile__prof.scopes[chain[k]].name);
+}
+/* the trace events: host threads (pid 1) with scopes and launch calls, the
+   streams (pid 2) with kernels; times in microseconds */
+static void tile__prof_write_json(FILE *f, const char *device, double ctf, double cgb) {
+    char path[1024];
+    void *streams[64];
+    int sthread[64], nstreams = 0;
+    fprintf(f, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"host threads\"}}");
+    fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"tid\":0,\"args\":{\"name\":");
+    char gname[320];
+    snprintf(gname, sizeof gname, "%s: %s", tile__prof.gpu ? "GPU" : "kernels", device);
+    tile__prof_json_str(f, gname);
+    fprintf(f, "}}");
+    for (int t = 1; t <= tile__prof.nthreads; t++)
+        fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}", t, t);
+    for (int i = 0; i < tile__prof.nscopes; i++) {
+        const tile__prof_scope *s = &tile__prof.scopes[i];
+        double t1 = s->t1 >= s->t0 ? s->t1 : tile__prof_now();
+        fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"scope\",\"name\":");
+        tile__prof_json_str(f, s->name);
+        tile__prof_path(i, path, sizeof path);
+        fprintf(f, ",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"path\":", s->thread, s->t0 * 1e3, (t1 - s->t0) * 1e3);
+        tile__prof_json_str(f, path);
+        if (s->flops > 0) fprintf(f, ",\"flops\":%.6g", s->flops);
+        if (s->bytes > 0) fprintf(f, ",\"bytes\":%.6g", s->bytes);
+        if (s->t1 < s->t0) fprintf(f, ",\"open_at_stop\":true");
+        if (s->file) {
+            char at[300];
+            snprintf(at, sizeof at, "%s:%d", s->file, s->line);
+            fprintf(f, ",\"at\":");
+            tile__prof_json_str(f, at);
+        }
+        fprintf(f, "}}");
+    }
+    for (int i = 0; i < tile__prof.nlaunches; i++) {
+        const tile__prof_launch *r = &tile__prof.launches[i];
+        /* a track per stream; in the interpreter, where every thread runs its
+           own kernels at once, per stream and thread */
+        int sid = 0, th = tile__prof.gpu ? 0 : r->thread;
+        while (sid < nstreams && (streams[sid] != r->stream || sthread[sid] != th)) sid++;
+        if (sid == nstreams && nstreams < 64) {
+            streams[nstreams] = r->stream, sthread[nstreams++] = th;
+            fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,\"args\":{\"name\":", sid + 1);
+            char sname[80];
+            if (r->stream) snprintf(sname, sizeof sname, "stream %p", r->stream);
+            else snprintf(sname, sizeof sname, "default stream");
+            if (th) snprintf(sname + strlen(sname), sizeof sname - strlen(sname), ", thread %d", th);
+            tile__prof_json_str(f, sname);
+            fprintf(f, "}}");
+        }
+        if (r->scope >= 0) tile__prof_path(r->scope, path, sizeof path);
+        else path[0] = 0;
+        char grid[64];
+        snprintf(grid, sizeof grid, "%ux%ux%u", r->grid[0], r->grid[1], r->grid[2]);
+        /* the launch call on its thread */
+        fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"launch\",\"name\":");
+        tile__prof_json_str(f, r->kernel);
+        fprintf(f, ",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"scope\":", r->thread, r->h0 * 1e3, (r->h1 - r->h0) * 1e3);
+        tile__prof_json_str(f, path);
+        if (r->st != TILE_OK) {
+            fprintf(f, ",\"status\":");
+            tile__prof_json_str(f, tile_status_id(r->st));
+        }
+        fprintf(f, "}}");
+        if (r->g1 < r->g0) continue;   /* not timed */
+        double ms = r->g1 - r->g0;
+        fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":");
+        tile__prof_json_str(f, r->kernel);
+        fprintf(f, ",\"pid\":2,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"scope\":", sid + 1, r->g0 * 1e3, ms * 1e3);
+        tile__prof_json_str(f, path);
+        fprintf(f, ",\"config\":");
+        tile__prof_json_str(f, r->config);
+        fprintf(f, ",\"grid\":\"%s\"", grid);
+        if (r->flops > 0) fprintf(f, ",\"flops\":%.6g", r->flops);
+        if (r->bytes > 0) fprintf(f, ",\"bytes\":%.6g", r->bytes);
+        if (r->flops > 0 && ms > 0) fprintf(f, ",\"tflops\":%.4g", r->flops / ms / 1e9);
+        if (r->bytes > 0 && ms > 0) fprintf(f, ",\"gbps\":%.4g", r->bytes / ms / 1e6);
+        fprintf(f, "}}");
+    }
+    fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"tile %s\",\"backend\":", TILE_VERSION_STRING);
+    tile__prof_json_str(f, tile_backend_name());
+    fprintf(f, ",\"device\":");
+    tile__prof_json_str(f, device);
+    fprintf(f, ",\"timing\":\"%s\"", tile__prof.gpu ? "CUDA events" : "host clock (interpreter)");
+    if (ctf > 0) fprintf(f, ",\"ceiling_tflops\":%.1f", ctf);
+    if (cgb > 0) fprintf(f, ",\"ceiling_gbps\":%.1f", cgb);
+    fprintf(f, ",\"started_at\":");
+    char at[300];
+    snprintf(at, sizeof at, "%s:%d", tile__prof.file, tile__prof.line);
+    tile__prof_json_str(f, at);
+    if (tile__prof.lost) fprintf(f, ",\"records_lost\":%d", tile__prof.lost);
+    fprintf(f, "}}\n");
+}
+static void tile__prof_write_html(FILE *f, const char *device, double ctf, double cgb) {
+    for (int i = 0; tile__prof_html_pre[i]; i++) fputs(tile__prof_html_pre[i], f);
+    fputs("window.TILE_TRACE = ", f);
+    tile__prof_write_json(f, device, ctf, cgb);
+    fputs(";", f);
+    for (int i = 0; tile__prof_html_post[i]; i++) fputs(tile__prof_html_post[i], f);
+}
+
+/* the file of one format: path itself when it ends in the format's
+   extension, else path + the extension */
+static const char *const tile__prof_ext[3] = {".txt", ".json", ".html"};
+static int tile__prof_has_ext(const char *path, const char *ext) {
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && strcmp(path + n - e, ext) == 0;
+}
+static void tile__prof_file(const char *path, int fmt, char *out, size_t n) {
+    int has = 0;
+    for (int i = 0; i < 3; i++) has |= tile__prof_has_ext(path, tile__prof_ext[i]);
+    if (has && tile__prof_has_ext(path, tile__prof_ext[fmt])) snprintf(out, n, "%s", path);
+    else if (has) {   /* "p.json" with another format too: p.txt, p.html beside it */
+        size_t cut = strlen(path) - strlen(strrchr(path, '.'));
+        snprintf(out, n, "%.*s%s", (int)cut, path, tile__prof_ext[fmt]);
+    } else snprintf(out, n, "%s%s", path, tile__prof_ext[fmt]);
+}
+
+/* write every output and free the records (lock held); the first failure */
+static tile_status tile__prof_finish_locked(const char *file, int line) {
+    tile_status st = TILE_OK;
+    char device[256], fname[4200];
+    double ctf, cgb;
+    if (tile__prof.gpu && tile__cu_enter(file, line) == TILE_OK) {   /* every kernel's end event, then the pairs read back in order */
+        tile__cu.cuCtxSynchronize();
+        while (tile__prof.fifo_len) tile__prof_fifo_pop();
+    }
+    tile__prof_ceilings(&ctf, &cgb, device, sizeof device);
+    tile__prof_tree t = {NULL, 0, 0};
+    if (!tile__prof_build_tree(&t)) st = tile__error(TILE_ERR_NOMEM, NULL, file, line, "tile_profile_stop: out of host memory for the report");
+    if (st == TILE_OK && (tile__prof.formats & TILE__PROF_TREE) && !tile__knob_values_get()->quiet) tile__prof_write_tree(stderr, &t, device, ctf, cgb);
+    for (int fmt = 0; fmt < 3 && tile__prof.path[0]; fmt++) {
+        if (!(tile__prof.formats >> fmt & 1) || (fmt == 0 && st != TILE_OK)) continue;
+        tile__prof_file(tile__prof.path, fmt, fname, sizeof fname);
+        FILE *f = fopen(fname, "w");
+        if (!f) {
+            if (st == TILE_OK) st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: cannot write %s: %s", fname, strerror(errno));
+            continue;
+        }
+        if (fmt == 0) tile__prof_write_tree(f, &t, device, ctf, cgb);
+        else if (fmt == 1) tile__prof_write_json(f, device, ctf, cgb);
+        else tile__prof_write_html(f, device, ctf, cgb);
+        if ((ferror(f) | fclose(f)) && st == TILE_OK) st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: writing %s failed", fname);
+    }
+    free(t.n);
+    /* scopes still open: reported after the outputs are safe */
+    int open = -1;
+    for (int i = 0; i < tile__prof.nscopes && open < 0; i++)
+        if (tile__prof.scopes[i].t1 < tile__prof.scopes[i].t0) open = i;
+    if (open >= 0 && st == TILE_OK && file) {
+        const tile__prof_scope *s = &tile__prof.scopes[open];
+        st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: scope \"%s\" (begun at %s:%d) was never ended; the report shows it open", s->name,
+                         s->file ? s->file : "?", s->line);
+    }
+    if (tile__prof.gpu) {
+        for (int i = 0; i < tile__prof.npairs; i++) tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[0]), tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[1]);
+        tile__cu.cuEventDestroy_v2(tile__prof.base);
+    }
+    free(tile__prof.scopes), free(tile__prof.launches), free(tile__prof.pairs), free(tile__prof.fifo);
+    tile__prof.scopes = NULL, tile__prof.launches = NULL, tile__prof.pairs = NULL, tile__prof.fifo = NULL;
+    tile__prof.nscopes = tile__prof.capscopes = tile__prof.nlaunches = tile__prof.caplaunches = 0;
+    tile__prof.npairs = tile__prof.fifo_head = tile__prof.fifo_len = tile__prof.nthreads = tile__prof.lost = 0;
+    return st;
+}
+
+static void tile__prof_atexit(void) {
+    pthread_mutex_lock(&tile__prof_lock);
+    if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        atomic_store_explicit(&tile__prof_on, 0, memory_order_release);
+        tile__prof_finish_locked(NULL, 0);
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+    pthread_mutex_lock(&tile__prof_lock);
+    free(tile__prof.metrics);
+    tile__prof.metrics = NULL, tile__prof.nmetrics = tile__prof.capmetrics = 0;
+    pthread_mutex_unlock(&tile__prof_lock);
+}
+
+/* 1 when the n characters at p are `word`, whatever their case */
+static int tile__prof_word(const char *p, const char *word, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] - 'A' + 'a' : p[i]) != word[i]) return 0;
+    return 1;
+}
+/* formats: "tree,json,html" in any order and case; NULL or "" : by path */
+static tile_status tile__prof_formats(const char *path, const char *formats, unsigned *out, const char *file, int line) {
+    static const char *const names[3] = {"tree", "json", "html"};
+    *out = 0;
+    if (!formats || !formats[0]) {
+        for (int i = 0; i < 3; i++)
+            if (path && tile__prof_has_ext(path, tile__prof_ext[i])) *out = 1u << i;
+        if (!*out) *out = path && path[0] ? TILE__PROF_TREE | TILE__PROF_JSON | TILE__PROF_HTML : TILE__PROF_TREE;
+        return TILE_OK;
+    }
+    for (const char *p = formats; *p;) {
+        size_t n = strcspn(p, ", ");
+        int hit = -1;
+        for (int i = 0; i < 3; i++)
+            if (n == strlen(names[i]) && tile__prof_word(p, names[i], n)) hit = i;
+        if (n && hit < 0)
+            return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: unknown format \"%.*s\" in \"%.100s\" (tree, json or html)", (int)(n > 40 ? 40 : n), p,
+                               formats);
+        if (hit >= 0) *out |= 1u << hit;
+        p += n;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    if (!*out) return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: no format in \"%.100s\" (tree, json or html)", formats);
+    if ((*out & ~(unsigned)TILE__PROF_TREE) && (!path || !path[0]))
+        return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: the formats \"%.100s\" need a path to write to", formats);
+    return TILE_OK;
+}
+
+tile_status tile_profile_start_at(const char *path, const char *formats, const char *file, int line) {
+    unsigned fm;
+    tile_status st = tile__prof_formats(path, formats, &fm, file, line);
+    if (st != TILE_OK) return st;
+    if (path && strlen(path) >= sizeof tile__prof.path - 8)
+        return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: the path is longer than %zu characters", sizeof tile__prof.path - 8);
+    /* every file it will write, tried now: a path that cannot be written is
+       this call's error, not a lost profile at the end */
+    for (int i = 0; i < 3 && path && path[0]; i++) {
+        char fname[4200];
+        if (!(fm >> i & 1)) continue;
+        tile__prof_file(path, i, fname, sizeof fname);
+        FILE *f = fopen(fname, "a");
+        if (!f) return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: cannot write %s: %s", fname, strerror(errno));
+        fclose(f);
+    }
+    int gpu = tile__gpu_mode();   /* starts the driver first: its own atexit then runs after ours */
+    pthread_mutex_lock(&tile__prof_lock);
+    if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        char at[300];
+        snprintf(at, sizeof at, "%s:%d", tile__prof.file, tile__prof.line);
+        pthread_mutex_unlock(&tile__prof_lock);
+        return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: a profile is already running (started at %s)", at);
+    }
+    tile__prof.gpu = gpu;
+    if (gpu) {
+        CUevent base;
+        if ((st = tile__cu_event_create(&base, file, line)) == TILE_OK) {
+            tile__prof.base = base;
+            if ((st = tile__cu_event_record(base, NULL, file, line)) == TILE_OK) st = tile__cu_event_sync(base, file, line);
+            if (st != TILE_OK) tile__cu.cuEventDestroy_v2(base);
+        }
+        if (st != TILE_OK) {
+            pthread_mutex_unlock(&tile__prof_lock);
+            return st;
+        }
+    }
+    tile__prof.t0 = tile__host_ms();   /* the base event has just completed: both clocks' zero */
+    tile__copy_cut(tile__prof.path, sizeof tile__prof.path, path ? path : "");
+    tile__copy_cut(tile__prof.file, sizeof tile__prof.file, file ? file : "?");
+    tile__prof.line = line;
+    tile__prof.formats = fm;
+    if (++tile__prof.gen == 0) tile__prof.gen = 1;
+    if (!tile__prof.atexit_set) tile__prof.atexit_set = atexit(tile__prof_atexit) == 0;
+    atomic_store_explicit(&tile__prof_on, 1, memory_order_release);
+    pthread_mutex_unlock(&tile__prof_lock);
+    return TILE_OK;
+}
+tile_status tile_profile_stop_at(const char *file, int line) {
+    pthread_mutex_lock(&tile__prof_lock);
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        pthread_mutex_unlock(&tile__prof_lock);
+        return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: no profile is running");
+    }
+    atomic_store_explicit(&tile__prof_on, 0, memory_order_release);
+    tile_status st = tile__prof_finish_locked(file, line);
+    pthread_mutex_unlock(&tile__prof_lock);
+    return st;
+}
+int tile_profile_running(void) { return atomic_load_explicit(&tile__prof_on, memory_order_acquire); }
+
+/* TILE_PROFILE=path: a profile from the first launch to the program's end */
+static pthread_once_t tile__prof_env_once = PTHREAD_ONCE_INIT;
+static void tile__prof_env(void) {
+    const char *p = tile__knob_values_get()->profile;
+    if (!p[0]) return;
+    if (tile_profile_start_at(strcmp(p, "-") == 0 ? NULL : p, NULL, "TILE_PROFILE", 0) != TILE_OK)
+        tile__notice("TILE_PROFILE=%s: no profile: %s", p, tile_last_error());
+}
+static void tile__prof_env_check(void) { pthread_once(&tile__prof_env_once, tile__prof_env); }
