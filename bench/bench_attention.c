@@ -13,7 +13,12 @@
 
    Each row checks 8 sampled output rows of 2 heads against a float64
    softmax of the same inputs (|O - want| within 4 units of the dtype's
-   last place, V in [-1, 1]). */
+   last place, V in [-1, 1]).
+
+   With BENCH_PLOT_DIR set (bench_plot.h), one figure a dtype, HEAD_DIM and
+   causal-or-not (a second for the backward): TFLOP/s against N_CTX, the
+   numbers the rows print. The references (SDPA, Triton) run in Python
+   after this program and are not in the figures. */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
 #include "tile.h"
@@ -109,6 +114,16 @@ static int attn_check(const attn_ctx *c, const void *hq, const void *hk, const v
     return 0;
 }
 
+/* a point of the figure of (pass, dt, D, causal) at N */
+static void attn_plot(const char *pass, tl_dtype dt, int D, int causal, int Z, int H, const char *series, int N, double tflops)
+{
+    char fig[64], xl[48];
+    snprintf(fig, sizeof fig, "attention %s %s D=%d %s", pass, tile_dtype_name(dt), D, causal ? "causal" : "full");
+    snprintf(xl, sizeof xl, "N_CTX (Z=%d, H=%d)", Z, H);
+    bench_plot_point(fig, xl, strcmp(pass, "bwd") == 0 ? "TFLOP/s (2.5 x the forward's flops / time)"
+                                                      : "TFLOP/s (4 Z H N^2 D / time, half if causal)", series, N, tflops);
+}
+
 int main(void)
 {
     bench_start("bench_attention");
@@ -162,14 +177,17 @@ int main(void)
                     printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_fwd", tile_dtype_name(dt), D, N,
                            causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9));
                     fflush(stdout);
+                    attn_plot("fwd", dt, D, causal, Z, H, "tile (tuned)", N, flops / (st.ms * 1e9));
                     if (bench_env_int("BENCH_ATTN_BWD", 0, 0, 1)) {   /* the backward, tuned: 2.5x the forward's flops, as the tutorial counts */
                         bwd_ctx bc = {&c, NULL, NULL, NULL, NULL, NULL};
                         bc.d_o = c.q, bc.delta = (float *)bench_dmalloc((size_t)Z * H * N * sizeof(float), "delta");
                         bc.dq = bench_dmalloc(bytes, "dq"), bc.dk = bench_dmalloc(bytes, "dk"), bc.dv = bench_dmalloc(bytes, "dv");
                         bench_stats bs;
-                        if (bench_ok(bwd_run(&bc, 0), "attention backward (tuning)") && bench_ok(bench_time(bwd_run, &bc, 1, &bs), "attention backward"))
+                        if (bench_ok(bwd_run(&bc, 0), "attention backward (tuning)") && bench_ok(bench_time(bwd_run, &bc, 1, &bs), "attention backward")) {
                             printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "attn_bwd", tile_dtype_name(dt), D, N,
                                    causal ? "yes" : "no", "tuned (3 kernels)", bs.ms, bs.p20, bs.p80, 2.5 * flops / (bs.ms * 1e9));
+                            attn_plot("bwd", dt, D, causal, Z, H, "tile (tuned, 3 kernels)", N, 2.5 * flops / (bs.ms * 1e9));
+                        }
                         tile_free(bc.delta), tile_free(bc.dq), tile_free(bc.dk), tile_free(bc.dv);
                     }
                     if (bench_env_int("BENCH_ATTN_NOSOFTMAX", 0, 0, 1) && strcmp(cfg, "?") != 0) {
@@ -183,9 +201,11 @@ int main(void)
                         if (i < TILE_MAX_META) {
                             nc.l.meta[i].name = "NO_SOFTMAX", nc.l.meta[i].value = 1;
                             bench_stats ns;
-                            if (bench_ok(bench_time(nosm_run, &nc, 1, &ns), "attention without softmax"))
+                            if (bench_ok(bench_time(nosm_run, &nc, 1, &ns), "attention without softmax")) {
                                 printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f\n", "no_softmax", tile_dtype_name(dt), D, N,
                                        causal ? "yes" : "no", cfg, ns.ms, ns.p20, ns.p80, flops / (ns.ms * 1e9));
+                                attn_plot("fwd", dt, D, causal, Z, H, "tile, NO_SOFTMAX=1 (P = QK^T)", N, flops / (ns.ms * 1e9));
+                            }
                         }
                     }
                 }

@@ -13,6 +13,10 @@
      BENCH_SMOKE=1                  tiny shapes, and run even in the interpreter:
                                     a check of the bench programs themselves,
                                     not a measurement
+     BENCH_PLOT_DIR=dir             at the end (bench_finish), each figure the
+                                    program gave bench_plot_point as
+                                    dir/<prog>-<figure>.csv and .svg (a line
+                                    chart, no plotting library: bench_plot.h)
    Without a GPU (tile_backend_name() is "interp") a program prints
    "no GPU: bench skipped" and exits 0 unless BENCH_SMOKE=1. */
 #ifndef BENCH_COMMON_H
@@ -24,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench_plot.h"
 
 /* The H200's L2 is 50 MB; a buffer set of at least twice that evicts itself. */
 #define BENCH_L2_BYTES ((size_t)50 << 20)
@@ -89,9 +95,16 @@ static inline void bench_start(const char *prog) {
     if (tile_device_name(dev, sizeof dev) != TILE_OK) snprintf(dev, sizeof dev, "(unknown device: %.200s)", tile_last_error());
     printf("# %s: tile %s, back end %s, device %s; %d timed runs after %d warm-up%s\n", prog, TILE_VERSION_STRING, backend,
            dev, bench_reps(), bench_warmup(), bench_smoke() ? "; SMOKE MODE (tiny shapes, not a measurement)" : "");
+    char note[256];
+    snprintf(note, sizeof note, "%.32s: tile %s, back end %.16s, %.120s%s", prog, TILE_VERSION_STRING, backend, dev,
+             bench_smoke() ? "; SMOKE MODE, not a measurement" : "");
+    bench_plot_note(note);
     fflush(stdout);
 }
+/* Writes the plots (BENCH_PLOT_DIR; a file that cannot be written is a
+   failure), then the last line. */
 static inline int bench_finish(const char *prog) {
+    bench_failures += bench_plot_write(prog);
     if (bench_failures) printf("# %s: %d FAILURE(S)\n", prog, bench_failures);
     else printf("# %s: done\n", prog);
     return bench_failures ? 1 : 0;

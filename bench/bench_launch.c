@@ -19,6 +19,8 @@
       arguments: clock_gettime around 10^5 launches (average µs per launch),
       then one synchronize outside that region; also the time including the
       synchronize. Three rounds; the median round is reported, and the best.
+      Then the same with a profile running (tile_profile_start): the
+      profiler's cost per launch.
 
    Build: cc -std=c11 -O2 -I. bench/bench_launch.c -o build/bench_launch -ldl -lm -lpthread */
 #define _POSIX_C_SOURCE 200809L
@@ -252,7 +254,7 @@ static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
-static void launch_cost(const char *name, tile_status (*launch)(void), int count) {
+static double launch_cost(const char *name, tile_status (*launch)(void), int count) {
     enum { ROUNDS = 3 };
     double host[ROUNDS], total[ROUNDS];
     tile_status st = launch();                            /* compile and load */
@@ -268,7 +270,7 @@ static void launch_cost(const char *name, tile_status (*launch)(void), int count
         host[r] = (t1 - t0) * 1e3 / count;
         total[r] = (t2 - t0) * 1e3 / count;
     }
-    if (!bench_ok(st, name)) return;
+    if (!bench_ok(st, name)) return 0;
     double best = host[0];
     for (int r = 1; r < ROUNDS; r++) best = host[r] < best ? host[r] : best;
     qsort(host, ROUNDS, sizeof *host, cmp_double);
@@ -276,6 +278,7 @@ static void launch_cost(const char *name, tile_status (*launch)(void), int count
     printf("%-34s %10.3f %10.3f %14.3f   %s\n", name, host[ROUNDS / 2], best, total[ROUNDS / 2],
            host[ROUNDS / 2] <= 3.0 ? "target <= 3 us: MET" : "target <= 3 us: NOT MET");
     fflush(stdout);
+    return host[ROUNDS / 2];
 }
 
 int main(void) {
@@ -328,8 +331,17 @@ int main(void) {
     printf("\n# host cost of one launch of an empty kernel (us per launch, %d launches a round, 3 rounds)\n", count);
     printf("%-34s %10s %10s %14s\n", "kernel", "median", "best", "incl. sync");
     launch_cost("empty kernel, 0 arguments", launch_empty0, count);
-    launch_cost("empty kernel, 4 arguments", launch_empty4, count);
-    launch_cost("empty kernel, 4 arguments, 1000/round", launch_empty4, 1000);
+    double plain = launch_cost("empty kernel, 4 arguments", launch_empty4, count);
+    double plain1k = launch_cost("empty kernel, 4 arguments, 1000/round", launch_empty4, 1000);
+    /* >>profile: the same launches while a profile records each one (the
+       report, a short tree, on stderr); target: at most 1 us above */
+    if (bench_ok(tile_profile_start(NULL, "tree"), "tile_profile_start")) {
+        double prof = launch_cost("same, a profile running", launch_empty4, count);
+        double prof1k = launch_cost("same, 1000/round, a profile running", launch_empty4, 1000);
+        bench_ok(tile_profile_stop(), "tile_profile_stop");
+        printf("profile overhead per launch: %+.3f us (%d/round), %+.3f us (1000/round); target <= 1 us: %s\n", prof - plain, count,
+               prof1k - plain1k, prof - plain <= 1.0 && prof1k - plain1k <= 1.0 ? "MET" : "NOT MET");
+    }
     if (strcmp(tile_backend_name(), "interp") != 0) {
         /* the driver alone: the same function through cuLaunchKernel, for scale */
         const tile__kstate *ks = (const tile__kstate *)TILE_KERNEL_OF(empty4)->state;

@@ -36,6 +36,13 @@
    (CUDA_CACHE_DISABLE=1) are off unless set, so every run tunes and
    compiles.
 
+   With BENCH_PLOT_DIR set (bench_plot.h), one figure a dtype: TFLOP/s of
+   cuBLAS, the tuner's pick, the best hand-launched config and the best of
+   each tensor-descriptor kernel against the size, from the numbers the rows
+   print. The shapes are not one family (K = 512 beside cubes), so x is the
+   edge of the cube of as much work, (M N K)^(1/3), each tick labelled with
+   its shape.
+
    Build: cc -std=c11 -O2 -I. bench/bench_matmul.c -o build/bench_matmul -ldl -lm -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
@@ -330,6 +337,16 @@ static void mm_row(const char *name, const mm_problem *p, const char *config, co
            s->p80, s->reps, t, ratio);
     fflush(stdout);
 }
+/* A point of p's figure: x the edge of the cube with p's work, (M N K)^(1/3)
+   (a square problem is its own size; the tick names the shape). */
+static void mm_plot(const mm_problem *p, const char *series, double t) {
+    char fig[32], shape[40];
+    double x = cbrt((double)p->M * p->N * (double)p->K);
+    snprintf(fig, sizeof fig, "matmul %s", tile_dtype_name(p->dt));
+    snprintf(shape, sizeof shape, "%dx%dx%d", p->M, p->N, p->K);
+    bench_plot_xtick(fig, x, shape);
+    bench_plot_point(fig, "size: (M*N*K)^(1/3); ticks: M x N x K", "TFLOP/s (2MNK / median time)", series, x, t);
+}
 static void config_text(char *buf, size_t n, const tile_launch *l) {
     snprintf(buf, n, "%lldx%lldx%lld g%lld w%d s%d", tile_meta_of(l, "BLOCK_M"), tile_meta_of(l, "BLOCK_N"),
              tile_meta_of(l, "BLOCK_K"), tile_meta_of(l, "GROUP_SIZE_M"), l->num_warps ? l->num_warps : 4,
@@ -462,6 +479,7 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
             if (bench_ok(mm_time(mm_run_cublas, &p, p.nsets, &s), label)) {
                 mm_row("cuBLAS", &p, "cublasGemmEx 32F", &s, 0);
                 cub = sum->cublas = tflops(&p, s.ms);
+                mm_plot(&p, "cuBLAS", cub);
             }
         }
     }
@@ -484,6 +502,7 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
         snprintf(shown, sizeof shown, "tuned: %s", cfg);
         mm_row("tile", &p, shown, &s, cub);
         sum->tuned = tflops(&p, s.ms);
+        mm_plot(&p, "tile (tuner's pick)", sum->tuned);
     }
 
     /* every config of the example's list, by hand */
@@ -503,6 +522,7 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
         snprintf(label, sizeof label, "tile %s %s", p.what, cfg);
         if (!mm_check_tile(&p, label) || !bench_ok(mm_time(mm_run_tile, &p, p.nsets, &s), label)) continue;
         mm_row("tile", &p, cfg, &s, cub);
+        mm_plot(&p, "tile (best config)", tflops(&p, s.ms));
         if (tflops(&p, s.ms) > sum->best) {
             sum->best = tflops(&p, s.ms);
             snprintf(sum->best_cfg, sizeof sum->best_cfg, "%s", cfg);
@@ -532,6 +552,9 @@ tma_rows:;
             snprintf(label, sizeof label, "tile %s %s %s", rows[v], p.what, cfg);
             if (!mm_check_tile(&p, label) || !bench_ok(mm_time(mm_run_tile, &p, p.nsets, &s), label)) continue;
             mm_row(rows[v], &p, cfg, &s, cub);
+            char series[40];
+            snprintf(series, sizeof series, "%s (best config)", rows[v]);
+            mm_plot(&p, series, tflops(&p, s.ms));
             if (tflops(&p, s.ms) > sum->tma[v]) {
                 sum->tma[v] = tflops(&p, s.ms);
                 snprintf(sum->tma_cfg[v], sizeof sum->tma_cfg[v], "%s", cfg);

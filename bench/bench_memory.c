@@ -12,6 +12,11 @@
    bytes (read + write), measured in the same run. The summary at the end
    gives the best choice of each against the targets.
 
+   With BENCH_PLOT_DIR set (bench_plot.h), one figure a kernel: GB/s of its
+   best config and of the copy against the size (elements for vector add,
+   the row length for softmax and layer norm, each tick labelled with the
+   shape), from the numbers the rows print.
+
    Build: cc -std=c11 -O2 -I. bench/bench_memory.c -o build/bench_memory -ldl -lm -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
@@ -78,6 +83,12 @@ static void keep_best(const char *what, const char *config, double gbps, double 
         b->copy_gbps = copy_gbps;
     }
 }
+
+/* the figures' axes (bench_plot.h); the tile series is the best config at each size */
+#define PLOT_GBPS "GB/s (compulsory bytes / median time)"
+#define PLOT_TILE "tile (best config)"
+#define PLOT_COPY "copy (d2d, same bytes)"
+#define PLOT_COLS "columns N of M x N (row length)"
 
 /* A prime period for the test data: rows and blocks all see different values. */
 #define PERIOD 1000003u
@@ -147,6 +158,8 @@ static void bench_vadd(tl_dtype dt, int32_t n) {
     if (n > 0 && (n & (n - 1)) == 0) snprintf(shape, sizeof shape, "n=2^%d", (int)log2((double)n));
     snprintf(what, sizeof what, "vector add %s %s", dname, shape);
     double copy = bench_copy_gbps(moved);
+    char fig[48];
+    snprintf(fig, sizeof fig, "vector add %s", dname);
 
     vadd_ctx c;
     memset(&c, 0, sizeof c);
@@ -180,9 +193,11 @@ static void bench_vadd(tl_dtype dt, int32_t n) {
             if (!vadd_check(&c, px, py, label)) continue;
             if (!bench_ok(bench_time(vadd_run, &c, nsets, &s), label)) continue;
             bench_row("vector add", shape, dname, config, &s, moved, copy);
+            bench_plot_point(fig, "elements n", PLOT_GBPS, PLOT_TILE, n, bench_gbps(moved, s.ms));
             keep_best(what, config, bench_gbps(moved, s.ms), copy, 4200, dt == TL_F32 ? "Triton 4345, torch 4348" : NULL);
         }
 done:
+    if (copy > 0) bench_plot_point(fig, "elements n", PLOT_GBPS, PLOT_COPY, n, copy);
     for (int s = 0; s < nsets; s++) {
         tile_free(c.x[s]);
         tile_free(c.y[s]);
@@ -251,6 +266,7 @@ static void bench_softmax(int32_t rows, int32_t cols, double target, const char 
     snprintf(shape, sizeof shape, "%dx%d", (int)rows, (int)cols);
     snprintf(what, sizeof what, "softmax f32 %s", shape);
     double copy = bench_copy_gbps(moved);
+    bench_plot_xtick("softmax f32", cols, shape);
 
     softmax_ctx c;
     memset(&c, 0, sizeof c);
@@ -276,9 +292,11 @@ static void bench_softmax(int32_t rows, int32_t cols, double target, const char 
         if (!softmax_check(&c, pat, label)) continue;
         if (!bench_ok(bench_time(softmax_run, &c, nsets, &s), label)) continue;
         bench_row("softmax", shape, "f32", config, &s, moved, copy);
+        bench_plot_point("softmax f32", PLOT_COLS, PLOT_GBPS, PLOT_TILE, cols, bench_gbps(moved, s.ms));
         keep_best(what, config, bench_gbps(moved, s.ms), copy, target, anchor);
     }
 done:
+    if (copy > 0) bench_plot_point("softmax f32", PLOT_COLS, PLOT_GBPS, PLOT_COPY, cols, copy);
     for (int s = 0; s < nsets; s++) {
         tile_free(c.in[s]);
         tile_free(c.out[s]);
@@ -353,6 +371,7 @@ static void bench_layer_norm(int32_t rows, int32_t cols) {
     snprintf(shape, sizeof shape, "%dx%d", (int)rows, (int)cols);
     snprintf(what, sizeof what, "layer norm fwd f32 %s", shape);
     double copy = bench_copy_gbps(moved);
+    bench_plot_xtick("layer norm fwd f32", cols, shape);
 
     ln_ctx c;
     memset(&c, 0, sizeof c);
@@ -400,9 +419,11 @@ static void bench_layer_norm(int32_t rows, int32_t cols) {
             if (!ln_check(&c, pat, hw, hb, label)) continue;
             if (!bench_ok(bench_time(ln_run, &c, nsets, &s), label)) continue;
             bench_row("layer norm fwd", shape, "f32", config, &s, moved, copy);
+            bench_plot_point("layer norm fwd f32", PLOT_COLS, PLOT_GBPS, PLOT_TILE, cols, bench_gbps(moved, s.ms));
             keep_best(what, config, bench_gbps(moved, s.ms), copy, 0, NULL);
         }
 done:
+    if (copy > 0) bench_plot_point("layer norm fwd f32", PLOT_COLS, PLOT_GBPS, PLOT_COPY, cols, copy);
     for (int s = 0; s < nsets; s++) {
         tile_free(c.x[s]);
         tile_free(c.y[s]);

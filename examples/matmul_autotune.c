@@ -17,7 +17,13 @@
    compiles (TILE_AUTOTUNE_VERBOSE=1 shows it). bench/bench_matmul.c times
    these kernels and configs against cuBLAS.
 
-       matmul_autotune [M N K]      default 200 x 136 x 90
+       matmul_autotune [M N K [PROFILE]]      default 200 x 136 x 90
+
+   With PROFILE (a path, or - for the tree on stderr alone) the run is
+   profiled (README "Profiling"): a scope per dtype, the tuner's runs in its
+   own scope, then ten launches of the winner in a scope "tuned"; the
+   kernels' work (2 M N K flops, the bytes of A, B and C) comes from a
+   metrics function, so the report gives TFLOP/s and GB/s per config.
 
    Checked in float64 against the rounded inputs: every element for the
    default size, 2000 sampled elements for large ones. */
@@ -191,6 +197,15 @@ static void elem_set(tl_dtype dt, void *p, size_t i, double v)
     else ((tile_f16 *)p)[i] = tile_f16_from(v);
 }
 
+/* the profiler's view of a launch's work: M, N, K are parameters 3, 4, 5 */
+static void matmul_metrics(const tile_kernel *k, const tile_launch *o, const tile_arg *args, void *user, double *flops, double *bytes)
+{
+    (void)k, (void)o, (void)user;
+    double M = (double)args[3].i, N = (double)args[4].i, K = (double)args[5].i;
+    *flops = 2 * M * N * K;
+    *bytes = 2 * (M * K + K * N + M * N);
+}
+
 /* Tune, run and check one dtype; 1 when the result is right. */
 static int run_dtype(tl_dtype dt, int M, int N, int K)
 {
@@ -224,6 +239,12 @@ static int run_dtype(tl_dtype dt, int M, int N, int K)
     tile_launch best;
     memset(&best, 0, sizeof best);
     if (st == TILE_OK) st = matmul_best(dt, a, b, c, M, N, K, &best);
+    if (st == TILE_OK && tile_profile_running()) {
+        /* the winner's own launches, for the profile */
+        best.file = __FILE__, best.line = __LINE__;
+        TILE_SCOPE("tuned") for (int i = 0; i < 10 && st == TILE_OK; i++) st = matmul_launch(dt, &best, a, b, c, M, N, K);
+        if (st == TILE_OK) st = tile_synchronize();
+    }
     int ok = st == TILE_OK && err <= 1;
     printf("matmul_autotune: %d x %d x %d %s, tuned over %d configs: blocks %lldx%lldx%lld, group %lld, %d warps, "
            "%d stages; max error %.2f of tolerance vs C reference (%s): %s\n",
@@ -245,11 +266,18 @@ int main(int argc, char **argv)
 {
     int M = argc > 3 ? atoi(argv[1]) : 200, N = argc > 3 ? atoi(argv[2]) : 136, K = argc > 3 ? atoi(argv[3]) : 90;
     if (M <= 0 || N <= 0 || K <= 0) {
-        fprintf(stderr, "usage: matmul_autotune [M N K]\n");
+        fprintf(stderr, "usage: matmul_autotune [M N K [PROFILE]]\n");
         return 2;
     }
-    int ok = run_dtype(TL_F16, M, N, K);
-    ok = run_dtype(TL_BF16, M, N, K) && ok;
+    /* PROFILE: a path, or - for the tree on stderr alone */
+    const char *prof = argc > 4 ? argv[4] : NULL;
+    if (prof && tile_profile_start(strcmp(prof, "-") == 0 ? NULL : prof, NULL) != TILE_OK) return 1;
+    tile_kernel_metrics(TILE_KERNEL_OF(matmul_autotuned), matmul_metrics, NULL);
+    tile_kernel_metrics(TILE_KERNEL_OF(matmul_autotuned_bf16), matmul_metrics, NULL);
+    int ok = 1;
+    TILE_SCOPE("f16") ok = run_dtype(TL_F16, M, N, K);
+    TILE_SCOPE("bf16") ok = run_dtype(TL_BF16, M, N, K) && ok;
+    if (prof && tile_profile_stop() != TILE_OK) ok = 0;
 
     tile_autotune_release(&matmul_tuner_f16);
     tile_autotune_release(&matmul_tuner_bf16);
