@@ -40,11 +40,12 @@ TILE_KERNEL(prof_scale, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n), (tl_f32
     tl_t mask = tl_lt(offs, n);
     tl_store(tl_add(out, offs), tl_mul(tl_load(tl_add(x, offs), .mask = mask), a), .mask = mask);
 }
-/* reads past n on purpose: the interpreter reports TILE_ERR_OOB */
-TILE_KERNEL(prof_oob, (tl_ptr_f32, x), (tl_ptr_f32, out))
+/* shapes that do not broadcast on purpose: the launch fails (TILE_ERR_SHAPE)
+   after the profile has its record, on a GPU as in the interpreter */
+TILE_KERNEL(prof_bad, (tl_ptr_f32, x), (tl_ptr_f32, out))
 {
     tl_t offs = tl_arange(0, 64);
-    tl_store(tl_add(out, offs), tl_load(tl_add(x, tl_add(offs, 1 << 20))));
+    tl_store(tl_add(out, offs), tl_load(tl_add(x, tl_add(offs, tl_arange(0, 32)))));
 }
 
 /* prof_scale's work: one multiply per element, a read and a write of 4 bytes */
@@ -274,8 +275,8 @@ int main(int argc, char **argv) {
     for (int w = 0; w < 4; w++) TT_CHECK(pthread_create(&th[w], NULL, worker, (void *)(intptr_t)w) == 0, "pthread_create");
     for (int w = 0; w < 4; w++) pthread_join(th[w], NULL);
     /* a failing launch is kept, with its status */
-    tile_status st = prof_oob(TILE_OPTS(.grid = {1}), dx, dout);
-    TT_CHECK(st != TILE_OK, "prof_oob did not fail");
+    tile_status st = prof_bad(TILE_OPTS(.grid = {1}), dx, dout);
+    TT_CHECK(st == TILE_ERR_SHAPE, "prof_bad returned %s, want TILE_ERR_SHAPE", tile_status_id(st));
     tile_clear_error();
     TT_CHECK(metrics_calls == 1 + 4 * 3, "the metrics function ran %d times, want 13 (one per profiled prof_scale launch)", metrics_calls);
     TT_OK(tile_profile_stop());
@@ -294,12 +295,12 @@ int main(int argc, char **argv) {
     TT_CHECK(l && strstr(l, " 12 "), "prof_add under step is not 12 calls: %s", l ? l : "(none)");
     l = tree_line(tree, "autotune prof_add", buf, sizeof buf);
     TT_CHECK(l != NULL, "no tuner scope in the tree");
-    l = tree_line(tree, "prof_oob", buf, sizeof buf);
+    l = tree_line(tree, "prof_bad", buf, sizeof buf);
     TT_CHECK(l && strstr(l, " 1 "), "the failed launch is not in the tree: %s", l ? l : "(none)");
     free(tree);
     snprintf(path, sizeof path, "%s/main.json", dir);
     char *json = slurp(path);
-    TT_CHECK(json && strstr(json, "\"status\":\"TILE_ERR_OOB\""), "the failed launch's status is not in the trace");
+    TT_CHECK(json && strstr(json, "\"status\":\"TILE_ERR_SHAPE\""), "the failed launch's status is not in the trace");
     free(json);
     snprintf(path, sizeof path, "%s/main.html", dir);
     TT_CHECK(has_file(path), "no page at %s", path);
@@ -308,7 +309,7 @@ int main(int argc, char **argv) {
     FILE *f = fopen(path, "w");
     if (f) {
         fprintf(f, "threads 5\nscope worker 4\nscope step 12\nscope setup 1\nscope outer 1\nscope inner 1\nscope tuned 1\n");
-        fprintf(f, "kernel prof_scale 13\nkernel_min prof_add 14\nfailed prof_oob 1\nmetric prof_scale flops %d\n", N);
+        fprintf(f, "kernel prof_scale 13\nkernel_min prof_add 14\nfailed prof_bad 1\nmetric prof_scale flops %d\n", N);
         fclose(f);
     }
 
