@@ -133,6 +133,7 @@ static void tile__prof_pair_read(int p) {
     tile__prof_launch *r = &tile__prof.launches[l];
     float a = 0, b = 0;
     r->pair = -1;
+    if (r->st != TILE_OK) return;   /* the driver refused the launch: no kernel ran */
     if (tile__cu.cuEventSynchronize(pr->ev[1]) != CUDA_SUCCESS || tile__cu.cuEventElapsedTime(&a, tile__prof.base, pr->ev[0]) != CUDA_SUCCESS ||
         tile__cu.cuEventElapsedTime(&b, tile__prof.base, pr->ev[1]) != CUDA_SUCCESS)
         return;   /* not timed: the launch failed before its end event, or the context is gone */
@@ -243,7 +244,7 @@ static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
         if (!tile__prof.gpu) {
             if (end) r->g1 = tile__prof_now();
             else r->g0 = tile__prof_now();
-        } else {
+        } else if (tile__cu_enter(NULL, 0) == TILE_OK) {   /* the context current on this thread */
             if (!end) r->pair = tile__prof_pair_take(tok.rec);
             if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
         }
