@@ -107,6 +107,8 @@
      TILE_LLVM=<path>: the libLLVM of the LLVM back end (tile_backend_llvm.c)
      TILE_PROFILE=<path>|-: profile the whole program: the report at its end,
        in <path>.txt/.json/.html (- : the tree on stderr)
+     TILE_CUPTI=<path>|0: the CUPTI library a profile reads kernel times from;
+       0: CUDA events around each launch instead
 
    SECTIONS (grep for the tag), in the layers' order
      >>api       public types and functions (this file)

@@ -55,6 +55,7 @@ typedef struct tile__prof_launch {
     double g0, g1;               /* the kernel, ms since the start; g1 < g0: not timed */
     double flops, bytes;
     int pair;                    /* the event pair in flight, or -1 */
+    int foreign;                 /* a kernel of another library (CUPTI's record alone) */
     tile_status st;
 } tile__prof_launch;
 
@@ -78,7 +79,10 @@ static struct {
     char file[256];              /* where it started */
     int line;
     double t0;                   /* host ms at the start */
-    int gpu;                     /* kernels timed by CUDA events */
+    int gpu;                     /* kernels timed on a GPU: by CUPTI, else by CUDA events */
+    int cupti;                   /* by CUPTI's activity records */
+    char timing_why[320];        /* why events, not CUPTI */
+    uint64_t cupti_t0;           /* CUPTI's clock at the start (ns) */
     CUevent base;                /* recorded at the start: the events' zero */
     tile__prof_scope *scopes;
     int nscopes, capscopes;
@@ -178,6 +182,178 @@ static int tile__prof_pair_take(int l) {
     return p;
 }
 
+/* ---- the kernels' time on the GPU: CUPTI's activity records ------------------------------
+   Preferred to event pairs: the driver writes a record per kernel with its
+   start and end, off the launch path; a launch only pushes its record's
+   number as an external correlation id (and pops it). libcupti is opened
+   with dlopen (TILE_CUPTI, else the toolkit's places); without it, or when
+   another tool holds CUPTI, the profile uses event pairs and says so. The
+   records' layouts are CUPTI's public ones; the fields read (a kernel's
+   start, end, stream, correlation id, name; an external correlation's ids)
+   sit at the same offsets in every kernel record version 4 to 10. Kernels
+   with no id of ours (cuBLAS's, say) are kept as other libraries' kernels. */
+typedef int (*tile__cupti_fn_enable)(int kind);
+typedef int (*tile__cupti_fn_register)(void (*req)(uint8_t **, size_t *, size_t *), void (*done)(CUcontext, uint32_t, uint8_t *, size_t, size_t));
+typedef int (*tile__cupti_fn_next)(uint8_t *buf, size_t valid, void **rec);
+typedef int (*tile__cupti_fn_push)(int kind, uint64_t id);
+typedef int (*tile__cupti_fn_pop)(int kind, uint64_t *id);
+typedef int (*tile__cupti_fn_flush)(uint32_t flag);
+typedef int (*tile__cupti_fn_ts)(uint64_t *ts);
+enum { TILE__CUPTI_KERNEL = 10, TILE__CUPTI_EXTCORR = 39, TILE__CUPTI_CUSTOM0 = 3, TILE__CUPTI_END = 12 };
+typedef struct { uint32_t corr; uint64_t ext; } tile__cupti_ext;
+typedef struct { uint32_t corr, stream; uint64_t start, end; const char *name; } tile__cupti_kernel;
+static struct {
+    pthread_once_t once;
+    int ok;                      /* loaded and its callbacks registered */
+    char why[320];               /* why not */
+    tile__cupti_fn_enable enable, disable;
+    tile__cupti_fn_register reg;
+    tile__cupti_fn_next next;
+    tile__cupti_fn_push push;
+    tile__cupti_fn_pop pop;
+    tile__cupti_fn_flush flush;
+    tile__cupti_fn_ts ts;
+    pthread_mutex_t lock;        /* the records, filled from CUPTI's thread */
+    tile__cupti_ext *ext;
+    int next_ext, cap_ext;
+    tile__cupti_kernel *ker;
+    int nker, capker;
+    int dropped;
+} tile__cupti = {PTHREAD_ONCE_INIT, 0, "", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, 0, 0, 0};
+
+static void tile__cupti_request(uint8_t **buf, size_t *size, size_t *max) {
+    *size = (size_t)1 << 20;
+    *buf = (uint8_t *)malloc(*size + 8);   /* CUPTI wants 8-byte aligned buffers: malloc's are */
+    if (!*buf) *size = 0;
+    *max = 0;
+}
+static void tile__cupti_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid) {
+    (void)ctx, (void)stream, (void)size;
+    void *rec = NULL;
+    pthread_mutex_lock(&tile__cupti.lock);
+    while (buf && tile__cupti.next(buf, valid, &rec) == 0 && rec) {
+        const unsigned char *r = (const unsigned char *)rec;
+        int kind;
+        memcpy(&kind, r, sizeof kind);
+        if (kind == TILE__CUPTI_KERNEL) {
+            if (!tile__prof_grow((void **)&tile__cupti.ker, tile__cupti.nker, &tile__cupti.capker, sizeof *tile__cupti.ker)) {
+                tile__cupti.dropped++;
+                continue;
+            }
+            tile__cupti_kernel *k = &tile__cupti.ker[tile__cupti.nker++];
+            memcpy(&k->start, r + 16, 8), memcpy(&k->end, r + 24, 8), memcpy(&k->stream, r + 48, 4), memcpy(&k->corr, r + 92, 4);
+            memcpy(&k->name, r + 104, sizeof k->name);   /* CUPTI's string, shared by the kernel's records */
+        } else if (kind == TILE__CUPTI_EXTCORR) {
+            int ek;
+            memcpy(&ek, r + 4, sizeof ek);
+            if (ek != TILE__CUPTI_CUSTOM0) continue;
+            if (!tile__prof_grow((void **)&tile__cupti.ext, tile__cupti.next_ext, &tile__cupti.cap_ext, sizeof *tile__cupti.ext)) {
+                tile__cupti.dropped++;
+                continue;
+            }
+            tile__cupti_ext *e = &tile__cupti.ext[tile__cupti.next_ext++];
+            memcpy(&e->ext, r + 8, 8), memcpy(&e->corr, r + 16, 4);
+        }
+    }
+    pthread_mutex_unlock(&tile__cupti.lock);
+    free(buf);
+}
+static void tile__cupti_open(void) {
+    const char *knob = tile__knob_values_get()->cupti;
+    if (strcmp(knob, "0") == 0) {
+        snprintf(tile__cupti.why, sizeof tile__cupti.why, "TILE_CUPTI=0");
+        return;
+    }
+    const tile__knob_values *kn = tile__knob_values_get();
+    void *h = NULL;
+    char err[256] = "", path[600];
+    if (knob[0]) h = tile__dlopen(knob, err, sizeof err);
+    static const char *const rel[] = {"lib64/libcupti.so", "extras/CUPTI/lib64/libcupti.so", "targets/x86_64-linux/lib/libcupti.so", "lib/libcupti.so"};
+    const char *dirs[3] = {kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
+    if (!h && !knob[0]) h = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h && !knob[0]) h = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+    for (int d = 0; d < 3 && !h && !knob[0]; d++)
+        for (int i = 0; i < 4 && !h && dirs[d][0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", dirs[d], rel[i]);
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        }
+    if (!h) {
+        snprintf(tile__cupti.why, sizeof tile__cupti.why, "no libcupti (%s)", knob[0] ? err : "not in the library path, CUDA_HOME, CUDA_PATH or /usr/local/cuda");
+        return;
+    }
+    int ok = tile__dlsym_into(h, "cuptiActivityEnable", &tile__cupti.enable, sizeof tile__cupti.enable, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityDisable", &tile__cupti.disable, sizeof tile__cupti.disable, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityRegisterCallbacks", &tile__cupti.reg, sizeof tile__cupti.reg, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityGetNextRecord", &tile__cupti.next, sizeof tile__cupti.next, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityPushExternalCorrelationId", &tile__cupti.push, sizeof tile__cupti.push, "libcupti", tile__cupti.why,
+                              sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityPopExternalCorrelationId", &tile__cupti.pop, sizeof tile__cupti.pop, "libcupti", tile__cupti.why,
+                              sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiActivityFlushAll", &tile__cupti.flush, sizeof tile__cupti.flush, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
+             tile__dlsym_into(h, "cuptiGetTimestamp", &tile__cupti.ts, sizeof tile__cupti.ts, "libcupti", tile__cupti.why, sizeof tile__cupti.why);
+    int r = ok ? tile__cupti.reg(tile__cupti_request, tile__cupti_complete) : -1;
+    if (ok && r != 0) snprintf(tile__cupti.why, sizeof tile__cupti.why, "cuptiActivityRegisterCallbacks failed with CUPTI error %d", r);
+    tile__cupti.ok = ok && r == 0;   /* the library stays open: CUPTI lives as long as the process */
+}
+/* turn the kernel and correlation records on (start) or off, flushing them (stop); 1 when on */
+static int tile__cupti_switch(int on, char *why, size_t n) {
+    pthread_once(&tile__cupti.once, tile__cupti_open);
+    if (!tile__cupti.ok) {
+        tile__copy_cut(why, n, tile__cupti.why);
+        return 0;
+    }
+    if (!on) {
+        tile__cupti.flush(1);   /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */
+        tile__cupti.disable(TILE__CUPTI_KERNEL), tile__cupti.disable(TILE__CUPTI_EXTCORR);
+        return 0;
+    }
+    int r = tile__cupti.enable(TILE__CUPTI_KERNEL);
+    if (r == 0 && (r = tile__cupti.enable(TILE__CUPTI_EXTCORR)) != 0) tile__cupti.disable(TILE__CUPTI_KERNEL);
+    if (r != 0) {
+        char text[96];
+        snprintf(text, sizeof text, "cuptiActivityEnable failed with CUPTI error %d (another profiler holds CUPTI?)", r);
+        tile__copy_cut(why, n, text);
+    }
+    return r == 0;
+}
+static int tile__cupti_cmp_ext(const void *a, const void *b) {
+    uint32_t x = ((const tile__cupti_ext *)a)->corr, y = ((const tile__cupti_ext *)b)->corr;
+    return x < y ? -1 : x > y;
+}
+/* the records of this profile into its launches (lock held); kernels with no
+   launch of ours become records of their own ("other libraries") */
+static void tile__cupti_collect_locked(void) {
+    pthread_mutex_lock(&tile__cupti.lock);
+    qsort(tile__cupti.ext, (size_t)tile__cupti.next_ext, sizeof *tile__cupti.ext, tile__cupti_cmp_ext);
+    for (int i = 0; i < tile__cupti.nker; i++) {
+        const tile__cupti_kernel *k = &tile__cupti.ker[i];
+        tile__cupti_ext key = {k->corr, 0}, *e = (tile__cupti_ext *)bsearch(&key, tile__cupti.ext, (size_t)tile__cupti.next_ext, sizeof key, tile__cupti_cmp_ext);
+        double g0 = (double)(int64_t)(k->start - tile__prof.cupti_t0) / 1e6, g1 = (double)(int64_t)(k->end - tile__prof.cupti_t0) / 1e6;
+        int l = -1;
+        if (e && (unsigned)(e->ext >> 32) == tile__prof.gen) l = (int)(e->ext & 0xffffffffu) - 1;
+        if (l >= 0 && l < tile__prof.nlaunches) {
+            tile__prof.launches[l].g0 = g0, tile__prof.launches[l].g1 = g1;
+            continue;
+        }
+        if (e || k->start < tile__prof.cupti_t0) continue;   /* another profile's, or from before this one */
+        if (!tile__prof_grow((void **)&tile__prof.launches, tile__prof.nlaunches, &tile__prof.caplaunches, sizeof *tile__prof.launches)) {
+            tile__prof.lost++;
+            continue;
+        }
+        tile__prof_launch *r = &tile__prof.launches[tile__prof.nlaunches++];
+        memset(r, 0, sizeof *r);
+        tile__copy_cut(r->kernel, sizeof r->kernel, k->name ? k->name : "(unnamed kernel)");
+        tile__copy_cut(r->config, sizeof r->config, "another library's kernel");
+        r->stream = (void *)(uintptr_t)k->stream;
+        r->scope = -1, r->pair = -1, r->foreign = 1;
+        r->h0 = r->h1 = g0;
+        r->g0 = g0, r->g1 = g1;
+    }
+    tile__prof.lost += tile__cupti.dropped;
+    tile__cupti.nker = tile__cupti.next_ext = tile__cupti.dropped = 0;
+    pthread_mutex_unlock(&tile__cupti.lock);
+}
+
 /* ---- launches ------------------------------------------------------------------------ */
 /* A launch's handle: its profile and record, or gen 0 when nothing is recorded. */
 typedef struct tile__prof_tok {
@@ -244,6 +420,10 @@ static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
         if (!tile__prof.gpu) {
             if (end) r->g1 = tile__prof_now();
             else r->g0 = tile__prof_now();
+        } else if (tile__prof.cupti) {   /* the kernel's record will carry this launch's number */
+            uint64_t id = (uint64_t)tile__prof.gen << 32 | (uint64_t)(tok.rec + 1);
+            if (!end) tile__cupti.push(TILE__CUPTI_CUSTOM0, id);
+            else tile__cupti.pop(TILE__CUPTI_CUSTOM0, &id);
         } else if (tile__cu_enter(NULL, 0) == TILE_OK) {   /* the context current on this thread */
             if (!end) r->pair = tile__prof_pair_take(tok.rec);
             if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
@@ -515,10 +695,18 @@ static void tile__prof_tree_lines(FILE *f, const tile__prof_tree *t, int node, c
         }
     }
 }
+/* what timed the kernels, and why not CUPTI when events did */
+static const char *tile__prof_timing(void) {
+    static _Thread_local char text[400];
+    if (!tile__prof.gpu) return "the host clock (interpreter)";
+    if (tile__prof.cupti) return "CUPTI activity records";
+    snprintf(text, sizeof text, "CUDA events (no CUPTI: %s)", tile__prof.timing_why);
+    return text;
+}
 static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char *device, double ctf, double cgb) {
     fprintf(f, "tile profile: %d launch%s, %d scope%s, %d thread%s; kernel time by %s on %s (back end %s)\n", tile__prof.nlaunches,
             tile__prof.nlaunches == 1 ? "" : "es", tile__prof.nscopes, tile__prof.nscopes == 1 ? "" : "s", tile__prof.nthreads,
-            tile__prof.nthreads == 1 ? "" : "s", tile__prof.gpu ? "CUDA events" : "the host clock", device, tile_backend_name());
+            tile__prof.nthreads == 1 ? "" : "s", tile__prof_timing(), device, tile_backend_name());
     if (tile__prof.lost) fprintf(f, "  (%d records were not kept: out of host memory)\n", tile__prof.lost);
     fprintf(f, "%10s %6s %8s %10s %8s %8s  %s\n", "kernel ms", "%", "calls", "scope ms", "TFLOP/s", "GB/s", "name");
     fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
@@ -599,16 +787,18 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
         else path[0] = 0;
         char grid[64];
         snprintf(grid, sizeof grid, "%ux%ux%u", r->grid[0], r->grid[1], r->grid[2]);
-        /* the launch call on its thread */
-        fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"launch\",\"name\":");
-        tile__prof_json_str(f, r->kernel);
-        fprintf(f, ",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"scope\":", r->thread, r->h0 * 1e3, (r->h1 - r->h0) * 1e3);
-        tile__prof_json_str(f, path);
-        if (r->st != TILE_OK) {
-            fprintf(f, ",\"status\":");
-            tile__prof_json_str(f, tile_status_id(r->st));
+        /* the launch call on its thread (not another library's) */
+        if (!r->foreign) {
+            fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"launch\",\"name\":");
+            tile__prof_json_str(f, r->kernel);
+            fprintf(f, ",\"pid\":1,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"scope\":", r->thread, r->h0 * 1e3, (r->h1 - r->h0) * 1e3);
+            tile__prof_json_str(f, path);
+            if (r->st != TILE_OK) {
+                fprintf(f, ",\"status\":");
+                tile__prof_json_str(f, tile_status_id(r->st));
+            }
+            fprintf(f, "}}");
         }
-        fprintf(f, "}}");
         if (r->g1 < r->g0) continue;   /* not timed */
         double ms = r->g1 - r->g0;
         fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":");
@@ -628,7 +818,8 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
     tile__prof_json_str(f, tile_backend_name());
     fprintf(f, ",\"device\":");
     tile__prof_json_str(f, device);
-    fprintf(f, ",\"timing\":\"%s\"", tile__prof.gpu ? "CUDA events" : "host clock (interpreter)");
+    fprintf(f, ",\"timing\":");
+    tile__prof_json_str(f, tile__prof_timing());
     if (ctf > 0) fprintf(f, ",\"ceiling_tflops\":%.1f", ctf);
     if (cgb > 0) fprintf(f, ",\"ceiling_gbps\":%.1f", cgb);
     fprintf(f, ",\"started_at\":");
@@ -668,8 +859,13 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
     tile_status st = TILE_OK;
     char device[256], fname[4200];
     double ctf, cgb;
-    if (tile__prof.gpu && tile__cu_enter(file, line) == TILE_OK) {   /* every kernel's end event, then the pairs read back in order */
+    if (tile__prof.gpu && tile__cu_enter(file, line) == TILE_OK) {   /* every kernel has ended; then its record or events */
         tile__cu.cuCtxSynchronize();
+        if (tile__prof.cupti) {
+            char why[320];
+            tile__cupti_switch(0, why, sizeof why);
+            tile__cupti_collect_locked();
+        }
         while (tile__prof.fifo_len) tile__prof_fifo_pop();
     }
     tile__prof_ceilings(&ctf, &cgb, device, sizeof device);
@@ -699,7 +895,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
         st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: scope \"%s\" (begun at %s:%d) was never ended; the report shows it open", s->name,
                          s->file ? s->file : "?", s->line);
     }
-    if (tile__prof.gpu) {
+    if (tile__prof.gpu && !tile__prof.cupti) {
         for (int i = 0; i < tile__prof.npairs; i++) tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[0]), tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[1]);
         tile__cu.cuEventDestroy_v2(tile__prof.base);
     }
@@ -782,7 +978,11 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
         return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: a profile is already running (started at %s)", at);
     }
     tile__prof.gpu = gpu;
-    if (gpu) {
+    tile__prof.cupti = gpu && tile__cupti_switch(1, tile__prof.timing_why, sizeof tile__prof.timing_why);
+    if (tile__prof.cupti) {
+        /* both clocks' zero: CUPTI's timestamps are the GPU's, in ns */
+        tile__cupti.ts(&tile__prof.cupti_t0);
+    } else if (gpu) {
         CUevent base;
         if ((st = tile__cu_event_create(&base, file, line)) == TILE_OK) {
             tile__prof.base = base;
