@@ -109,6 +109,8 @@
        in <path>.txt/.json/.html (- : the tree on stderr)
      TILE_CUPTI=<path>|0: the CUPTI library a profile reads kernel times from;
        0: CUDA events around each launch instead
+     TILE_NVTX=<path>|0: the NVTX library (libnvtx3interop, libnvToolsExt)
+       that makes a profile's scopes and launches Nsight ranges; 0: none
 
    SECTIONS (grep for the tag), in the layers' order
      >>api       public types and functions (this file)

@@ -22,6 +22,7 @@
 #include "tile.h"
 #include "test_util.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -286,6 +287,10 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/main.txt", dir);
     char *tree = slurp(path);
     TT_CHECK(tree && strstr(tree, "tile profile: ") && strstr(tree, "(all)"), "no tree in %s", path);
+    int nlaunch = 0, nscope = 0;   /* the tuner's launches depend on the disk cache: counted from the report */
+    if (tree && sscanf(tree, "tile profile: %d launch%*[es,] %d scope", &nlaunch, &nscope) != 2) nlaunch = nscope = -1000;
+    int nrec = nlaunch + nscope;
+    TT_CHECK(nscope == 21, "the report has %d scopes, want 21", nscope);
     const char *l;
     l = tree_line(tree, "worker", buf, sizeof buf);
     TT_CHECK(l && strstr(l, " 4 "), "the worker scope is not 4 calls: %s", l ? l : "(none)");
@@ -312,6 +317,28 @@ int main(int argc, char **argv) {
         fprintf(f, "kernel prof_scale 13\nkernel_min prof_add 14\nfailed prof_bad 1\nmetric prof_scale flops %d\n", N);
         fclose(f);
     }
+
+    /* the NVTX ranges, when TILE_NVTX names tests/nvtx_fake.c's library (CTest
+       sets it): every scope and launch of the profile, balanced, none before it */
+    const char *nvtx = getenv("TILE_NVTX");
+    void *fake = nvtx && *nvtx && strcmp(nvtx, "0") != 0 ? dlopen(nvtx, RTLD_NOW | RTLD_LOCAL) : NULL;
+    void *sym = fake ? dlsym(fake, "nvtx_fake_log") : NULL;
+    if (sym) {
+        const char *(*get)(void);
+        memcpy(&get, &sym, sizeof get);
+        const char *log = get();
+        int push = 0, pop = 0;
+        for (const char *p = log; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) push += *p == '+', pop += *p == '-';
+        TT_CHECK(push > 0 && push == pop, "NVTX: %d pushes, %d pops", push, pop);
+        TT_CHECK(push == nrec, "NVTX: %d ranges, want %d (the report's scopes and launches)", push, nrec);
+        TT_CHECK(strstr(log, "+outer 0\n+inner 1\n+prof_scale 2\n- 2\n- 1\n") && strstr(log, "+worker 0\n+step 1\n+prof_add 2\n- 2\n") &&
+                     strstr(log, "+autotune prof_add 2\n") && !strstr(log, "unprofiled"),
+                 "NVTX: the ranges are not the profile's scopes and launches:\n%.2000s", log);
+        printf("NVTX ranges checked: %d, through %s\n", push, nvtx);
+    } else {
+        printf("NVTX ranges not checked: TILE_NVTX does not name tests/nvtx_fake.c's library (CTest's test_profile sets it)\n");
+    }
+    if (fake) dlclose(fake);
 
     /* 3. the user errors */
     errors(dir);

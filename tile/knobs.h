@@ -45,7 +45,8 @@
     X(TMPDIR, STR, tmpdir, 512, "/tmp", "<dir>", "NVRTC's failing source, without TILE_DUMP_DIR or a cache directory")        \
     X(TILE_LLVM, STR, llvm, 512, "", "<path>", "the libLLVM of the LLVM back end (tile_backend_llvm.c)")                        \
     X(TILE_PROFILE, STR, profile, 4096, "", "<path>|-", "profile the whole program: the report at its end, in <path>.txt/.json/.html (- : the tree on stderr)")  \
-    X(TILE_CUPTI, STR, cupti, 512, "", "<path>|0", "the CUPTI library a profile reads kernel times from; 0: CUDA events around each launch instead")
+    X(TILE_CUPTI, STR, cupti, 512, "", "<path>|0", "the CUPTI library a profile reads kernel times from; 0: CUDA events around each launch instead")  \
+    X(TILE_NVTX, STR, nvtx, 512, "", "<path>|0", "the NVTX library (libnvtx3interop, libnvToolsExt) that makes a profile's scopes and launches Nsight ranges; 0: none")
 
 #define TILE__KNOB_FIELD_FLAG(field, size) int field;
 #define TILE__KNOB_FIELD_STR(field, size) char field[size];

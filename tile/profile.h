@@ -354,6 +354,64 @@ static void tile__cupti_collect_locked(void) {
     pthread_mutex_unlock(&tile__cupti.lock);
 }
 
+/* ---- NVTX: scopes and launches as ranges that Nsight Systems and Compute show ------------
+   While a profile runs, each scope and each launch call is also an NVTX
+   range of its thread (nvtxRangePushA / nvtxRangePop), so a trace taken by
+   Nsight carries tile's names. The functions come from the toolkit's
+   libnvtx3interop (NVTX 3's exported entry points) or the older
+   libnvToolsExt, opened with dlopen (TILE_NVTX names another; 0: none);
+   with no tool attached they return at once. */
+typedef int (*tile__nvtx_push_fn)(const char *message);
+typedef int (*tile__nvtx_pop_fn)(void);
+static struct {
+    pthread_once_t once;
+    tile__nvtx_push_fn push;
+    tile__nvtx_pop_fn pop;
+    char lib[600];               /* the one in use, or why none */
+} tile__nvtx = {PTHREAD_ONCE_INIT, NULL, NULL, ""};
+static void tile__nvtx_open(void) {
+    const tile__knob_values *kn = tile__knob_values_get();
+    const char *knob = kn->nvtx;
+    if (strcmp(knob, "0") == 0) {
+        tile__copy_cut(tile__nvtx.lib, sizeof tile__nvtx.lib, "none (TILE_NVTX=0)");
+        return;
+    }
+    static const char *const names[] = {"libnvtx3interop.so.1", "libnvtx3interop.so", "libnvToolsExt.so.1", "libnvToolsExt.so"};
+    static const char *const sub[] = {"lib64", "lib", "targets/x86_64-linux/lib"};
+    const char *dirs[3] = {kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
+    char path[600], err[256] = "";
+    void *h = NULL;
+    if (knob[0]) {
+        tile__copy_cut(path, sizeof path, knob);
+        h = tile__dlopen(knob, err, sizeof err);
+    }
+    for (int i = 0; i < 4 && !h && !knob[0]; i++) {
+        tile__copy_cut(path, sizeof path, names[i]);
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    for (int d = 0; d < 3 && !h && !knob[0]; d++)
+        for (int j = 0; j < 3 && !h && dirs[d][0]; j++)
+            for (int i = 0; i < 4 && !h; i++) {
+                snprintf(path, sizeof path, "%s/%s/%s", dirs[d], sub[j], names[i]);
+                h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            }
+    char why[256] = "";
+    if (h && tile__dlsym_into(h, "nvtxRangePushA", &tile__nvtx.push, sizeof tile__nvtx.push, "the NVTX library", why, sizeof why) &&
+        tile__dlsym_into(h, "nvtxRangePop", &tile__nvtx.pop, sizeof tile__nvtx.pop, "the NVTX library", why, sizeof why)) {
+        tile__copy_cut(tile__nvtx.lib, sizeof tile__nvtx.lib, path);
+        return;
+    }
+    tile__nvtx.push = NULL, tile__nvtx.pop = NULL;
+    snprintf(tile__nvtx.lib, sizeof tile__nvtx.lib, "none (%.300s)",
+             why[0] ? why : knob[0] ? err : "no libnvtx3interop or libnvToolsExt in the library path, CUDA_HOME, CUDA_PATH or /usr/local/cuda");
+}
+static void tile__nvtx_push(const char *name) {
+    if (tile__nvtx.push) tile__nvtx.push(name);
+}
+static void tile__nvtx_pop(void) {
+    if (tile__nvtx.pop) tile__nvtx.pop();
+}
+
 /* ---- launches ------------------------------------------------------------------------ */
 /* A launch's handle: its profile and record, or gen 0 when nothing is recorded. */
 typedef struct tile__prof_tok {
@@ -403,6 +461,7 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
         r->pair = -1;
         tok.gen = tile__prof.gen;
         tok.rec = tile__prof.nlaunches++;
+        tile__nvtx_push(r->kernel);
     } else if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
         tile__prof.lost++;
     }
@@ -434,6 +493,7 @@ static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
 /* the launch call returned st */
 static void tile__prof_launch_end(tile__prof_tok tok, tile_status st) {
     if (!tok.gen) return;
+    tile__nvtx_pop();   /* its range was pushed, whatever became of the profile since */
     pthread_mutex_lock(&tile__prof_lock);
     if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
         tile__prof_launch *r = &tile__prof.launches[tok.rec];
@@ -489,12 +549,14 @@ static int tile__prof_open_locked(const char *name, double flops, double bytes, 
     s->bytes = bytes > 0 ? bytes : 0;
     tile__prof_me.top = tile__prof.nscopes++;
     tile__prof_me.begun++;
+    tile__nvtx_push(s->name);
     return 1;
 }
 static void tile__prof_close_locked(void) {
     tile__prof_scope *s = &tile__prof.scopes[tile__prof_me.top];
     s->t1 = tile__prof_now();
     tile__prof_me.top = s->parent;
+    tile__nvtx_pop();
 }
 /* the library's own scopes (the tuner's): no checks, nothing reported */
 static int tile__prof_push(const char *name, const char *file, int line) {
@@ -707,6 +769,7 @@ static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char 
     fprintf(f, "tile profile: %d launch%s, %d scope%s, %d thread%s; kernel time by %s on %s (back end %s)\n", tile__prof.nlaunches,
             tile__prof.nlaunches == 1 ? "" : "es", tile__prof.nscopes, tile__prof.nscopes == 1 ? "" : "s", tile__prof.nthreads,
             tile__prof.nthreads == 1 ? "" : "s", tile__prof_timing(), device, tile_backend_name());
+    fprintf(f, "  NVTX ranges: %s\n", tile__nvtx.lib);
     if (tile__prof.lost) fprintf(f, "  (%d records were not kept: out of host memory)\n", tile__prof.lost);
     fprintf(f, "%10s %6s %8s %10s %8s %8s  %s\n", "kernel ms", "%", "calls", "scope ms", "TFLOP/s", "GB/s", "name");
     fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
@@ -820,6 +883,8 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
     tile__prof_json_str(f, device);
     fprintf(f, ",\"timing\":");
     tile__prof_json_str(f, tile__prof_timing());
+    fprintf(f, ",\"nvtx\":");
+    tile__prof_json_str(f, tile__nvtx.lib);
     if (ctf > 0) fprintf(f, ",\"ceiling_tflops\":%.1f", ctf);
     if (cgb > 0) fprintf(f, ",\"ceiling_gbps\":%.1f", cgb);
     fprintf(f, ",\"started_at\":");
@@ -970,6 +1035,7 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
         fclose(f);
     }
     int gpu = tile__gpu_mode();   /* starts the driver first: its own atexit then runs after ours */
+    pthread_once(&tile__nvtx.once, tile__nvtx_open);
     pthread_mutex_lock(&tile__prof_lock);
     if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
         char at[300];
