@@ -92,7 +92,7 @@ static struct {
     int npairs, fifo_head, fifo_len, *fifo;
     int nthreads;
     int lost;                    /* records not kept: out of memory */
-    int atexit_set;
+    int atexit_set, atexit_free;
     tile__prof_metric *metrics;  /* kernels' metrics functions: outlive profiles */
     int nmetrics, capmetrics;
 } tile__prof;
@@ -504,6 +504,7 @@ static void tile__prof_launch_end(tile__prof_tok tok, tile_status st) {
     pthread_mutex_unlock(&tile__prof_lock);
 }
 
+static void tile__prof_atexit_free(void);
 tile_status tile_kernel_metrics(tile_kernel *k, tile_metrics_fn fn, void *user) {
     if (!k) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_kernel_metrics: the kernel is NULL");
     tile_status st = TILE_OK;
@@ -517,6 +518,7 @@ tile_status tile_kernel_metrics(tile_kernel *k, tile_metrics_fn fn, void *user) 
             goto done;
         }
         tile__prof.nmetrics++;
+        if (!tile__prof.atexit_free) tile__prof.atexit_free = atexit(tile__prof_atexit_free) == 0;
     }
     if (fn) {
         tile__prof.metrics[i].k = k, tile__prof.metrics[i].fn = fn, tile__prof.metrics[i].user = user;
@@ -835,14 +837,16 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
         /* a track per stream; in the interpreter, where every thread runs its
            own kernels at once, per stream and thread */
         int sid = 0, th = tile__prof.gpu ? 0 : r->thread;
+        if (r->foreign) th = -1;   /* CUPTI's stream numbers are not our handles */
         while (sid < nstreams && (streams[sid] != r->stream || sthread[sid] != th)) sid++;
         if (sid == nstreams && nstreams < 64) {
             streams[nstreams] = r->stream, sthread[nstreams++] = th;
             fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":%d,\"args\":{\"name\":", sid + 1);
             char sname[80];
-            if (r->stream) snprintf(sname, sizeof sname, "stream %p", r->stream);
+            if (r->foreign) snprintf(sname, sizeof sname, "stream %u (CUPTI's number)", (unsigned)(uintptr_t)r->stream);
+            else if (r->stream) snprintf(sname, sizeof sname, "stream %p", r->stream);
             else snprintf(sname, sizeof sname, "default stream");
-            if (th) snprintf(sname + strlen(sname), sizeof sname - strlen(sname), ", thread %d", th);
+            if (th > 0) snprintf(sname + strlen(sname), sizeof sname - strlen(sname), ", thread %d", th);
             tile__prof_json_str(f, sname);
             fprintf(f, "}}");
         }
@@ -971,6 +975,8 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
     return st;
 }
 
+/* at exit: the running profile's report (registered by the first start,
+   after the driver and CUPTI have started, so it runs before theirs) */
 static void tile__prof_atexit(void) {
     pthread_mutex_lock(&tile__prof_lock);
     if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
@@ -978,10 +984,18 @@ static void tile__prof_atexit(void) {
         tile__prof_finish_locked(NULL, 0);
     }
     pthread_mutex_unlock(&tile__prof_lock);
+}
+/* at exit: the tables that outlive profiles */
+static void tile__prof_atexit_free(void) {
     pthread_mutex_lock(&tile__prof_lock);
     free(tile__prof.metrics);
     tile__prof.metrics = NULL, tile__prof.nmetrics = tile__prof.capmetrics = 0;
     pthread_mutex_unlock(&tile__prof_lock);
+    pthread_mutex_lock(&tile__cupti.lock);   /* CUPTI's kinds are off by now */
+    free(tile__cupti.ext), free(tile__cupti.ker);
+    tile__cupti.ext = NULL, tile__cupti.ker = NULL;
+    tile__cupti.next_ext = tile__cupti.cap_ext = tile__cupti.nker = tile__cupti.capker = 0;
+    pthread_mutex_unlock(&tile__cupti.lock);
 }
 
 /* 1 when the n characters at p are `word`, whatever their case */
@@ -1066,6 +1080,8 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
     tile__prof.line = line;
     tile__prof.formats = fm;
     if (++tile__prof.gen == 0) tile__prof.gen = 1;
+    /* atexit runs last first: the report, then the tables freed */
+    if (!tile__prof.atexit_free) tile__prof.atexit_free = atexit(tile__prof_atexit_free) == 0;
     if (!tile__prof.atexit_set) tile__prof.atexit_set = atexit(tile__prof_atexit) == 0;
     atomic_store_explicit(&tile__prof_on, 1, memory_order_release);
     pthread_mutex_unlock(&tile__prof_lock);
