@@ -60,33 +60,7 @@ trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
-# The PTX of every launch, from the TILE_DUMP=ptx text on stderr (file $1),
-# one file per distinct PTX in directory $2: <kernel>.<n>.ptx in launch
-# order, or <label>.ptx where the program printed "tile-ptx-check: <label>"
-# just before. The library's own lines ("tile: ...") are dropped.
-split_ptx() {
-    awk -v dir="$2" '
-        /^tile-ptx-check: / { label = $2; next }
-        /^\/\/ ---- [A-Za-z_][A-Za-z0-9_]*: ptx$/ {
-            if (out != "") close(out)
-            name = $3; sub(/:$/, "", name); n[name]++
-            out = label != "" ? sprintf("%s/%s.ptx", dir, label) : sprintf("%s/%s.%03d.ptx", dir, name, n[name])
-            label = ""
-            next
-        }
-        /^tile[: ]/ { next }
-        out != "" { print > out }
-    ' "$1"
-    seen=""
-    for ptx in "$2"/*.ptx; do
-        [ -f "$ptx" ] || continue
-        sum=$(cksum <"$ptx" | awk '{print $1 "-" $2}')
-        case " $seen " in
-        *" $sum "*) rm -f "$ptx" ;;
-        *) seen="$seen $sum" ;;
-        esac
-    done
-}
+. "$root/tests/ptx_split.sh"   # split_ptx: the dump into one file per distinct PTX
 
 # Assemble one PTX ($1, called $2); ptxas -v's report is in $work/ptxas.log.
 assemble() {

@@ -49,29 +49,7 @@ programs() { # the programs under $1 (a build dir), examples first; only those n
     done
 }
 
-# split the TILE_DUMP=ptx text of $1 into $2/<kernel>.<n>.ptx, dropping repeats
-split_ptx() {
-    awk -v dir="$2" '
-        /^\/\/ ---- [A-Za-z_][A-Za-z0-9_]*: ptx$/ {
-            if (o != "") close(o)
-            name = $3; sub(/:$/, "", name); n[name]++
-            o = sprintf("%s/%s.%04d.ptx", dir, name, n[name])
-            next
-        }
-        /^tile[: ]/ { next }
-        /^\/\/ ---- / { if (o != "") close(o); o = ""; next }
-        o != "" { print > o }
-    ' "$1"
-    seen=""
-    for f in "$2"/*.ptx; do
-        [ -f "$f" ] || continue
-        sum=$(cksum <"$f" | awk '{print $1 "-" $2}')
-        case " $seen " in
-        *" $sum "*) rm -f "$f" ;;
-        *) seen="$seen $sum" ;;
-        esac
-    done
-}
+. "$root/tests/ptx_split.sh"   # split_ptx: the dump into one file per distinct PTX
 
 for be in $backends; do
     dir=$bindir
