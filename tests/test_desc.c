@@ -708,6 +708,22 @@ static void test_loop_options(void) {
     }
     tile__kv.strict = 0;
 }
+/* the inline PTX's $U: each mbarrier wait's loop label ("tile_wait_<n>:",
+   from ptx.h's one text) gets the number of its inline PTX, so the waits of
+   a kernel have labels of their own, and no "$U" is left (a compiler may
+   copy one wait, label and all: its braces make the label local to the
+   copy). The LLVM twin of this test checks the LLVM emitter's substitution. */
+static void check_wait_labels(const char *what, const char *ptx) {
+    int n = 0, distinct = 0, ids[256];
+    for (const char *p = strstr(ptx, "tile_wait_"); p; p = strstr(p + 1, "tile_wait_")) {
+        int id = -1, len = 0, seen = 0;
+        if (sscanf(p, "tile_wait_%d:%n", &id, &len) != 1 || len == 0 || p[len - 1] != ':') continue;   /* a branch to it, not its definition */
+        for (int i = 0; i < distinct; i++) seen |= ids[i] == id;
+        if (!seen && distinct < 256) ids[distinct++] = id;
+        n++;
+    }
+    TT_CHECK(n >= 2 && distinct >= 2 && !strstr(ptx, "$U"), "%s: %d mbarrier wait labels, %d numbers (the $U of TILE_BACKEND=%s)", what, n, distinct, getenv("TILE_BACKEND") ? getenv("TILE_BACKEND") : "(unset)");
+}
 /* the PTX of the warp-specialized kernels for sm_90a: the roles' registers,
    TMA, mbarriers, wgmma, no spills or serialized wgmma */
 static void test_ws_ptx(void) {
@@ -741,6 +757,7 @@ static void test_ws_ptx(void) {
         /* C's store through the copy engine exactly where its rows are known to be whole 16-byte chunks */
         int tma_st = strstr(ptx, "global.shared::cta.tile.bulk_group") && strstr(ptx, "cp.async.bulk.wait_group.read 0");
         TT_CHECK(tma_st == (cf[i][5] != 0), "%s: the TMA store is %s", what, tma_st ? "there" : "missing");
+        check_wait_labels(what, ptx);
         check_ptx(what, ptx, "sm_90a");
         tile_free_text(ptx);
     }
