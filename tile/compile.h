@@ -39,10 +39,10 @@
 
 /* ---- the pipeline ---------------------------------------------------------------- */
 static void tile__dump(const char *kernel, const char *stage, const char *text) {
-    const tile__knobs *kn = tile__knobs_get();
+    const tile__knob_values *kn = tile__knob_values_get();
     if (kn->dump_dir[0]) {
         char path[768];
-        snprintf(path, sizeof path, "%s/%s.%s", kn->dump_dir, kernel, stage);
+        snprintf(path, sizeof path, "%.511s/%.200s.%.40s", kn->dump_dir, kernel, stage);
         FILE *fp = fopen(path, "w");
         if (fp) {
             fputs(text, fp);
@@ -87,7 +87,7 @@ static int tile__arch_ok(const char *arch, char *why, size_t n) {
     }
     if (tile__ext_mode() && tile__ext->supports) {
         if (tile__ext->supports(arch, why, n)) return 1;
-        if (strcmp(tile__knobs_get()->backend, tile__ext->name) == 0) return 0;
+        if (strcmp(tile__knob_values_get()->backend, tile__ext->name) == 0) return 0;
     }
     return tile__nvrtc_arch_ok(arch, why, n);
 }
@@ -95,7 +95,7 @@ static int tile__arch_ok(const char *arch, char *why, size_t n) {
 static char tile__arch_knob[32];
 static pthread_once_t tile__arch_once = PTHREAD_ONCE_INIT;
 static void tile__check_arch_knob(void) {
-    const char *a = tile__knobs_get()->arch;
+    const char *a = tile__knob_values_get()->arch;
     char why[400], text[480];
     if (!a[0]) return;
     if (tile__arch_ok(a, why, sizeof why)) {
@@ -172,7 +172,7 @@ static tile_status tile__ext_lower(tile_backend_job *job, void *em) {
 static int tile__emits_ext(const tile__config *cfg) {
     char why[400];
     if (!tile__ext_mode()) return 0;
-    return strcmp(tile__knobs_get()->backend, tile__ext->name) == 0 || !tile__ext->supports || tile__ext->supports(cfg->arch, why, sizeof why);
+    return strcmp(tile__knob_values_get()->backend, tile__ext->name) == 0 || !tile__ext->supports || tile__ext->supports(cfg->arch, why, sizeof why);
 }
 static tile_status tile__ext_error(tile_status st, const char *kernel, const char *message) {
     return tile__error(st, kernel, NULL, 0, "%s", message);
@@ -243,7 +243,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->dump_llir = kn->dump_llir;
         job->times = kn->dump_times;
         job->emitter_size = (int)sizeof(tile__emitter);
-        job->forced = strcmp(kn->backend, tile__ext->name) == 0;
+        job->forced = strcmp(tile__knob_values_get()->backend, tile__ext->name) == 0;
         job->ntmaps = plan->ntmaps;
         job->nthreads = tile__plan_threads(plan);
         tile_status st = tile__ext->emit(job);
@@ -277,7 +277,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
    $TMPDIR or /tmp, and the command that reproduces the failure. A fixed name
    in a shared directory could be a link planted by another user. */
 static void tile__write_repro(const char *kernel, const char *src, const char *arch) {
-    const char *dump = tile__knobs_get()->dump_dir, *cache = tile_cache_dir(), *tmp = tile__knob_values_get()->tmpdir;
+    const char *dump = tile__knob_values_get()->dump_dir, *cache = tile_cache_dir(), *tmp = tile__knob_values_get()->tmpdir;
     const char *dir = dump[0] ? dump : cache[0] ? cache : tmp && *tmp ? tmp : "/tmp";
     char path[4096];
     if (tile__knob_values_get()->quiet) return;

@@ -33,18 +33,13 @@
 #endif
 int mkstemp(char *tmpl);
 
-/* ---- knobs: every environment variable, read in one place ------------------
-   A bad value is one notice naming the knob (tile__knob_* in cuda.h), and
-   the default. TILE_ARCH is checked where it applies, when a kernel is
-   compiled without a GPU (tile__target), against the back end in use. */
+/* ---- knobs: what the library makes of the knobs that need more than reading
+   (tile/knobs.h reads every one, once: its values are used as they are).
+   A bad value is one notice naming the knob, and the default. TILE_ARCH is
+   checked where it applies, when a kernel is compiled without a GPU
+   (tile__target), against the back end in use. */
 typedef struct tile__knobs {
-    int interpret;            /* TILE_INTERPRET=1                          */
-    char backend[16];         /* TILE_BACKEND=interp|nvrtc|llvm            */
     int dump_ir, dump_ttgir, dump_cuda, dump_ptx;   /* TILE_DUMP=ir,ttgir,cuda,ptx */
-    char dump_dir[512];       /* TILE_DUMP_DIR                             */
-    char arch[32];            /* TILE_ARCH: the target when compiling without a GPU */
-    int sync;                 /* TILE_SYNC=1: every launch waits for its kernel and reports its errors */
-    int managed;              /* TILE_MANAGED=1: tile_malloc hands out unified memory the host can touch */
     int dump_llir, dump_times; /* >>backends: TILE_DUMP=llir (the LLVM IR), TILE_DUMP=times (compile stages) */
     int dump_knobs;           /* TILE_DUMP=knobs: every knob and its value, once */
     int wgmma;                /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80;
@@ -77,13 +72,7 @@ static void tile__read_dump_knob(void) {
 static void tile__read_knobs(void) {
     const tile__knob_values *kv = tile__knob_values_get();
     const char *v;
-    tile__kn.interpret = kv->interpret;
-    memcpy(tile__kn.backend, kv->backend, sizeof tile__kn.backend);
     tile__read_dump_knob();
-    memcpy(tile__kn.dump_dir, kv->dump_dir, sizeof tile__kn.dump_dir);
-    tile__kn.sync = kv->sync;
-    tile__kn.managed = kv->managed;
-    memcpy(tile__kn.arch, kv->arch, sizeof tile__kn.arch);
     v = kv->wgmma;
     tile__kn.wgmma = TILE__HOPPER_ASYNC;
     if (strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
@@ -93,8 +82,8 @@ static void tile__read_knobs(void) {
         char text[8192], path[768];
         FILE *fp = NULL;
         tile__knobs_text(text, sizeof text);
-        if (tile__kn.dump_dir[0]) {
-            snprintf(path, sizeof path, "%s/tile.knobs", tile__kn.dump_dir);
+        if (kv->dump_dir[0]) {
+            snprintf(path, sizeof path, "%.511s/tile.knobs", kv->dump_dir);
             if (!(fp = fopen(path, "w"))) fprintf(stderr, "tile: cannot write %s: %s\n", path, strerror(errno));
         }
         if (fp) {
@@ -124,7 +113,7 @@ void tile_register_backend(const tile_backend_hooks *h) { tile__ext = h && h->na
 static int tile__ext_on;
 static pthread_once_t tile__ext_once = PTHREAD_ONCE_INIT;
 static void tile__decide_ext(void) {
-    const tile__knobs *kn = tile__knobs_get();
+    const tile__knob_values *kn = tile__knob_values_get();
     char why[1024] = "";
     int forced = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
     if (!tile__ext || (kn->backend[0] && !forced && strcmp(kn->backend, "interp") != 0)) return;
@@ -138,7 +127,7 @@ static int tile__ext_mode(void) {
     return tile__ext_on;
 }
 static void tile__decide_mode(void) {
-    const tile__knobs *kn = tile__knobs_get();
+    const tile__knob_values *kn = tile__knob_values_get();
     if (kn->interpret || strcmp(kn->backend, "interp") == 0) return;
     const char *why = NULL;
     int ext = tile__ext && strcmp(kn->backend, tile__ext->name) == 0;
@@ -441,7 +430,7 @@ void *tile_malloc(size_t bytes) {
         return NULL;
     }
     size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, have = 0;
-    int gpu = tile__gpu_mode(), managed = gpu && tile__knobs_get()->managed;
+    int gpu = tile__gpu_mode(), managed = gpu && tile__knob_values_get()->managed;
     if (gpu) pthread_once(&tile__dev_total_once, tile__read_dev_total);
     if (!gpu || managed) have = tile__host_bytes();
     if (gpu && tile__dev_total) have = managed && have <= SIZE_MAX - tile__dev_total ? have + tile__dev_total : tile__dev_total;
