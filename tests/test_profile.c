@@ -192,19 +192,26 @@ static void errors(const char *dir) {
     TT_OK(tile_scope_end("y"));
 }
 
-/* a child that starts a profile, launches, and leaves by exit() */
-static int child_exit(const char *path) {
+/* test_profile --exit-child PATH: starts a profile, launches, and leaves by
+   exit() with no stop (a new process by exec: a CUDA driver does not carry
+   over a fork) */
+static int exit_child(const char *path) {
+    if (tile_profile_start(path, "tree,json") != TILE_OK) return 5;
+    float *x = (float *)tile_malloc(sizeof hx), *out = (float *)tile_malloc(sizeof hx);
+    if (!x || !out || tile_memcpy_htod(x, hx, sizeof hx) != TILE_OK) return 6;
+    TILE_SCOPE("child") {
+        if (prof_scale(TILE_OPTS(.grid = {tile_cdiv(N, 64)}), x, out, N, 2.0f) != TILE_OK) return 7;
+    }
+    exit(3);   /* no stop: the atexit handler writes the report */
+}
+/* run this program again with these arguments; its exit status */
+static int run_self(const char *self, const char *a1, const char *a2) {
     fflush(stdout);
     pid_t pid = fork();
-    if (pid < 0) return 0;
+    if (pid < 0) return -1;
     if (pid == 0) {
-        if (tile_profile_start(path, "tree,json") != TILE_OK) _exit(5);
-        float *out = (float *)tile_malloc(sizeof(float) * N);
-        if (!out) _exit(6);
-        TILE_SCOPE("child") {
-            if (prof_scale(TILE_OPTS(.grid = {tile_cdiv(N, 64)}), dx, out, N, 2.0f) != TILE_OK) _exit(7);
-        }
-        exit(3);   /* no stop: the atexit handler writes the report */
+        execl(self, self, a1, a2, (char *)NULL);
+        _exit(9);
     }
     int status = 0;
     waitpid(pid, &status, 0);
@@ -223,6 +230,7 @@ static int env_child(void) {
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--env-child") == 0) return env_child();
+    if (argc > 2 && strcmp(argv[1], "--exit-child") == 0) return exit_child(argv[2]);
     tt_seed();
     char tmpl[] = "/tmp/tile_profile.XXXXXX", dir[1024], path[1200], buf[512];
     int own = argc < 2;
@@ -345,7 +353,7 @@ int main(int argc, char **argv) {
 
     /* 4. a profile the program leaves by exit(): started by a call, then by TILE_PROFILE */
     snprintf(path, sizeof path, "%s/exit", dir);
-    int rc = child_exit(path);
+    int rc = run_self(argv[0], "--exit-child", path);
     TT_CHECK(rc == 3, "the child exited with %d", rc);
     snprintf(path, sizeof path, "%s/exit.json", dir);
     json = slurp(path);
@@ -355,15 +363,8 @@ int main(int argc, char **argv) {
     setenv("TILE_PROFILE", path, 1);
     /* the knob is read once per process: the child reads it fresh only if
        this process has not; it has, so the child re-reads it by exec */
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execl(argv[0], argv[0], "--env-child", (char *)NULL);
-        _exit(9);
-    }
-    int status = 0;
-    if (pid > 0) waitpid(pid, &status, 0);
-    TT_CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "the TILE_PROFILE child failed (status %d)", status);
+    rc = run_self(argv[0], "--env-child", NULL);
+    TT_CHECK(rc == 0, "the TILE_PROFILE child exited with %d", rc);
     unsetenv("TILE_PROFILE");
     for (int i = 0; i < 3; i++) {
         static const char *const ext[] = {".txt", ".json", ".html"};

@@ -42,9 +42,9 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
         free(ptx);
         if (st != TILE_OK) return st;
     }
-    tile__prof_launch_event(tok, 0, o->stream);   /* >>profile: the run is the kernel's time */
+    tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the run is the kernel's time */
     st = tile__interp_run(&e->f, args, grid);
-    tile__prof_launch_event(tok, 1, o->stream);
+    tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
     return st;
 }
 /* Compile a kernel to PTX without a GPU: for `arch` (NULL: the device's, or

@@ -56,6 +56,7 @@ typedef struct tile__prof_launch {
     double flops, bytes;
     int pair;                    /* the event pair in flight, or -1 */
     int foreign;                 /* a kernel of another library (CUPTI's record alone) */
+    long seq;                    /* with CUPTI: the launch's place in the order launches reached the driver (0: never) */
     tile_status st;
 } tile__prof_launch;
 
@@ -83,6 +84,7 @@ static struct {
     int cupti;                   /* by CUPTI's activity records */
     char timing_why[320];        /* why events, not CUPTI */
     uint64_t cupti_t0;           /* CUPTI's clock at the start (ns) */
+    long seq;                    /* launches handed to the driver so far */
     CUevent base;                /* recorded at the start: the events' zero */
     tile__prof_scope *scopes;
     int nscopes, capscopes;
@@ -184,23 +186,26 @@ static int tile__prof_pair_take(int l) {
 
 /* ---- the kernels' time on the GPU: CUPTI's activity records ------------------------------
    Preferred to event pairs: the driver writes a record per kernel with its
-   start and end, off the launch path; a launch only pushes its record's
-   number as an external correlation id (and pops it). libcupti is opened
-   with dlopen (TILE_CUPTI, else the toolkit's places); without it, or when
-   another tool holds CUPTI, the profile uses event pairs and says so. The
-   records' layouts are CUPTI's public ones; the fields read (a kernel's
-   start, end, stream, correlation id, name; an external correlation's ids)
-   sit at the same offsets in every kernel record version 4 to 10. Kernels
-   with no id of ours (cuBLAS's, say) are kept as other libraries' kernels. */
+   start and end, off the launch path, and the launch itself does nothing
+   more. libcupti is opened with dlopen (TILE_CUPTI, else the toolkit's
+   places); without it, or when another tool holds CUPTI, the profile uses
+   event pairs and says so. The records' layout is CUPTI's public one; the
+   fields read (a kernel's start, end, stream, correlation id, name) sit at
+   the same offsets in every kernel record version 4 to 10.
+   A record is matched to its launch by the kernel's name and the order of
+   the launches: the correlation ids number the driver's calls in the order
+   they were made, and the profile numbers its launches as they reach the
+   driver. (CUPTI's external correlation ids would tie them exactly, but
+   they come only with a record of every driver call, which costs every
+   call.) Two threads launching kernels of the same name at the same
+   instant may see their two times swapped. Kernels of other names (cuBLAS's,
+   say) are kept as other libraries' kernels. */
 typedef int (*tile__cupti_fn_enable)(int kind);
 typedef int (*tile__cupti_fn_register)(void (*req)(uint8_t **, size_t *, size_t *), void (*done)(CUcontext, uint32_t, uint8_t *, size_t, size_t));
 typedef int (*tile__cupti_fn_next)(uint8_t *buf, size_t valid, void **rec);
-typedef int (*tile__cupti_fn_push)(int kind, uint64_t id);
-typedef int (*tile__cupti_fn_pop)(int kind, uint64_t *id);
 typedef int (*tile__cupti_fn_flush)(uint32_t flag);
 typedef int (*tile__cupti_fn_ts)(uint64_t *ts);
-enum { TILE__CUPTI_KERNEL = 10, TILE__CUPTI_EXTCORR = 39, TILE__CUPTI_CUSTOM0 = 3, TILE__CUPTI_END = 12 };
-typedef struct { uint32_t corr; uint64_t ext; } tile__cupti_ext;
+enum { TILE__CUPTI_KERNEL = 10 };   /* CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL */
 typedef struct { uint32_t corr, stream; uint64_t start, end; const char *name; } tile__cupti_kernel;
 static struct {
     pthread_once_t once;
@@ -209,21 +214,17 @@ static struct {
     tile__cupti_fn_enable enable, disable;
     tile__cupti_fn_register reg;
     tile__cupti_fn_next next;
-    tile__cupti_fn_push push;
-    tile__cupti_fn_pop pop;
     tile__cupti_fn_flush flush;
     tile__cupti_fn_ts ts;
     pthread_mutex_t lock;        /* the records, filled from CUPTI's thread */
-    tile__cupti_ext *ext;
-    int next_ext, cap_ext;
     tile__cupti_kernel *ker;
     int nker, capker;
     int dropped;
-} tile__cupti = {PTHREAD_ONCE_INIT, 0, "", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, 0, 0, 0};
+} tile__cupti = {PTHREAD_ONCE_INIT, 0, "", NULL, NULL, NULL, NULL, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
 
 static void tile__cupti_request(uint8_t **buf, size_t *size, size_t *max) {
     *size = (size_t)1 << 20;
-    *buf = (uint8_t *)malloc(*size + 8);   /* CUPTI wants 8-byte aligned buffers: malloc's are */
+    *buf = (uint8_t *)malloc(*size);   /* CUPTI wants 8-byte aligned buffers: malloc's are */
     if (!*buf) *size = 0;
     *max = 0;
 }
@@ -235,36 +236,25 @@ static void tile__cupti_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, s
         const unsigned char *r = (const unsigned char *)rec;
         int kind;
         memcpy(&kind, r, sizeof kind);
-        if (kind == TILE__CUPTI_KERNEL) {
-            if (!tile__prof_grow((void **)&tile__cupti.ker, tile__cupti.nker, &tile__cupti.capker, sizeof *tile__cupti.ker)) {
-                tile__cupti.dropped++;
-                continue;
-            }
-            tile__cupti_kernel *k = &tile__cupti.ker[tile__cupti.nker++];
-            memcpy(&k->start, r + 16, 8), memcpy(&k->end, r + 24, 8), memcpy(&k->stream, r + 48, 4), memcpy(&k->corr, r + 92, 4);
-            memcpy(&k->name, r + 104, sizeof k->name);   /* CUPTI's string, shared by the kernel's records */
-        } else if (kind == TILE__CUPTI_EXTCORR) {
-            int ek;
-            memcpy(&ek, r + 4, sizeof ek);
-            if (ek != TILE__CUPTI_CUSTOM0) continue;
-            if (!tile__prof_grow((void **)&tile__cupti.ext, tile__cupti.next_ext, &tile__cupti.cap_ext, sizeof *tile__cupti.ext)) {
-                tile__cupti.dropped++;
-                continue;
-            }
-            tile__cupti_ext *e = &tile__cupti.ext[tile__cupti.next_ext++];
-            memcpy(&e->ext, r + 8, 8), memcpy(&e->corr, r + 16, 4);
+        if (kind != TILE__CUPTI_KERNEL) continue;
+        if (!tile__prof_grow((void **)&tile__cupti.ker, tile__cupti.nker, &tile__cupti.capker, sizeof *tile__cupti.ker)) {
+            tile__cupti.dropped++;
+            continue;
         }
+        tile__cupti_kernel *k = &tile__cupti.ker[tile__cupti.nker++];
+        memcpy(&k->start, r + 16, 8), memcpy(&k->end, r + 24, 8), memcpy(&k->stream, r + 48, 4), memcpy(&k->corr, r + 92, 4);
+        memcpy(&k->name, r + 104, sizeof k->name);   /* CUPTI's string, shared by the kernel's records */
     }
     pthread_mutex_unlock(&tile__cupti.lock);
     free(buf);
 }
 static void tile__cupti_open(void) {
-    const char *knob = tile__knob_values_get()->cupti;
+    const tile__knob_values *kn = tile__knob_values_get();
+    const char *knob = kn->cupti;
     if (strcmp(knob, "0") == 0) {
         snprintf(tile__cupti.why, sizeof tile__cupti.why, "TILE_CUPTI=0");
         return;
     }
-    const tile__knob_values *kn = tile__knob_values_get();
     void *h = NULL;
     char err[256] = "", path[600];
     if (knob[0]) h = tile__dlopen(knob, err, sizeof err);
@@ -285,17 +275,13 @@ static void tile__cupti_open(void) {
              tile__dlsym_into(h, "cuptiActivityDisable", &tile__cupti.disable, sizeof tile__cupti.disable, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
              tile__dlsym_into(h, "cuptiActivityRegisterCallbacks", &tile__cupti.reg, sizeof tile__cupti.reg, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
              tile__dlsym_into(h, "cuptiActivityGetNextRecord", &tile__cupti.next, sizeof tile__cupti.next, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
-             tile__dlsym_into(h, "cuptiActivityPushExternalCorrelationId", &tile__cupti.push, sizeof tile__cupti.push, "libcupti", tile__cupti.why,
-                              sizeof tile__cupti.why) &&
-             tile__dlsym_into(h, "cuptiActivityPopExternalCorrelationId", &tile__cupti.pop, sizeof tile__cupti.pop, "libcupti", tile__cupti.why,
-                              sizeof tile__cupti.why) &&
              tile__dlsym_into(h, "cuptiActivityFlushAll", &tile__cupti.flush, sizeof tile__cupti.flush, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
              tile__dlsym_into(h, "cuptiGetTimestamp", &tile__cupti.ts, sizeof tile__cupti.ts, "libcupti", tile__cupti.why, sizeof tile__cupti.why);
     int r = ok ? tile__cupti.reg(tile__cupti_request, tile__cupti_complete) : -1;
     if (ok && r != 0) snprintf(tile__cupti.why, sizeof tile__cupti.why, "cuptiActivityRegisterCallbacks failed with CUPTI error %d", r);
     tile__cupti.ok = ok && r == 0;   /* the library stays open: CUPTI lives as long as the process */
 }
-/* turn the kernel and correlation records on (start) or off, flushing them (stop); 1 when on */
+/* turn the kernel records on (start) or off, flushing them (stop); 1 when on */
 static int tile__cupti_switch(int on, char *why, size_t n) {
     pthread_once(&tile__cupti.once, tile__cupti_open);
     if (!tile__cupti.ok) {
@@ -304,11 +290,10 @@ static int tile__cupti_switch(int on, char *why, size_t n) {
     }
     if (!on) {
         tile__cupti.flush(1);   /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */
-        tile__cupti.disable(TILE__CUPTI_KERNEL), tile__cupti.disable(TILE__CUPTI_EXTCORR);
+        tile__cupti.disable(TILE__CUPTI_KERNEL);
         return 0;
     }
     int r = tile__cupti.enable(TILE__CUPTI_KERNEL);
-    if (r == 0 && (r = tile__cupti.enable(TILE__CUPTI_EXTCORR)) != 0) tile__cupti.disable(TILE__CUPTI_KERNEL);
     if (r != 0) {
         char text[96];
         snprintf(text, sizeof text, "cuptiActivityEnable failed with CUPTI error %d (another profiler holds CUPTI?)", r);
@@ -316,26 +301,41 @@ static int tile__cupti_switch(int on, char *why, size_t n) {
     }
     return r == 0;
 }
-static int tile__cupti_cmp_ext(const void *a, const void *b) {
-    uint32_t x = ((const tile__cupti_ext *)a)->corr, y = ((const tile__cupti_ext *)b)->corr;
-    return x < y ? -1 : x > y;
+/* orders: kernel records by name, then correlation id; launches by name, then order */
+static int tile__cupti_cmp_ker(const void *a, const void *b) {
+    const tile__cupti_kernel *x = (const tile__cupti_kernel *)a, *y = (const tile__cupti_kernel *)b;
+    int c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    return c ? c : x->corr < y->corr ? -1 : x->corr > y->corr;
 }
-/* the records of this profile into its launches (lock held); kernels with no
-   launch of ours become records of their own ("other libraries") */
+static int tile__cupti_cmp_launch(const void *a, const void *b) {
+    const tile__prof_launch *x = &tile__prof.launches[*(const int *)a], *y = &tile__prof.launches[*(const int *)b];
+    int c = strcmp(x->kernel, y->kernel);
+    return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+/* the records of this profile into its launches (lock held), each name's
+   records in order to its launches that reached the driver in order; the
+   others become records of their own ("another library's kernel") */
 static void tile__cupti_collect_locked(void) {
     pthread_mutex_lock(&tile__cupti.lock);
-    qsort(tile__cupti.ext, (size_t)tile__cupti.next_ext, sizeof *tile__cupti.ext, tile__cupti_cmp_ext);
+    int nl = 0, *ours = (int *)malloc(sizeof(int) * (size_t)(tile__prof.nlaunches + 1));
+    for (int i = 0; ours && i < tile__prof.nlaunches; i++)
+        if (tile__prof.launches[i].seq > 0) ours[nl++] = i;
+    if (!ours) tile__prof.lost += tile__prof.nlaunches;
+    qsort(ours, (size_t)nl, sizeof *ours, tile__cupti_cmp_launch);
+    qsort(tile__cupti.ker, (size_t)tile__cupti.nker, sizeof *tile__cupti.ker, tile__cupti_cmp_ker);
+    int at = 0;
     for (int i = 0; i < tile__cupti.nker; i++) {
         const tile__cupti_kernel *k = &tile__cupti.ker[i];
-        tile__cupti_ext key = {k->corr, 0}, *e = (tile__cupti_ext *)bsearch(&key, tile__cupti.ext, (size_t)tile__cupti.next_ext, sizeof key, tile__cupti_cmp_ext);
-        double g0 = (double)(int64_t)(k->start - tile__prof.cupti_t0) / 1e6, g1 = (double)(int64_t)(k->end - tile__prof.cupti_t0) / 1e6;
-        int l = -1;
-        if (e && (unsigned)(e->ext >> 32) == tile__prof.gen) l = (int)(e->ext & 0xffffffffu) - 1;
-        if (l >= 0 && l < tile__prof.nlaunches) {
-            tile__prof.launches[l].g0 = g0, tile__prof.launches[l].g1 = g1;
+        if (k->start < tile__prof.cupti_t0) continue;   /* from before this profile */
+        double g0 = (double)(k->start - tile__prof.cupti_t0) / 1e6, g1 = (double)(k->end - tile__prof.cupti_t0) / 1e6;
+        const char *name = k->name ? k->name : "";
+        int c = 1;
+        while (at < nl && (c = strcmp(tile__prof.launches[ours[at]].kernel, name)) < 0) at++;
+        if (at < nl && c == 0) {
+            tile__prof_launch *r = &tile__prof.launches[ours[at++]];
+            r->g0 = g0, r->g1 = g1;
             continue;
         }
-        if (e || k->start < tile__prof.cupti_t0) continue;   /* another profile's, or from before this one */
         if (!tile__prof_grow((void **)&tile__prof.launches, tile__prof.nlaunches, &tile__prof.caplaunches, sizeof *tile__prof.launches)) {
             tile__prof.lost++;
             continue;
@@ -349,8 +349,9 @@ static void tile__cupti_collect_locked(void) {
         r->h0 = r->h1 = g0;
         r->g0 = g0, r->g1 = g1;
     }
+    free(ours);
     tile__prof.lost += tile__cupti.dropped;
-    tile__cupti.nker = tile__cupti.next_ext = tile__cupti.dropped = 0;
+    tile__cupti.nker = tile__cupti.dropped = 0;
     pthread_mutex_unlock(&tile__cupti.lock);
 }
 
@@ -469,9 +470,10 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
     return tok;
 }
 /* the kernel's start (end 0) and end (end 1): on the GPU right before and
-   after the driver's launch, an event on the launch's stream; in the
+   after the driver's launch (ran: the driver took it), an event on the
+   launch's stream or, with CUPTI, the launch's place in the order; in the
    interpreter around the run, the host clock */
-static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
+static void tile__prof_launch_event(tile__prof_tok tok, int end, int ran, void *stream) {
     if (!tok.gen) return;
     pthread_mutex_lock(&tile__prof_lock);
     if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
@@ -479,10 +481,9 @@ static void tile__prof_launch_event(tile__prof_tok tok, int end, void *stream) {
         if (!tile__prof.gpu) {
             if (end) r->g1 = tile__prof_now();
             else r->g0 = tile__prof_now();
-        } else if (tile__prof.cupti) {   /* the kernel's record will carry this launch's number */
-            uint64_t id = (uint64_t)tile__prof.gen << 32 | (uint64_t)(tok.rec + 1);
-            if (!end) tile__cupti.push(TILE__CUPTI_CUSTOM0, id);
-            else tile__cupti.pop(TILE__CUPTI_CUSTOM0, &id);
+        } else if (tile__prof.cupti) {   /* the order in which launches reach the driver: CUPTI's records follow it */
+            if (!end) r->seq = ++tile__prof.seq;
+            else if (!ran) r->seq = 0;   /* the driver refused it: no record will come */
         } else if (tile__cu_enter(NULL, 0) == TILE_OK) {   /* the context current on this thread */
             if (!end) r->pair = tile__prof_pair_take(tok.rec);
             if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
@@ -992,9 +993,9 @@ static void tile__prof_atexit_free(void) {
     tile__prof.metrics = NULL, tile__prof.nmetrics = tile__prof.capmetrics = 0;
     pthread_mutex_unlock(&tile__prof_lock);
     pthread_mutex_lock(&tile__cupti.lock);   /* CUPTI's kinds are off by now */
-    free(tile__cupti.ext), free(tile__cupti.ker);
-    tile__cupti.ext = NULL, tile__cupti.ker = NULL;
-    tile__cupti.next_ext = tile__cupti.cap_ext = tile__cupti.nker = tile__cupti.capker = 0;
+    free(tile__cupti.ker);
+    tile__cupti.ker = NULL;
+    tile__cupti.nker = tile__cupti.capker = 0;
     pthread_mutex_unlock(&tile__cupti.lock);
 }
 

@@ -313,15 +313,15 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         }
         launch_args = params;
     }
-    tile__prof_launch_event(tok, 0, o->stream);   /* >>profile: the kernel's time, when a profile runs */
+    tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the kernel's time, when a profile runs */
     st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
-    tile__prof_launch_event(tok, 1, o->stream);
+    tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
     if (slot >= 0) {
         if (st != TILE_OK) tile__rec_drop(slot);
         else st = tile__rec_launched(slot, o->stream, o);
     }
     /* TILE_SYNC, or a user's assert: wait, and report what the launch found */
-    if (st == TILE_OK && (tile__knobs_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK))) {
+    if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK))) {
         unsigned long long upto = tile__rec_mark();
         st = tile__cu_sync_at(o->file, o->line, k->name);
         if (st == TILE_OK) st = tile__rec_collect(upto);
