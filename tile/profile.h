@@ -73,6 +73,7 @@ typedef struct tile__prof_metric {
 
 static pthread_mutex_t tile__prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int tile__prof_on;   /* a profile runs: the launch path's one check */
+static atomic_int tile__prof_nfn;  /* kernels with a metrics function: none, no lookup */
 static struct {
     unsigned gen;                /* which profile: thread stacks of an older one are stale */
     char path[4096];             /* "" : the tree on stderr only */
@@ -418,6 +419,7 @@ static void tile__nvtx_pop(void) {
 typedef struct tile__prof_tok {
     unsigned gen;
     int rec;
+    int cupti;                   /* timed by CUPTI: the launch path does no more */
 } tile__prof_tok;
 
 /* "A=1 B=2 w4 s3": the launch's meta-parameters in their order, warps, stages */
@@ -430,18 +432,41 @@ static void tile__prof_config(const tile_launch *o, char *buf, size_t n) {
     tile__launch_defaults(o, &w, &s);
     if (at < n) snprintf(buf + at, n - at, "w%d s%d", w, s);
 }
+/* this thread's last config text and what it was made of */
+static _Thread_local struct {
+    const tile_kernel *k;
+    tile_meta meta[TILE_MAX_META];
+    int num_warps, num_stages;
+    char text[200];
+} tile__prof_me_cfg;
+static void tile__prof_config_cached(const tile_kernel *k, const tile_launch *o, char *buf, size_t n) {
+    if (tile__prof_me_cfg.k != k || o->num_warps != tile__prof_me_cfg.num_warps || o->num_stages != tile__prof_me_cfg.num_stages ||
+        memcmp(o->meta, tile__prof_me_cfg.meta, sizeof o->meta) != 0) {
+        tile__prof_config(o, tile__prof_me_cfg.text, sizeof tile__prof_me_cfg.text);
+        tile__prof_me_cfg.k = k;
+        memcpy(tile__prof_me_cfg.meta, o->meta, sizeof o->meta);   /* names compared by address: a launch's names are its program's strings */
+        tile__prof_me_cfg.num_warps = o->num_warps, tile__prof_me_cfg.num_stages = o->num_stages;
+    }
+    memcpy(buf, tile__prof_me_cfg.text, n < sizeof tile__prof_me_cfg.text ? n : sizeof tile__prof_me_cfg.text);
+}
 /* the start of a launch the profile records; *tok is 0 when none runs */
 static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__prof_tok tok = {0, -1};
+    tile__prof_tok tok = {0, -1, 0};
     if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return tok;
     double flops = o->flops, bytes = o->bytes;
     tile_metrics_fn fn = NULL;
     void *user = NULL;
-    pthread_mutex_lock(&tile__prof_lock);
-    for (int i = 0; i < tile__prof.nmetrics; i++)
-        if (tile__prof.metrics[i].k == k) fn = tile__prof.metrics[i].fn, user = tile__prof.metrics[i].user;
-    pthread_mutex_unlock(&tile__prof_lock);
-    if (fn && !(flops > 0 || bytes > 0)) fn(k, o, args, user, &flops, &bytes);   /* the user's code: not under the lock */
+    if (!(flops > 0 || bytes > 0) && atomic_load_explicit(&tile__prof_nfn, memory_order_relaxed)) {
+        pthread_mutex_lock(&tile__prof_lock);
+        for (int i = 0; i < tile__prof.nmetrics; i++)
+            if (tile__prof.metrics[i].k == k) fn = tile__prof.metrics[i].fn, user = tile__prof.metrics[i].user;
+        pthread_mutex_unlock(&tile__prof_lock);
+        if (fn) fn(k, o, args, user, &flops, &bytes);   /* the user's code: not under the lock */
+    }
+    /* the config's text: the same as this thread's last launch's (a loop of
+       launches) is copied, else formatted (outside the lock) */
+    char config[sizeof tile__prof_me_cfg.text];
+    tile__prof_config_cached(k, o, config, sizeof config);
     pthread_mutex_lock(&tile__prof_lock);
     if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed) &&
         tile__prof_grow((void **)&tile__prof.launches, tile__prof.nlaunches, &tile__prof.caplaunches, sizeof *tile__prof.launches)) {
@@ -449,7 +474,7 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
         tile__prof_launch *r = &tile__prof.launches[tile__prof.nlaunches];
         memset(r, 0, sizeof *r);
         tile__copy_cut(r->kernel, sizeof r->kernel, k->name ? k->name : "?");
-        tile__prof_config(o, r->config, sizeof r->config);
+        memcpy(r->config, config, sizeof r->config);
         memcpy(r->grid, grid, sizeof r->grid);
         r->stream = o->stream;
         r->thread = tile__prof_me.thread;
@@ -460,7 +485,9 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
         r->flops = flops > 0 ? flops : 0;
         r->bytes = bytes > 0 ? bytes : 0;
         r->pair = -1;
+        if (tile__prof.cupti) r->seq = ++tile__prof.seq;   /* the order launches go to the driver: CUPTI's records follow it */
         tok.gen = tile__prof.gen;
+        tok.cupti = tile__prof.cupti;
         tok.rec = tile__prof.nlaunches++;
         tile__nvtx_push(r->kernel);
     } else if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
@@ -474,16 +501,15 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
    launch's stream or, with CUPTI, the launch's place in the order; in the
    interpreter around the run, the host clock */
 static void tile__prof_launch_event(tile__prof_tok tok, int end, int ran, void *stream) {
-    if (!tok.gen) return;
+    if (!tok.gen || (tok.cupti && (!end || ran))) return;   /* CUPTI: only a launch the driver refused */
     pthread_mutex_lock(&tile__prof_lock);
     if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
         tile__prof_launch *r = &tile__prof.launches[tok.rec];
         if (!tile__prof.gpu) {
             if (end) r->g1 = tile__prof_now();
             else r->g0 = tile__prof_now();
-        } else if (tile__prof.cupti) {   /* the order in which launches reach the driver: CUPTI's records follow it */
-            if (!end) r->seq = ++tile__prof.seq;
-            else if (!ran) r->seq = 0;   /* the driver refused it: no record will come */
+        } else if (tile__prof.cupti) {
+            r->seq = 0;   /* the driver refused it: no record will come */
         } else if (tile__cu_enter(NULL, 0) == TILE_OK) {   /* the context current on this thread */
             if (!end) r->pair = tile__prof_pair_take(tok.rec);
             if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
@@ -526,6 +552,7 @@ tile_status tile_kernel_metrics(tile_kernel *k, tile_metrics_fn fn, void *user) 
     } else {   /* NULL: forget the kernel's function */
         tile__prof.metrics[i] = tile__prof.metrics[--tile__prof.nmetrics];
     }
+    atomic_store_explicit(&tile__prof_nfn, tile__prof.nmetrics, memory_order_relaxed);
 done:
     pthread_mutex_unlock(&tile__prof_lock);
     return st == TILE_OK ? st : tile__error(st, k->name, k->file, k->line, "tile_kernel_metrics: out of host memory");
@@ -991,6 +1018,7 @@ static void tile__prof_atexit_free(void) {
     pthread_mutex_lock(&tile__prof_lock);
     free(tile__prof.metrics);
     tile__prof.metrics = NULL, tile__prof.nmetrics = tile__prof.capmetrics = 0;
+    atomic_store_explicit(&tile__prof_nfn, 0, memory_order_relaxed);
     pthread_mutex_unlock(&tile__prof_lock);
     pthread_mutex_lock(&tile__cupti.lock);   /* CUPTI's kinds are off by now */
     free(tile__cupti.ker);
