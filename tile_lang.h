@@ -319,13 +319,18 @@ tl_t tl_interleave_at(const char *file, int line, tl_t a, tl_t b);
     X(logical_and) X(logical_or) /* on truth values -> i1                    */ \
     X(umulhi)   /* high half of the unsigned 2N-bit product (integers)       */
 
-#define TILE__UNARY_OPS(X)                                                      \
-    X(neg) X(not) X(abs)                                                        \
-    X(exp) X(exp2) X(log) X(log2) X(sqrt) X(rsqrt) X(sin) X(cos) X(tanh)        \
-    X(sigmoid) X(erf) X(floor) X(ceil)
+/* X(name, NAME): tl_<name>_at, whose op is TILE__OP_<NAME> of the op table.
+   The float functions' builders are made from TILE__MATH_OPS (a new one is
+   its row in the op table, its entry at the end of this list, its tl_ macro
+   below and its test; README → Development → adding an op). */
+#define TILE__MATH_OPS(X)                                                                      \
+    X(exp, EXP) X(exp2, EXP2) X(log, LOG) X(log2, LOG2) X(sqrt, SQRT) X(rsqrt, RSQRT)          \
+    X(sin, SIN) X(cos, COS) X(tanh, TANH) X(sigmoid, SIGMOID) X(erf, ERF) X(floor, FLOOR)      \
+    X(ceil, CEIL)
+#define TILE__UNARY_OPS(X) X(neg, NEG) X(not, NOT) X(abs, ABS) TILE__MATH_OPS(X)
 
 #define TILE__DECL_BINARY(op) tl_t tl_##op##_at(const char *file, int line, tl_t a, tl_t b);
-#define TILE__DECL_UNARY(op) tl_t tl_##op##_at(const char *file, int line, tl_t x);
+#define TILE__DECL_UNARY(op, OP) tl_t tl_##op##_at(const char *file, int line, tl_t x);
 TILE__BINARY_OPS(TILE__DECL_BINARY)
 TILE__UNARY_OPS(TILE__DECL_UNARY)
 #undef TILE__DECL_BINARY

@@ -531,10 +531,7 @@ tl_t tl_abs_at(const char *file, int line, tl_t xv) {
     tl_t tl_##op##_at(const char *file, int line, tl_t x) {                             \
         return tile__unary(file, line, "tl_" #op, TILE__OP_##OP, x, TILE__A_FLOAT);     \
     }
-TILE__MATH_FN(exp, EXP) TILE__MATH_FN(exp2, EXP2) TILE__MATH_FN(log, LOG) TILE__MATH_FN(log2, LOG2)
-TILE__MATH_FN(sqrt, SQRT) TILE__MATH_FN(rsqrt, RSQRT) TILE__MATH_FN(sin, SIN) TILE__MATH_FN(cos, COS)
-TILE__MATH_FN(tanh, TANH) TILE__MATH_FN(sigmoid, SIGMOID) TILE__MATH_FN(erf, ERF)
-TILE__MATH_FN(floor, FLOOR) TILE__MATH_FN(ceil, CEIL)
+TILE__MATH_OPS(TILE__MATH_FN)   /* tile_lang.h's list */
 #undef TILE__MATH_FN
 
 tl_t tl_where_at(const char *file, int line, tl_t cv, tl_t av, tl_t bv) {

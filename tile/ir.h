@@ -67,113 +67,153 @@ enum {
     TILE__F_CMP = 16,      /* result is i1 from a comparison                */
 };
 #define TILE__PE (TILE__F_PURE | TILE__F_EW)
-/* X(NAME, "name", operands (-1: any), results, flags, libm): libm is the
-   C math library's name of an elementwise float function (f32 adds "f";
-   libdevice prefixes "__nv_"), which both emitters call; 0 for the others. */
-#define TILE__OPS(X)                                                                               \
-    X(CONST,       "const",        0, 1, TILE__F_PURE, 0) /* splat of attr i[0] (ints) or f (floats)  */ \
-    X(PROGRAM_ID,  "program_id",   0, 1, TILE__F_PURE, 0) /* program index on axis i[0]             */ \
-    X(NUM_PROGRAMS,"num_programs", 0, 1, TILE__F_PURE, 0) /* grid size on axis i[0]                 */ \
-    X(ARANGE,      "arange",       0, 1, TILE__F_PURE, 0) /* i[0], i[0]+1, ... < i[1]               */ \
-    X(BROADCAST,   "broadcast",    1, 1, TILE__F_PURE, 0) /* size-1 dims (or rank 0) to the result shape */ \
-    X(EXPAND_DIMS, "expand_dims",  1, 1, TILE__F_PURE, 0) /* insert a dim of 1 at i[0]              */ \
-    X(RESHAPE,     "reshape",      1, 1, TILE__F_PURE, 0) /* same elements, row-major, new shape    */ \
-    X(PERMUTE,     "permute",      1, 1, TILE__F_PURE, 0) /* result dim d = operand dim i[d]        */ \
-    X(CAT,         "cat",          2, 1, TILE__F_PURE, 0) /* a then b along axis 0                  */ \
-    X(JOIN,        "join",         2, 1, TILE__F_PURE, 0) /* stack a, b on a new last dim of 2      */ \
-    X(SPLIT,       "split",        1, 2, TILE__F_PURE, 0) /* the halves of the last dim (of 2)      */ \
-    X(ADD,         "add",          2, 1, TILE__PE, 0)     /* a + b (ints wrap)                      */ \
-    X(SUB,         "sub",          2, 1, TILE__PE, 0)     /* a - b                                  */ \
-    X(MUL,         "mul",          2, 1, TILE__PE, 0)     /* a * b                                  */ \
-    X(DIV,         "div",          2, 1, TILE__PE, 0)     /* floats: a / b; ints: truncating (x/0 = -1 as the GPU) */ \
-    X(MOD,         "mod",          2, 1, TILE__PE, 0)     /* floats: fmod; ints: C remainder        */ \
-    X(MIN,         "min",          2, 1, TILE__PE, 0)     /* min; floats: a NaN loses               */ \
-    X(MAX,         "max",          2, 1, TILE__PE, 0)     /* max                                    */ \
-    X(AND,         "and",          2, 1, TILE__PE, 0)     /* bitwise and                            */ \
-    X(OR,          "or",           2, 1, TILE__PE, 0)     /* bitwise or                             */ \
-    X(XOR,         "xor",          2, 1, TILE__PE, 0)     /* bitwise xor                            */ \
-    X(SHL,         "shl",          2, 1, TILE__PE, 0)     /* a << b (b >= width gives 0)            */ \
-    X(SHR,         "shr",          2, 1, TILE__PE, 0)     /* a >> b, arithmetic when signed         */ \
-    X(UMULHI,      "umulhi",       2, 1, TILE__PE, 0)     /* the high half of the unsigned 2N-bit product */ \
-    X(EQ,          "eq",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a == b -> i1               */ \
-    X(NE,          "ne",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a != b (true for NaN)      */ \
-    X(LT,          "lt",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a < b                      */ \
-    X(LE,          "le",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a <= b                     */ \
-    X(GT,          "gt",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a > b                      */ \
-    X(GE,          "ge",           2, 1, TILE__PE | TILE__F_CMP, 0) /* a >= b                     */ \
-    X(PTR_ADD,     "ptr_add",      2, 1, TILE__PE, 0)     /* pointer a advanced by b elements       */ \
-    X(NEG,         "neg",          1, 1, TILE__PE, 0)     /* -x                                     */ \
-    X(NOT,         "not",          1, 1, TILE__PE, 0)     /* ~x (i1: logical not)                   */ \
-    X(ABS,         "abs",          1, 1, TILE__PE, 0)     /* |x|                                    */ \
-    X(EXP,         "exp",          1, 1, TILE__PE, "exp")     /* e^x                                    */ \
-    X(EXP2,        "exp2",         1, 1, TILE__PE, "exp2")     /* 2^x                                    */ \
-    X(LOG,         "log",          1, 1, TILE__PE, "log")     /* ln x                                   */ \
-    X(LOG2,        "log2",         1, 1, TILE__PE, "log2")     /* log2 x                                 */ \
-    X(SQRT,        "sqrt",         1, 1, TILE__PE, "sqrt")     /* square root, correctly rounded         */ \
-    X(RSQRT,       "rsqrt",        1, 1, TILE__PE, "rsqrt")     /* 1 / sqrt(x)                            */ \
-    X(SIN,         "sin",          1, 1, TILE__PE, "sin")     /* sin x                                  */ \
-    X(COS,         "cos",          1, 1, TILE__PE, "cos")     /* cos x                                  */ \
-    X(TANH,        "tanh",         1, 1, TILE__PE, "tanh")     /* tanh x                                 */ \
-    X(SIGMOID,     "sigmoid",      1, 1, TILE__PE, 0)     /* 1 / (1 + e^-x)                         */ \
-    X(ERF,         "erf",          1, 1, TILE__PE, "erf")     /* the error function                     */ \
-    X(FLOOR,       "floor",        1, 1, TILE__PE, "floor")     /* round toward -inf                      */ \
-    X(CEIL,        "ceil",         1, 1, TILE__PE, "ceil")     /* round toward +inf                      */ \
-    X(CAST,        "cast",         1, 1, TILE__PE, 0)     /* value conversion to the result dtype   */ \
-    X(BITCAST,     "bitcast",      1, 1, TILE__PE, 0)     /* same bits, another dtype of equal width */ \
-    X(WHERE,       "where",        3, 1, TILE__PE, 0)     /* c ? a : b                              */ \
-    X(FMA,         "fma",          3, 1, TILE__PE, 0)     /* a * b + c, one rounding                */ \
-    X(LOAD,        "load",         3, 1, 0, 0)            /* *ptr where mask (operand 1, optional) else other (2, optional); i[0] cache, i[1] evict, i[2] volatile */ \
-    X(STORE,       "store",        3, 0, 0, 0)            /* *ptr = value where mask (optional); i[0] cache, i[1] evict */ \
-    X(REDUCE,      "reduce",       1, 1, TILE__F_PURE, 0) /* i[0] kind, i[1] axis (the result drops it unless i[2] keep_dims) */ \
-    X(SCAN,        "scan",         1, 1, TILE__F_PURE, 0) /* inclusive scan: i[0] kind, i[1] axis, i[2] reverse */ \
-    X(DOT,         "dot",          3, 1, TILE__F_PURE, 0) /* a[M,K] @ b[K,N] (+ acc, optional); i[0] precision */ \
-    X(ATOMIC,      "atomic",       3, 1, 0, 0)            /* old = *ptr; *ptr = op(old, val) where mask; i[0] op, i[1] sem, i[2] scope */ \
-    X(ATOMIC_CAS,  "atomic_cas",   3, 1, 0, 0)            /* old = *ptr; if old == cmp: *ptr = val; i[1] sem, i[2] scope */ \
-    X(MAKE_DESC,   "make_desc",   -1, 1, TILE__F_PURE, 0) /* base, shape x r, strides x r (elements) -> a descriptor of blocks i[0..r) */ \
-    X(DESC_LOAD,   "desc_load",   -1, 1, 0, 0)            /* the block of desc at offsets (operands 1..r); zeros outside the tensor */ \
-    X(DESC_STORE,  "desc_store",  -1, 0, 0, 0)            /* desc, value, offsets x r: the block's elements inside the tensor; i[0] -1 store, else the atomic kind */ \
-    X(PRINT,       "print",       -1, 0, 0, 0)            /* print s (the prefix) and each operand's elements */ \
-    X(ASSERT,      "assert",       1, 0, 0, 0)            /* fail the launch with s where a lane is false */ \
-    X(BARRIER,     "barrier",      0, 0, 0, 0)            /* all threads of the program meet        */ \
-    X(FOR,         "for",         -1, -1, TILE__F_REGION, 0) /* lo, hi, step, inits...; body args (iv, carried...) */ \
-    X(IF,          "if",          -1, -1, TILE__F_REGION, 0) /* cond; then, else regions yield the results */ \
-    X(WHILE,       "while",       -1, -1, TILE__F_REGION, 0) /* inits...; before region ends in CONDITION, after in YIELD */ \
-    X(YIELD,       "yield",       -1, 0, TILE__F_TERM, 0)    /* the values a region hands back           */ \
-    X(CONDITION,   "condition",   -1, 0, TILE__F_TERM, 0)    /* cond, values...: continue with values while cond */
+/* X(NAME, "name", operands, results, flags, libm, ref, opt, lay, attrs): one
+   row per op; a new op is its row, its builder function and its tl_ macro,
+   and the places its rule differs (README → Development → adding an op).
+     operands, results  counts; -1: any number (the verifier checks the rest)
+     flags   TILE__F_*: PURE ops are CSE'd and DCE'd, EW ops take operands
+             already broadcast to the result's shape (the builder inserts
+             BROADCAST), and the interpreter evaluates them by tile__eval
+     libm    the C math library's name of an elementwise float function, which
+             both emitters call (CUDA C: expf/exp; LLVM: libdevice's
+             __nv_expf/__nv_exp); 0 for the others
+     ref     the C function of double the interpreter and the constant folder
+             evaluate it with (rounded to f32 for f32, f16 and bf16, which are
+             computed in f32 as Triton does); 0 where tile__eval has a rule
+     opt     the operands that may be absent (value id 0): bit k for operand k
+     lay     the layout the lowering gives the operands before the op's rule
+             runs (tile__lay_rule below)
+     attrs   the names of the integer attributes i[0], i[1], ... separated by
+             commas (an empty name: the slot is unused; "name[]": every slot
+             from there on, printed as name[k]); the IR dump prints a slot that
+             the op's own format does not by its name, so a new op needs no
+             printer case. 0: none */
+#define TILE__OPS(X) \
+    X(CONST,        "const",        0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "value")                /* splat of value (ints) or f (floats) */ \
+    X(PROGRAM_ID,   "program_id",   0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* program index on the axis */ \
+    X(NUM_PROGRAMS, "num_programs", 0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* grid size on the axis */ \
+    X(ARANGE,       "arange",       0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "start,end")            /* start, start+1, ... < end */ \
+    X(BROADCAST,    "broadcast",    1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* size-1 dims (or rank 0) to the result shape */ \
+    X(EXPAND_DIMS,  "expand_dims",  1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* insert a dim of 1 at axis */ \
+    X(RESHAPE,      "reshape",      1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* same elements, row-major, new shape */ \
+    X(PERMUTE,      "permute",      1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "order[]")              /* result dim d = operand dim order<d> */ \
+    X(CAT,          "cat",          2,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* a then b along axis 0 */ \
+    X(JOIN,         "join",         2,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* stack a, b on a new last dim of 2 */ \
+    X(SPLIT,        "split",        1,  2,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* the halves of the last dim (of 2) */ \
+    X(ADD,          "add",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a + b (ints wrap) */ \
+    X(SUB,          "sub",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a - b */ \
+    X(MUL,          "mul",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a * b */ \
+    X(DIV,          "div",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* floats: a / b; ints: truncating (x/0 = -1 as the GPU) */ \
+    X(MOD,          "mod",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* floats: fmod; ints: C remainder */ \
+    X(MIN,          "min",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* min; floats: a NaN loses */ \
+    X(MAX,          "max",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* max */ \
+    X(AND,          "and",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise and */ \
+    X(OR,           "or",           2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise or */ \
+    X(XOR,          "xor",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise xor */ \
+    X(SHL,          "shl",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a << b (b >= width gives 0) */ \
+    X(SHR,          "shr",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a >> b, arithmetic when signed */ \
+    X(UMULHI,       "umulhi",       2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the high half of the unsigned 2N-bit product */ \
+    X(EQ,           "eq",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a == b -> i1 */ \
+    X(NE,           "ne",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a != b (true for NaN) */ \
+    X(LT,           "lt",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a < b */ \
+    X(LE,           "le",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a <= b */ \
+    X(GT,           "gt",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a > b */ \
+    X(GE,           "ge",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a >= b */ \
+    X(PTR_ADD,      "ptr_add",      2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* pointer a advanced by b elements */ \
+    X(NEG,          "neg",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* -x */ \
+    X(NOT,          "not",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ~x (i1: logical not) */ \
+    X(ABS,          "abs",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* |x| */ \
+    X(EXP,          "exp",          1,  1,  TILE__PE,               "exp",   exp,   0, RES,  0)                      /* e^x */ \
+    X(EXP2,         "exp2",         1,  1,  TILE__PE,               "exp2",  exp2,  0, RES,  0)                      /* 2^x */ \
+    X(LOG,          "log",          1,  1,  TILE__PE,               "log",   log,   0, RES,  0)                      /* ln x */ \
+    X(LOG2,         "log2",         1,  1,  TILE__PE,               "log2",  log2,  0, RES,  0)                      /* log2 x */ \
+    X(SQRT,         "sqrt",         1,  1,  TILE__PE,               "sqrt",  sqrt,  0, RES,  0)                      /* square root, correctly rounded */ \
+    X(RSQRT,        "rsqrt",        1,  1,  TILE__PE,               "rsqrt", 0,     0, RES,  0)                      /* 1 / sqrt(x) */ \
+    X(SIN,          "sin",          1,  1,  TILE__PE,               "sin",   sin,   0, RES,  0)                      /* sin x */ \
+    X(COS,          "cos",          1,  1,  TILE__PE,               "cos",   cos,   0, RES,  0)                      /* cos x */ \
+    X(TANH,         "tanh",         1,  1,  TILE__PE,               "tanh",  tanh,  0, RES,  0)                      /* tanh x */ \
+    X(SIGMOID,      "sigmoid",      1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 1 / (1 + e^-x) */ \
+    X(ERF,          "erf",          1,  1,  TILE__PE,               "erf",   erf,   0, RES,  0)                      /* the error function */ \
+    X(FLOOR,        "floor",        1,  1,  TILE__PE,               "floor", floor, 0, RES,  0)                      /* round toward -inf */ \
+    X(CEIL,         "ceil",         1,  1,  TILE__PE,               "ceil",  ceil,  0, RES,  0)                      /* round toward +inf */ \
+    X(CAST,         "cast",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* value conversion to the result dtype */ \
+    X(BITCAST,      "bitcast",      1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* same bits, another dtype of equal width */ \
+    X(WHERE,        "where",        3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* c ? a : b */ \
+    X(FMA,          "fma",          3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a * b + c, one rounding */ \
+    X(LOAD,         "load",         3,  1,  0,                      0,       0,     6, RES,  "cache,evict,volatile") /* *ptr where mask (operand 1, optional) else other (2, optional) */ \
+    X(STORE,        "store",        3,  0,  0,                      0,       0,     4, PTR,  "cache,evict")          /* *ptr = value where mask (optional) */ \
+    X(REDUCE,       "reduce",       1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,keep_dims")  /* the axis dropped unless keep_dims */ \
+    X(SCAN,         "scan",         1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,reverse")    /* inclusive along axis */ \
+    X(DOT,          "dot",          3,  1,  TILE__F_PURE,           0,       0,     4, ACC,  "precision")            /* a[M,K] @ b[K,N] (+ acc, optional) */ \
+    X(ATOMIC,       "atomic",       3,  1,  0,                      0,       0,     4, PTR,  "op,sem,scope")         /* old = *ptr; *ptr = op(old, val) where mask */ \
+    X(ATOMIC_CAS,   "atomic_cas",   3,  1,  0,                      0,       0,     0, PTR,  ",sem,scope")           /* old = *ptr; if old == cmp: *ptr = val */ \
+    X(MAKE_DESC,    "make_desc",    -1, 1,  TILE__F_PURE,           0,       0,     0, OWN,  "block[]")              /* base, shape x r, strides x r (elements) -> a descriptor of blocks block<0..r> */ \
+    X(DESC_LOAD,    "desc_load",    -1, 1,  0,                      0,       0,     0, OWN,  0)                      /* the block of desc at offsets (operands 1..r); zeros outside the tensor */ \
+    X(DESC_STORE,   "desc_store",   -1, 0,  0,                      0,       0,     0, OWN,  "kind")                 /* desc, value, offsets x r: the block's elements inside the tensor; kind -1: a store, else the atomic kind */ \
+    X(PRINT,        "print",        -1, 0,  0,                      0,       0,     0, BODY, 0)                      /* print s (the prefix) and each operand's elements */ \
+    X(ASSERT,       "assert",       1,  0,  0,                      0,       0,     0, BODY, 0)                      /* fail the launch with s where a lane is false */ \
+    X(BARRIER,      "barrier",      0,  0,  0,                      0,       0,     0, OWN,  0)                      /* all threads of the program meet */ \
+    X(FOR,          "for",          -1, -1, TILE__F_REGION,         0,       0,     0, BODY, "options,num_stages")   /* lo, hi, step, inits...; body args (iv, carried...) */ \
+    X(IF,           "if",           -1, -1, TILE__F_REGION,         0,       0,     0, BODY, 0)                      /* cond; then, else regions yield the results */ \
+    X(WHILE,        "while",        -1, -1, TILE__F_REGION,         0,       0,     0, BODY, 0)                      /* inits...; before region ends in CONDITION, after in YIELD */ \
+    X(YIELD,        "yield",        -1, 0,  TILE__F_TERM,           0,       0,     0, BODY, 0)                      /* the values a region hands back */ \
+    X(CONDITION,    "condition",    -1, 0,  TILE__F_TERM,           0,       0,     0, BODY, 0)                      /* cond, values...: continue with values while cond */
 
 typedef enum tile__opcode {
-#define TILE__OP_ENUM(N, s, no, nr, f, libm) TILE__OP_##N,
+#define TILE__OP_ENUM(N, s, no, nr, f, libm, ref, opt, lay, attrs) TILE__OP_##N,
     TILE__OPS(TILE__OP_ENUM)
 #undef TILE__OP_ENUM
     TILE__OP_COUNT_
 } tile__opcode;
-/* the libm column: "exp" for EXP, NULL for an op that is not one */
-static const char *const tile__op_libm[] = {
-#define TILE__OP_LIBM(N, s, no, nr, f, libm) libm,
-    TILE__OPS(TILE__OP_LIBM)
-#undef TILE__OP_LIBM
-};
-
-static const char *const tile__op_names[] = {
-#define TILE__OP_NAME(N, s, no, nr, f, libm) s,
-    TILE__OPS(TILE__OP_NAME)
-#undef TILE__OP_NAME
-};
-static const signed char tile__op_nopnd[] = {
-#define TILE__OP_NO(N, s, no, nr, f, libm) no,
-    TILE__OPS(TILE__OP_NO)
-#undef TILE__OP_NO
-};
-static const signed char tile__op_nres[] = {
-#define TILE__OP_NR(N, s, no, nr, f, libm) nr,
-    TILE__OPS(TILE__OP_NR)
-#undef TILE__OP_NR
-};
-static const unsigned char tile__op_flags[] = {
-#define TILE__OP_FL(N, s, no, nr, f, libm) f,
-    TILE__OPS(TILE__OP_FL)
-#undef TILE__OP_FL
-};
+/* the lay column: where the lowering puts an op's operands before its rule */
+typedef enum tile__lay_rule {
+    TILE__LAY_OWN,    /* each operand as it is when it is blocked, else in its type's default blocked layout */
+    TILE__LAY_RES,    /* every operand in the result's layout (elementwise ops, load) */
+    TILE__LAY_PTR,    /* every operand in the pointer's (operand 0) layout when it is blocked, else all in the
+                         default blocked layout, the pointer last (store, atomics) */
+    TILE__LAY_ACC,    /* operand 2 (the accumulator) in the result's layout, the others as OWN (dot) */
+    TILE__LAY_BODY,   /* the op's rule takes its operands as they are (control flow, print, assert) */
+} tile__lay_rule;
+#define TILE__X_COLUMN(col, type, name)                                                \
+    static const type name[] = {TILE__OPS(TILE__X_##col)};
+#define TILE__X_LIBM(N, s, no, nr, f, libm, ref, opt, lay, attrs) libm,
+#define TILE__X_NAME(N, s, no, nr, f, libm, ref, opt, lay, attrs) s,
+#define TILE__X_NO(N, s, no, nr, f, libm, ref, opt, lay, attrs) no,
+#define TILE__X_NR(N, s, no, nr, f, libm, ref, opt, lay, attrs) nr,
+#define TILE__X_FL(N, s, no, nr, f, libm, ref, opt, lay, attrs) f,
+#define TILE__X_REF(N, s, no, nr, f, libm, ref, opt, lay, attrs) ref,
+#define TILE__X_OPT(N, s, no, nr, f, libm, ref, opt, lay, attrs) opt,
+#define TILE__X_LAY(N, s, no, nr, f, libm, ref, opt, lay, attrs) TILE__LAY_##lay,
+#define TILE__X_ATTRS(N, s, no, nr, f, libm, ref, opt, lay, attrs) attrs,
+typedef double (*tile__ref_fn)(double);
+TILE__X_COLUMN(LIBM, char *const, tile__op_libm)          /* "exp" for EXP, NULL for an op that is not one */
+TILE__X_COLUMN(NAME, char *const, tile__op_names)
+TILE__X_COLUMN(NO, signed char, tile__op_nopnd)
+TILE__X_COLUMN(NR, signed char, tile__op_nres)
+TILE__X_COLUMN(FL, unsigned char, tile__op_flags)
+TILE__X_COLUMN(REF, tile__ref_fn, tile__op_ref)
+TILE__X_COLUMN(OPT, unsigned char, tile__op_opt)
+TILE__X_COLUMN(LAY, unsigned char, tile__op_lay)
+TILE__X_COLUMN(ATTRS, char *const, tile__op_attrs)
+#undef TILE__X_COLUMN
+/* Operand k of an op may be absent (value id 0). */
+static int tile__opnd_optional(int code, int k) { return k >= 0 && k < 8 && (tile__op_opt[code] >> k & 1); }
+/* The name of i[k] of an op into buf ("" when the slot has none). */
+static const char *tile__op_attr_name(int code, int k, char *buf, size_t n) {
+    const char *a = tile__op_attrs[code];
+    buf[0] = 0;
+    for (int slot = 0; a && *a; slot++) {
+        size_t len = strcspn(a, ",");
+        int arr = len >= 2 && a[len - 2] == '[' && a[len - 1] == ']';
+        if (slot == k || arr) {
+            if (arr) snprintf(buf, n, "%.*s[%d]", (int)(len - 2), a, k - slot);
+            else snprintf(buf, n, "%.*s", (int)len, a);
+            return buf;
+        }
+        a += len + (a[len] == ',');
+    }
+    return buf;
+}
 
 /* ---- dtypes ---------------------------------------------------------------- */
 typedef struct tile__dtinfo {
@@ -926,16 +966,14 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     case TILE__OP_NEG: if (fl) r.f = -a.f; else r.u = 0 - a.u; break;
     case TILE__OP_NOT: r.u = t == TL_I1 ? !a.u : ~a.u; break;
     case TILE__OP_ABS: if (fl) r.f = fabs(a.f); else r.u = (sg && a.i < 0) ? 0 - a.u : a.u; break;
-    /* transcendental functions of f16/bf16 are computed in f32, as Triton does */
-#define TILE__MATH(OP, expr) case TILE__OP_##OP: { double v = a.f; (void)v; r.f = (t == TL_F64) ? (expr) : (double)(float)(expr); } break;
-    TILE__MATH(EXP, exp(v)) TILE__MATH(LOG, log(v)) TILE__MATH(LOG2, log2(v))
+    /* the table's ref functions (below, the ones with a rule of their own);
+       transcendental functions of f16/bf16 are computed in f32, as Triton does */
+#define TILE__MATH(OP, expr) case TILE__OP_##OP: { double v = a.f; r.f = (t == TL_F64) ? (expr) : (double)(float)(expr); } break;
     case TILE__OP_EXP2:   /* f32: as ex2.approx.ftz.f32 on the GPU, a result below 2^-126 is 0 */
         r.f = t == TL_F64 ? exp2(a.f) : (double)(float)exp2(a.f);
         if (t == TL_F32 && r.f < 0x1p-126) r.f = 0;
         break;
-    TILE__MATH(SQRT, sqrt(v)) TILE__MATH(RSQRT, 1.0 / sqrt(v)) TILE__MATH(SIN, sin(v)) TILE__MATH(COS, cos(v))
-    TILE__MATH(TANH, tanh(v)) TILE__MATH(SIGMOID, 1.0 / (1.0 + exp(-v))) TILE__MATH(ERF, erf(v))
-    TILE__MATH(FLOOR, floor(v)) TILE__MATH(CEIL, ceil(v))
+    TILE__MATH(RSQRT, 1.0 / sqrt(v)) TILE__MATH(SIGMOID, 1.0 / (1.0 + exp(-v)))
 #undef TILE__MATH
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
     case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
@@ -946,7 +984,10 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         memcpy(buf, &bits, 8);
         return tile__mem_load(rt, buf);
     }
-    default: TILE_ASSERT(!"not an elementwise op");
+    default:
+        TILE_ASSERT(tile__op_ref[code] && "an elementwise op without a ref function or a rule");
+        r.f = t == TL_F64 ? tile__op_ref[code](a.f) : (double)(float)tile__op_ref[code](a.f);
+        break;
     }
     return tile__norm(rt, r);
 }

@@ -1094,22 +1094,20 @@ static void tile__swap_in(tile__lower *lw, int v, const tile__layout *want, tile
 static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     const int *o = f->pool + op->opnd;
-    int code = op->code, n = 0;
-    if (code == TILE__OP_YIELD || code == TILE__OP_CONDITION || code == TILE__OP_FOR || code == TILE__OP_IF || code == TILE__OP_WHILE ||
-        code == TILE__OP_PRINT || code == TILE__OP_ASSERT || op->nopnd == 0) {
+    int code = op->code, n = 0, rule = tile__op_lay[code];
+    if (rule == TILE__LAY_BODY || op->nopnd == 0) {
         tile__lower_op_body(lw, op);
         return;
     }
     tile__swapped *saved = (tile__swapped *)tile__lw_alloc(lw, sizeof *saved * (size_t)(op->nopnd + 1));
-    int ew = (tile__op_flags[code] & TILE__F_EW) || code == TILE__OP_LOAD;
-    int byptr = code == TILE__OP_STORE || code == TILE__OP_ATOMIC || code == TILE__OP_ATOMIC_CAS;
+    int ew = rule == TILE__LAY_RES, byptr = rule == TILE__LAY_PTR;
     /* >>tma: a store through the copy engine takes its value in any layout */
     int any = code == TILE__OP_DESC_STORE && tile__plan_store_map(lw->plan, op);
     for (int k = 0; k < op->nopnd && !any; k++) {
         int v = o[k];
         if (v <= 0 || (lw->pipe && lw->pipe[v])) continue;
         tile__layout want;
-        if (ew || (code == TILE__OP_DOT && k == 2)) want = lw->lay[op->res];
+        if (ew || (rule == TILE__LAY_ACC && k == 2)) want = lw->lay[op->res];
         else if (byptr && lw->lay[o[0]].kind == TILE__LAYOUT_BLOCKED) want = lw->lay[o[0]];
         else if (code == TILE__OP_REDUCE && lw->lay[op->res].kind == TILE__LAYOUT_SLICE) continue;   /* >>slice: in its MMA layout */
         else if (code == TILE__OP_DOT && k == 0 && tile__plan_rega(lw->plan, op)) continue;   /* >>wgmma: A from registers */

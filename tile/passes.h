@@ -273,8 +273,12 @@ static void tile__p_enum(tile__printer *p, const char *key, const char *const *n
 /* Attribute slots the op's own format did not print (`used` has bit k for
    i[k]), then the braces' end. */
 static void tile__p_rest_attrs(tile__printer *p, const tile__op *o, unsigned used, int f_used, int s_used) {
+    char name[32];
     for (int k = 0; k < TILE__MAX_IATTR; k++)
-        if (!(used >> k & 1u) && o->i[k]) tile__p_attr(p, "i%d=%lld", k, o->i[k]);
+        if (!(used >> k & 1u) && o->i[k]) {
+            if (*tile__op_attr_name(o->code, k, name, sizeof name)) tile__p_attr(p, "%s=%lld", name, o->i[k]);
+            else tile__p_attr(p, "i%d=%lld", k, o->i[k]);
+        }
     if (!f_used && (o->f != 0 || signbit(o->f))) {
         char buf[64];
         tile__fmt_float(buf, sizeof buf, TL_F64, o->f);
@@ -609,13 +613,6 @@ static int tile__vfail(const tile__func *f, const tile__op *o, const char *fmt, 
     return 1;
 }
 
-static int tile__opnd_optional(tile__opcode code, int k) {
-    switch (code) {
-    case TILE__OP_LOAD: return k == 1 || k == 2;
-    case TILE__OP_STORE: case TILE__OP_ATOMIC: case TILE__OP_DOT: return k == 2;
-    default: return 0;
-    }
-}
 
 /* MAKE_DESC, DESC_LOAD, DESC_STORE: their operand lists and types */
 static int tile__v_desc(const tile__func *f, const tile__op *o) {

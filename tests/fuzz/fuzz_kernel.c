@@ -608,24 +608,28 @@ static void fz_combine(void) {
 typedef tl_t (*fz_un_fn)(const char *file, int line, tl_t x);
 /* FZ_B_add, FZ_U_exp, ...: the index of each op in the tables below (the seeds use them) */
 #define FZ_B_ENUM(op) FZ_B_##op,
-#define FZ_U_ENUM(op) FZ_U_##op,
+#define FZ_U_ENUM(op, OP) FZ_U_##op,
 enum { TILE__BINARY_OPS(FZ_B_ENUM) FZ_B_COUNT_ };
 enum { TILE__UNARY_OPS(FZ_U_ENUM) FZ_U_COUNT_ };
 #undef FZ_B_ENUM
 #undef FZ_U_ENUM
 #define FZ_FN_AT(op) tl_##op##_at,
+#define FZ_UFN_AT(op, OP) tl_##op##_at,
 static const tl__bin_fn fz_binary_fns[] = {TILE__BINARY_OPS(FZ_FN_AT)};
-static const fz_un_fn fz_unary_fns[] = {TILE__UNARY_OPS(FZ_FN_AT)};
+static const fz_un_fn fz_unary_fns[] = {TILE__UNARY_OPS(FZ_UFN_AT)};
 #undef FZ_FN_AT
+#undef FZ_UFN_AT
 enum {
     FZ_NBINARY = (int)(sizeof fz_binary_fns / sizeof fz_binary_fns[0]),
     FZ_NUNARY = (int)(sizeof fz_unary_fns / sizeof fz_unary_fns[0])
 };
 
 #define FZ_NAME(op) #op,
+#define FZ_UNAME(op, OP) #op,
 static const char *const fz_binary_names[] = {TILE__BINARY_OPS(FZ_NAME)};
-static const char *const fz_unary_names[] = {TILE__UNARY_OPS(FZ_NAME)};
+static const char *const fz_unary_names[] = {TILE__UNARY_OPS(FZ_UNAME)};
 #undef FZ_NAME
+#undef FZ_UNAME
 /* ops that want integers (the others take any number; math functions floats) */
 static int fz_int_op(const char *name) {
     static const char *const ints[] = {"floordiv", "cdiv", "and", "or", "xor", "shl", "shr", "umulhi", "not"};
