@@ -484,7 +484,8 @@ static LLVMValueRef tile__ll_round_fmt(tile__ll_em *c, LLVMValueRef a, int mbits
     e = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntSLT, e, lo, ""), lo, e, "");
     LLVMValueRef q = L.LLVMBuildSub(B, e, L.LLVMConstInt(c->i32, (unsigned long long)mbits, 0), "");
     LLVMValueRef scaled = L.LLVMBuildFMul(B, a, tile__ll_pow2(c, L.LLVMBuildSub(B, L.LLVMConstInt(c->i32, 0, 0), q, "")), "");
-    return L.LLVMBuildFMul(B, tile__ll_call1(c, "llvm.rint.f32", c->f32, scaled), tile__ll_pow2(c, q), "");
+    LLVMValueRef back = tile__ll_pow2(c, q);
+    return L.LLVMBuildFMul(B, tile__ll_call1(c, "llvm.rint.f32", c->f32, scaled), back, "");
 }
 /* the f8 bits (no sign) of v >= 0, already representable (tile_fenc) */
 static LLVMValueRef tile__ll_fenc_bits(tile__ll_em *c, LLVMValueRef v, int mbits, int bias) {
@@ -525,8 +526,9 @@ static LLVMValueRef tile__ll_e4m3_2f(tile__ll_em *c, LLVMValueRef b8) {
     LLVMValueRef b = L.LLVMBuildZExt(B, b8, c->i32, "");
     LLVMValueRef e = L.LLVMBuildAnd(B, L.LLVMBuildLShr(B, b, L.LLVMConstInt(c->i32, 3, 0), ""), L.LLVMConstInt(c->i32, 15, 0), "");
     LLVMValueRef m = L.LLVMBuildAnd(B, b, L.LLVMConstInt(c->i32, 7, 0), "");
+    LLVMValueRef mant = L.LLVMBuildShl(B, m, L.LLVMConstInt(c->i32, 20, 0), "");
     LLVMValueRef normal = L.LLVMBuildBitCast(B, L.LLVMBuildOr(B, L.LLVMBuildShl(B, L.LLVMBuildAdd(B, e, L.LLVMConstInt(c->i32, 120, 0), ""), L.LLVMConstInt(c->i32, 23, 0), ""),
-                                                           L.LLVMBuildShl(B, m, L.LLVMConstInt(c->i32, 20, 0), ""), ""), c->f32, "");
+                                                           mant, ""), c->f32, "");
     LLVMValueRef sub = L.LLVMBuildFMul(B, L.LLVMBuildUIToFP(B, m, c->f32, ""), tile__ll_fconst(c, c->f32, ldexp(1.0, -9)), "");
     LLVMValueRef v = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntEQ, e, L.LLVMConstInt(c->i32, 0, 0), ""), sub, normal, "");
     LLVMValueRef isnan = L.LLVMBuildICmp(B, LLVM_IntEQ, L.LLVMBuildAnd(B, b, L.LLVMConstInt(c->i32, 0x7f, 0), ""), L.LLVMConstInt(c->i32, 0x7f, 0), "");
@@ -580,12 +582,14 @@ static LLVMValueRef tile__ll_fma_odd(tile__ll_em *c, LLVMValueRef a, LLVMValueRe
     LLVMValueRef ad = L.LLVMBuildFPExt(B, a, c->f64, ""), bd = L.LLVMBuildFPExt(B, b, c->f64, ""), cd = L.LLVMBuildFPExt(B, cc, c->f64, "");
     LLVMValueRef p = L.LLVMBuildFMul(B, ad, bd, ""), s = L.LLVMBuildFAdd(B, p, cd, "");
     LLVMValueRef bv = L.LLVMBuildFSub(B, s, p, ""), av = L.LLVMBuildFSub(B, s, bv, "");
-    LLVMValueRef er = L.LLVMBuildFAdd(B, L.LLVMBuildFSub(B, p, av, ""), L.LLVMBuildFSub(B, cd, bv, ""), "");
+    LLVMValueRef eb = L.LLVMBuildFSub(B, cd, bv, "");
+    LLVMValueRef er = L.LLVMBuildFAdd(B, L.LLVMBuildFSub(B, p, av, ""), eb, "");
     LLVMValueRef zero = tile__ll_fconst(c, c->f64, 0.0);
     LLVMValueRef u = L.LLVMBuildBitCast(B, s, c->i64, "");
     LLVMValueRef even = L.LLVMBuildICmp(B, LLVM_IntEQ, L.LLVMBuildAnd(B, u, tile__ll_int(c, c->i64, 1), ""), tile__ll_int(c, c->i64, 0), "");
     LLVMValueRef fix = L.LLVMBuildAnd(B, L.LLVMBuildFCmp(B, LLVM_RealUNE, er, zero, ""), even, "");
-    LLVMValueRef same = L.LLVMBuildICmp(B, LLVM_IntEQ, L.LLVMBuildFCmp(B, LLVM_RealOGT, er, zero, ""), L.LLVMBuildFCmp(B, LLVM_RealOGT, s, zero, ""), "");
+    LLVMValueRef spos = L.LLVMBuildFCmp(B, LLVM_RealOGT, s, zero, "");
+    LLVMValueRef same = L.LLVMBuildICmp(B, LLVM_IntEQ, L.LLVMBuildFCmp(B, LLVM_RealOGT, er, zero, ""), spos, "");
     LLVMValueRef step = L.LLVMBuildSelect(B, same, tile__ll_int(c, c->i64, 1), tile__ll_int(c, c->i64, -1), "");
     LLVMValueRef u2 = L.LLVMBuildSelect(B, fix, L.LLVMBuildAdd(B, u, step, ""), u, "");
     return tile__ll_d2f_odd(c, L.LLVMBuildBitCast(B, u2, c->f64, ""));
@@ -811,7 +815,8 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     }
     case TILE__OP_UMULHI: {
         LLVMTypeRef wide = L.LLVMIntTypeInContext(c->C, 2 * w);
-        LLVMValueRef p = L.LLVMBuildMul(B, L.LLVMBuildZExt(B, x, wide, ""), L.LLVMBuildZExt(B, y, wide, ""), "");
+        LLVMValueRef yw = L.LLVMBuildZExt(B, y, wide, "");
+        LLVMValueRef p = L.LLVMBuildMul(B, L.LLVMBuildZExt(B, x, wide, ""), yw, "");
         return tile__ll_new(c, rt, L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, p, L.LLVMConstInt(wide, w, 0), ""), ty, ""), 0);
     }
     case TILE__OP_EQ: cmp = LLVM_IntEQ; break;
@@ -828,8 +833,10 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
 }
 static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__ll_em *c = tile__ll_self(e);
-    if (code == TILE__OP_WHERE)
-        return tile__ll_new(c, rt, L.LLVMBuildSelect(c->B, tile__ll_get(c, a), tile__ll_get(c, b), tile__ll_get(c, c3), ""), 0);
+    if (code == TILE__OP_WHERE) {
+        LLVMValueRef no = tile__ll_get(c, c3), yes = tile__ll_get(c, b);
+        return tile__ll_new(c, rt, L.LLVMBuildSelect(c->B, tile__ll_get(c, a), yes, no, ""), 0);
+    }
     LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), z = tile__ll_fv(c, c3), r;
     if (t == TL_F32 || t == TL_F64) {
         LLVMTypeRef ft = tile__ll_fty(c, t), pt[3] = {ft, ft, ft};
@@ -1016,7 +1023,8 @@ static int tile__ll_shfl_xor(tile__emitter *e, tl_dtype t, int v, int mask) {
         LLVMValueRef lo = tile__ll_call(c, "llvm.nvvm.shfl.sync.bfly.i32", c->i32, pt, 4, args);
         args[1] = L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, u, tile__ll_int(c, c->i64, 32), ""), c->i32, "");
         LLVMValueRef hi = tile__ll_call(c, "llvm.nvvm.shfl.sync.bfly.i32", c->i32, pt, 4, args);
-        LLVMValueRef r = L.LLVMBuildOr(B, L.LLVMBuildZExt(B, lo, c->i64, ""), L.LLVMBuildShl(B, L.LLVMBuildZExt(B, hi, c->i64, ""), tile__ll_int(c, c->i64, 32), ""), "");
+        LLVMValueRef high = L.LLVMBuildShl(B, L.LLVMBuildZExt(B, hi, c->i64, ""), tile__ll_int(c, c->i64, 32), "");
+        LLVMValueRef r = L.LLVMBuildOr(B, L.LLVMBuildZExt(B, lo, c->i64, ""), high, "");
         r = t == TL_PTR ? L.LLVMBuildIntToPtr(B, r, c->ptr, "") : L.LLVMBuildBitCast(B, r, ty, "");
         return tile__ll_new(c, t, r, 0);
     }
@@ -1078,14 +1086,16 @@ static void tile__ll_for_begin(tile__emitter *e, tl_dtype t, int iv, int lo, int
     fr->exit = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "for.end");
     L.LLVMBuildBr(c->B, fr->head);
     L.LLVMPositionBuilderAtEnd(c->B, fr->head);
-    LLVMValueRef go = L.LLVMBuildICmp(c->B, tile__is_signed(t) ? LLVM_IntSLT : LLVM_IntULT, tile__ll_get(c, iv), tile__ll_get(c, hi), "");
+    LLVMValueRef bound = tile__ll_get(c, hi);
+    LLVMValueRef go = L.LLVMBuildICmp(c->B, tile__is_signed(t) ? LLVM_IntSLT : LLVM_IntULT, tile__ll_get(c, iv), bound, "");
     L.LLVMBuildCondBr(c->B, go, body, fr->exit);
     L.LLVMPositionBuilderAtEnd(c->B, body);
 }
 static void tile__ll_for_end(tile__emitter *e) {
     tile__ll_em *c = tile__ll_self(e);
     tile__ll_frame *fr = &c->stk[--c->depth];
-    L.LLVMBuildStore(c->B, L.LLVMBuildAdd(c->B, tile__ll_get(c, fr->iv), tile__ll_get(c, fr->step), ""), c->regs[fr->iv].v);
+    LLVMValueRef step = tile__ll_get(c, fr->step);
+    L.LLVMBuildStore(c->B, L.LLVMBuildAdd(c->B, tile__ll_get(c, fr->iv), step, ""), c->regs[fr->iv].v);
     L.LLVMBuildBr(c->B, fr->head);
     L.LLVMPositionBuilderAtEnd(c->B, fr->exit);
 }
@@ -1627,9 +1637,17 @@ static tile_status tile__ll_assemble(tile_backend_job *job) {
             L.LLVMDisposeErrorMessage(em);
         }
     }
-    if (st == TILE_OK && job->dump_llir) {
+    if (st == TILE_OK && job->dump_llir) {   /* the module as O3 left it, under a line naming the libLLVM that made it */
         char *ir = L.LLVMPrintModuleToString(lj->M);
-        job->dump(f->name, "llir", ir);
+        size_t n = strlen(ir) + 96;
+        char *text = (char *)malloc(n);
+        if (text) {
+            snprintf(text, n, "; made by libLLVM %u.%u.%u (default<O3>)\n%s", tile__ll_major, tile__ll_minor, tile__ll_patch, ir);
+            job->dump(f->name, "llir", text);
+            free(text);
+        } else {
+            job->dump(f->name, "llir", ir);
+        }
         L.LLVMDisposeMessage(ir);
     }
     t4 = tile__ll_now();

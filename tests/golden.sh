@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/golden.sh — golden IR, ttgir and CUDA C dumps of the examples.
 #
-#   sh tests/golden.sh BUILD_DIR/examples      compare
+#   sh tests/golden.sh BUILD_DIR/examples [BUILD_DIR/llvm/examples]   compare
 #   TILE_UPDATE_GOLDEN=1 sh tests/golden.sh ...   rewrite tests/golden/
 #
 # Runs every example (examples/*.c, executable BUILD_DIR/examples/<name>) with
@@ -16,8 +16,8 @@
 # clang, and a golden should not change when an example's comments do.
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 DIR_WITH_EXAMPLE_EXECUTABLES" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    echo "usage: $0 DIR_WITH_EXAMPLE_EXECUTABLES [DIR_WITH_LLVM_EXAMPLE_EXECUTABLES]" >&2
     exit 2
 fi
 bindir=$1
@@ -74,18 +74,28 @@ done
 [ "$found" = 1 ] || fail "no examples/*.c under $root"
 
 # The back half: TILE_DUMP=ttgir (the plan: layouts, facts, schedules)
-# of every example but the tuned ones (*_autotune, matmul_persistent), and TILE_DUMP=cuda (the CUDA C, deterministic without
-# NVRTC) of vector_add, softmax and matmul, for sm_80 and sm_90a, in the
-# interpreter (TILE_ARCH is the target there), in tests/golden/<arch>/. The
-# CUDA C's prelude (the helpers every kernel shares, up to the kernel's
-# signature) and the library's version in its first line are dropped.
-# TILE_GOLDEN_CUDA=0 leaves the CUDA C out (CMake sets it for a library built
-# by another compiler than gcc: the order of the CUDA C's lines follows the C
-# compiler's order of evaluating a call's arguments, which C leaves open).
+# of every example but the tuned ones (*_autotune, matmul_persistent), and
+# TILE_DUMP=cuda (the CUDA C, deterministic without NVRTC) of vector_add,
+# softmax and matmul, for sm_80 and sm_90a, in the interpreter (TILE_ARCH is
+# the target there), in tests/golden/<arch>/. The CUDA C's prelude (the
+# helpers every kernel shares, up to the kernel's signature) and the
+# library's version in its first line are dropped. The CUDA C is the same
+# whichever C compiler built the library (the lowering never calls the
+# emitter twice in one argument list, whose order C leaves open).
+#
+# TILE_DUMP=llir (the LLVM module after O3) of the same three, from the
+# examples linked with tile_backend_llvm.c (the second argument, or
+# TILE_GOLDEN_LLVM, which CMake sets; neither: not compared, and the script
+# says so), in tests/golden/<arch>/ as
+# <kernel>.llir. Its first line names the libLLVM that made it; a golden is
+# compared only with a dump of the same libLLVM (another version optimizes
+# differently), and the script says so when it is not.
 cuda_examples="vector_add softmax matmul"
-if [ "${TILE_GOLDEN_CUDA:-1}" = 0 ]; then
-    echo "the CUDA C goldens: skipped (the library was not built by gcc, whose CUDA C they are)"
-    cuda_examples=""
+llvm_bindir=${2:-${TILE_GOLDEN_LLVM:-}}
+llvm_examples=$cuda_examples
+if [ -z "$llvm_bindir" ]; then
+    echo "the llir goldens: not compared (no examples linked with tile_backend_llvm.c were named; TILE_BUILD_LLVM=OFF?)"
+    llvm_examples=""
 fi
 for arch in sm_80 sm_90a; do
     [ "$update" = 1 ] && mkdir -p "$golden/$arch"
@@ -129,6 +139,64 @@ for arch in sm_80 sm_90a; do
         [ "$dumps" -gt 0 ] || fail "$name ($arch): wrote no ttgir dump"
     done
 done
+
+# compare (or write) one dump with its golden: $1 the dump, $2 the golden, $3 what to call it
+check_dump() {
+    if [ "$update" = 1 ]; then
+        cp "$1" "$2" && echo "updated ${2#"$root"/}"
+    elif [ ! -f "$2" ]; then
+        fail "$3: no golden ${2#"$root"/} (create it with TILE_UPDATE_GOLDEN=1)"
+    elif diff -u "$2" "$1" >"$work/diff" 2>&1; then
+        echo "ok   $3"
+    else
+        head -n 60 "$work/diff"
+        fail "$3 differs from ${2#"$root"/} (the diff's start is above)"
+    fi
+}
+
+llir_checked=0 llir_other=""
+for arch in sm_80 sm_90a; do
+    for name in $llvm_examples; do
+        exe=$llvm_bindir/$name
+        if [ ! -x "$exe" ]; then
+            fail "$name: no executable $exe (the examples linked with tile_backend_llvm.c)"
+            continue
+        fi
+        dir=$work/llir-$arch-$name
+        mkdir "$dir"
+        if ! TILE_BACKEND=llvm TILE_INTERPRET=1 TILE_ARCH=$arch TILE_DUMP=llir TILE_DUMP_DIR=$dir "$exe" >"$work/llir-$arch-$name.log" 2>&1; then
+            fail "$name ($arch, llvm): the example failed; its output:"
+            cat "$work/llir-$arch-$name.log"
+            continue
+        fi
+        dumps=0
+        for d in "$dir"/*.llir; do
+            [ -f "$d" ] || continue
+            dumps=$((dumps + 1))
+            kernel=$(basename "$d")
+            gold=$golden/$arch/$kernel
+            if [ "$update" != 1 ] && [ -f "$gold" ] && [ "$(head -n 1 "$d")" != "$(head -n 1 "$gold")" ]; then
+                llir_other="$(head -n 1 "$d" | sed 's/^; made by //') (the goldens: $(head -n 1 "$gold" | sed 's/^; made by //'))"
+                continue
+            fi
+            llir_checked=$((llir_checked + 1))
+            check_dump "$d" "$gold" "$name ($arch, llvm): $kernel"
+        done
+        if [ "$dumps" = 0 ]; then
+            if grep -q "libLLVM" "$work/llir-$arch-$name.log"; then
+                echo "the llir goldens of $name ($arch): not compared, no libLLVM loaded:"
+                grep "libLLVM" "$work/llir-$arch-$name.log" | head -n 2
+            else
+                fail "$name ($arch, llvm): wrote no llir dump"
+            fi
+        fi
+    done
+done
+if [ -n "$llir_other" ]; then
+    echo "the llir goldens: not compared, the libLLVM in use differs: $llir_other"
+elif [ -n "$llvm_examples" ]; then
+    echo "the llir goldens: $llir_checked compared"
+fi
 
 if [ "$failures" -gt 0 ]; then
     echo "golden: $failures failures"

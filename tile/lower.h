@@ -116,8 +116,10 @@ static int tile__tpos_reg(tile__lower *lw, const tile__layout *L, int d) {
     tile__emitter *em = lw->em;
     int lane_div = 1, warp_div = 1;
     for (int k = L->rank - 1; k > d; k--) { lane_div *= L->tpw[k]; warp_div *= L->wpc[k]; }
-    int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->lane, tile__li(lw, lane_div)), tile__li(lw, L->tpw[d] - 1));
-    int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)), tile__li(lw, L->wpc[d] - 1));
+    int lmask = tile__li(lw, L->tpw[d] - 1);
+    int lanepos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, tile__iop(lw, TILE__OP_DIV, lw->lane, lane_div), lmask);
+    int wmask = tile__li(lw, L->wpc[d] - 1);
+    int warppos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, tile__iop(lw, TILE__OP_DIV, lw->warp, warp_div), wmask);
     return em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, warppos, tile__li(lw, L->tpw[d])), lanepos);
 }
 /* an integer register holding coordinate d of this thread's element e */
@@ -137,7 +139,8 @@ static int tile__coord_reg(tile__lower *lw, const tile__layout *L, int e, int d)
     int l = ee % per;
     int off = l / L->spt[d] * L->cover[d] + l % L->spt[d];
     int tpos = tile__tpos_reg(lw, L, d);
-    int c = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, off));
+    int offr = tile__li(lw, off);
+    int c = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__iop(lw, TILE__OP_MUL, tpos, L->spt[d]), offr);
     if (L->cover[d] > L->shape[d]) c = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, c, tile__li(lw, L->shape[d] - 1));
     return c;
 }
@@ -147,15 +150,18 @@ static int tile__owner_reg(tile__lower *lw, const tile__layout *L) {
     int pred = -1;
     if (L->kind == TILE__LAYOUT_MMA || L->kind == TILE__LAYOUT_SLICE) {
         if (L->wm * L->wn * 32 < lw->nthreads) pred = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, lw->warp, tile__li(lw, L->wm * L->wn));
-        if (L->kind == TILE__LAYOUT_SLICE)   /* >>slice: the first lane of those that share a row (column) */
-            pred = tile__and_pred(lw, pred, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, lw->lane, L->sdim == 1 ? 3 : 28), tile__li(lw, 0)));
+        if (L->kind == TILE__LAYOUT_SLICE) {   /* >>slice: the first lane of those that share a row (column) */   /* >>slice: the first lane of those that share a row (column) */
+            int zero = tile__li(lw, 0);
+            pred = tile__and_pred(lw, pred, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, lw->lane, L->sdim == 1 ? 3 : 28), zero));
+        }
         return pred;
     }
     for (int d = 0; d < L->rank; d++) {
         if (L->cover[d] <= L->shape[d]) continue;
         /* tpos * spt < shape: the first copy */
         int tpos = tile__tpos_reg(lw, L, d);
-        int ok = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tpos, tile__li(lw, L->spt[d])), tile__li(lw, L->shape[d]));
+        int shape = tile__li(lw, L->shape[d]);
+        int ok = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, tile__iop(lw, TILE__OP_MUL, tpos, L->spt[d]), shape);
         pred = pred < 0 ? ok : em->op2(em, TILE__OP_AND, TL_I1, TL_I1, pred, ok);
     }
     if (L->rank == 0) pred = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
@@ -187,7 +193,8 @@ static int tile__mma_coord_reg(tile__lower *lw, const tile__layout *L, int e, in
     int base = tile__iop(lw, TILE__OP_MUL, tile__mma_wpos(lw, L, d), d ? L->shape[1] / L->wn : L->ilv ? 16 : L->shape[0] / L->wm);
     int in = d == 0 ? tile__iop(lw, TILE__OP_SHR, lw->lane, 2) : tile__iop(lw, TILE__OP_SHL, tile__iop(lw, TILE__OP_AND, lw->lane, 3), 1);
     int off = d == 0 ? tile__mma_row0(L, 0, rm) + 8 * (i >> 1) : rn * 8 + (i & 1);
-    return tile__iadd(lw, tile__iadd(lw, base, in), tile__li(lw, off));
+    int offr = tile__li(lw, off);
+    return tile__iadd(lw, tile__iadd(lw, base, in), offr);
 }
 static void tile__need_smem(tile__lower *lw, size_t bytes) { if (bytes + lw->sbase > lw->smem) lw->smem = bytes + lw->sbase; }
 /* shared-memory scratch accesses, at offsets from sbase */
@@ -228,7 +235,8 @@ static int tile__relayout16(tile__lower *lw, const tile__layout *Ls, const int *
     int sixteen = em->lit(em, TL_U32, sh);
     tile__sync(lw);
     for (int e = 0; e < Ls->E; e += 2) {
-        int lin = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Ls, e, 0), stride), tile__coord_reg(lw, Ls, e, 1));
+        int c1 = tile__coord_reg(lw, Ls, e, 1);
+        int lin = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Ls, e, 0), stride), c1);
         int half[2];
         for (int h = 0; h < 2; h++)   /* the element's bits, zero-extended */
             half[h] = em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, t == TL_U16 ? src[e + h] : em->op1(em, TILE__OP_BITCAST, t, TL_U16, src[e + h]));
@@ -237,7 +245,8 @@ static int tile__relayout16(tile__lower *lw, const tile__layout *Ls, const int *
     }
     tile__sync(lw);
     for (int e = 0; e < Ld->E; e += run) {
-        int lin = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Ld, e, 0), stride), tile__coord_reg(lw, Ld, e, 1));
+        int c1 = tile__coord_reg(lw, Ld, e, 1);
+        int lin = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Ld, e, 0), stride), c1);
         int words[4], at = tile__iop(lw, TILE__OP_MUL, lin, 2);   /* adjacent words of one aligned run */
         for (int k = 0; k < run / 2; k++) words[k] = tile__sld(lw, TL_U32, k ? tile__iadd(lw, at, tile__li(lw, 4 * k)) : at);
         for (int k = 0; k < run; k++) {
@@ -502,16 +511,16 @@ static void tile__combine(tile__lower *lw, int kind, tl_dtype t, int *v, int *i,
            index; a NaN never wins over a number, and between NaNs the smaller index */
         tile__opcode cmp = kind == TL_REDUCE_ARGMAX ? TILE__OP_GT : TILE__OP_LT;
         int better = em->op2(em, cmp, t, TL_I1, w, *v);
-        int tie = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, t, TL_I1, w, *v),
-                          em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i));
+        int first = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i);
+        int tie = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, t, TL_I1, w, *v), first);
         better = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, better, tie);
         if (tile__is_float(t)) {
             int vn = em->op2(em, TILE__OP_NE, t, TL_I1, *v, *v), wn = em->op2(em, TILE__OP_NE, t, TL_I1, w, w);
             int wnum = em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, wn);
             /* w wins if it is a number and (v is NaN or better); or both NaN and j < i */
             int a1 = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, wnum, em->op2(em, TILE__OP_OR, TL_I1, TL_I1, vn, better));
-            int a2 = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_AND, TL_I1, TL_I1, vn, wn),
-                             em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i));
+            int first = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, j, *i);
+            int a2 = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_AND, TL_I1, TL_I1, vn, wn), first);
             better = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, a1, a2);
         }
         int nv = em->op3(em, TILE__OP_WHERE, t, t, better, w, *v);
@@ -605,21 +614,23 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     tile__need_smem(lw, (size_t)nw * nr * (size_t)(sz + (arg ? 4 : 0)));
     int warp_div = 1;
     for (int d = L->rank - 1; d > axis; d--) warp_div *= L->wpc[d];
-    int wpos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, em->op2(em, TILE__OP_DIV, TL_I32, TL_I32, lw->warp, tile__li(lw, warp_div)),
-                       tile__li(lw, nw - 1));
+    int wmask = tile__li(lw, nw - 1);
+    int wpos = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, tile__iop(lw, TILE__OP_DIV, lw->warp, warp_div), wmask);
     tile__sync(lw);
     for (int g = 0; g < ngroups; g++) {
         int e = (g / inner * per) * inner + g % inner;    /* a representative element, axis index 0 */
         int lin = tile__li(lw, 0);
         for (int d = 0; d < L->rank; d++) {
             if (d == axis) continue;
-            lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, L->shape[d])),
-                          tile__coord_reg(lw, L, e, d));
+            int cd = tile__coord_reg(lw, L, e, d);
+            lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__iop(lw, TILE__OP_MUL, lin, L->shape[d]), cd);
         }
         int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, wpos, tile__li(lw, nr)), lin);
         tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)), gv[g]);
-        if (arg)
-            tile__sst(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4))), gi[g]);
+        if (arg) {
+            int at = tile__iop(lw, TILE__OP_MUL, slot, 4);
+            tile__sst(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), at), gi[g]);
+        }
     }
     tile__sync(lw);
     int *out = tile__regs_new(lw, res);
@@ -629,7 +640,11 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
         for (int w = 0; w < nw; w++) {
             int slot = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, lin, tile__li(lw, w * nr));
             int pv = tile__sld(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, sz)));
-            int pi = arg ? tile__sld(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, slot, tile__li(lw, 4)))) : -1;
+            int pi = -1;
+            if (arg) {
+                int at = tile__iop(lw, TILE__OP_MUL, slot, 4);
+                pi = tile__sld(lw, TL_I32, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, nw * nr * sz), at));
+            }
             if (w == 0) { v = pv; i = pi; }
             else tile__combine(lw, kind, t, &v, &i, pv, pi);
         }
@@ -654,8 +669,10 @@ static void tile__lower_scan(tile__lower *lw, const tile__op *op) {
     int stride = 1;
     for (int d = axis + 1; d < L->rank; d++) stride *= L->shape[d];
     tile__sync(lw);
-    for (int e = 0; e < L->E; e++)
-        tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), tile__li(lw, sz)), lw->regs[x][e]);
+    for (int e = 0; e < L->E; e++) {
+        int szr = tile__li(lw, sz);
+        tile__sst(lw, t, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, L, e, -1, 0), szr), lw->regs[x][e]);
+    }
     tile__sync(lw);
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) {
@@ -695,12 +712,14 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
     tile__sync(lw);
     for (int e = 0; e < La->E; e++) {
         int v = em->op1(em, TILE__OP_CAST, ta, ct, lw->regs[a][e]);
-        tile__sst(lw, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), tile__li(lw, 4)), v);
+        int four = tile__li(lw, 4);
+        tile__sst(lw, ct, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, La, e, -1, 0), four), v);
     }
     for (int e = 0; e < Lb->E; e++) {
         int v = em->op1(em, TILE__OP_CAST, tb, ct, lw->regs[b][e]);
-        tile__sst(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4),
-                                       em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, Lb, e, -1, 0), tile__li(lw, 4))), v);
+        int four = tile__li(lw, 4);
+        int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__lin_reg(lw, Lb, e, -1, 0), four);
+        tile__sst(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4), at), v);
     }
     tile__sync(lw);
     int *out = tile__regs_new(lw, res);
@@ -710,11 +729,15 @@ static void tile__lower_dot_fma(tile__lower *lw, const tile__op *op) {
         z.u = 0;
         int init = c ? lw->regs[c][e] : em->lit(em, rt, z);
         accv[e] = em->var(em, rt, init);
-        mrow[e] = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 0), tile__li(lw, K * 4));
-        ncol[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4), em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 1), tile__li(lw, 4)));
+        int k4 = tile__li(lw, K * 4);
+        mrow[e] = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 0), k4);
+        int four = tile__li(lw, 4);
+        int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 1), four);
+        ncol[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__li(lw, M * K * 4), at);
     }
     int k = em->var(em, TL_I32, -1);
-    em->for_begin(em, TL_I32, k, tile__li(lw, 0), tile__li(lw, K), tile__li(lw, 1));
+    int one = tile__li(lw, 1), kk = tile__li(lw, K);
+    em->for_begin(em, TL_I32, k, tile__li(lw, 0), kk, one);
     int ka = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, 4)), kb = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, k, tile__li(lw, N * 4));
     for (int e = 0; e < Lr->E; e++) {
         int av = tile__sld(lw, ct, em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, mrow[e], ka));
@@ -850,8 +873,8 @@ static int tile__for_hi(tile__lower *lw, const tile__op *op) {
     if (sd >= 0 && f->ops[sd].code == TILE__OP_NUM_PROGRAMS) return hi;
     tile__elem z;
     z.u = 0;
-    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)),
-                      em->op2(em, TILE__OP_LT, it, TL_I1, lo, hi));
+    int runs = em->op2(em, TILE__OP_LT, it, TL_I1, lo, hi);
+    int bad = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_LE, it, TL_I1, lw->regs[o[2]][0], em->lit(em, it, z)), runs);
     lw->has_check |= TILE__HAS_LIB_CHECK;
     em->check(em, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, bad), TILE__CHECK_STEP, (int)(op - f->ops), "TL_FOR step must be positive", op->file,
               op->line);
@@ -963,8 +986,10 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     case TILE__OP_ARANGE: {
         const tile__layout *L = &lw->lay[r];
         int *out = tile__regs_new(lw, r);
-        for (int e = 0; e < L->E; e++)
-            out[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__coord_reg(lw, L, e, 0), tile__li(lw, (int)op->i[0]));
+        for (int e = 0; e < L->E; e++) {
+            int start = tile__li(lw, (int)op->i[0]);
+            out[e] = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, tile__coord_reg(lw, L, e, 0), start);
+        }
         return;
     }
     case TILE__OP_PTR_ADD: {

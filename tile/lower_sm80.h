@@ -27,17 +27,20 @@ typedef struct tile__smop { int base, rowbytes, rows, kmaj; } tile__smop;
 static int tile__swz(tile__lower *lw, const tile__smop *s, int row, int cb) {
     if (s->rowbytes % 128 == 0) {
         int line = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, cb, 7), s->rows), row);
-        int j = lw->em->op2(lw->em, TILE__OP_XOR, TL_I32, TL_I32, tile__iop(lw, TILE__OP_AND, tile__iop(lw, TILE__OP_SHR, cb, 4), 7),
-                            tile__iop(lw, TILE__OP_AND, row, 7));
-        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), tile__iop(lw, TILE__OP_SHL, j, 4));
+        int key = tile__iop(lw, TILE__OP_AND, row, 7);
+        int j = lw->em->op2(lw->em, TILE__OP_XOR, TL_I32, TL_I32, tile__iop(lw, TILE__OP_AND, tile__iop(lw, TILE__OP_SHR, cb, 4), 7), key);
+        int jb = tile__iop(lw, TILE__OP_SHL, j, 4);
+        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), jb);
         return tile__iadd(lw, s->base, tile__iadd(lw, off, tile__iop(lw, TILE__OP_AND, cb, 15)));
     }
-    int q = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, row, s->rowbytes / 16), tile__iop(lw, TILE__OP_SHR, cb, 4));
+    int cq = tile__iop(lw, TILE__OP_SHR, cb, 4);
+    int q = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, row, s->rowbytes / 16), cq);
     int line = tile__iop(lw, TILE__OP_SHR, q, 3);
     /* the key: the line for rows shorter than a line, else the row (8 rows in a row never share a key) */
     int key = tile__iop(lw, TILE__OP_AND, s->rowbytes >= 128 ? row : line, 7);
     int j = lw->em->op2(lw->em, TILE__OP_XOR, TL_I32, TL_I32, tile__iop(lw, TILE__OP_AND, q, 7), key);
-    int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), tile__iop(lw, TILE__OP_SHL, j, 4));
+    int jb = tile__iop(lw, TILE__OP_SHL, j, 4);
+    int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), jb);
     return tile__iadd(lw, s->base, tile__iadd(lw, off, tile__iop(lw, TILE__OP_AND, cb, 15)));
 }
 /* write a blocked operand from registers into its shared tile */
@@ -48,7 +51,8 @@ static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s) {
     int es = (int)tile__dt[st].bytes;
     for (int e = 0; e < L->E; e++) {
         int val = st == t ? lw->regs[v][e] : em->op1(em, TILE__OP_CAST, t, st, lw->regs[v][e]);
-        em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, 1), es)), val);
+        int cb = tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, 1), es);
+        em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 0), cb), val);
     }
 }
 /* >>pin: value v into its own shared tile (tile__plan_pins), as a dot stages an operand */
@@ -111,8 +115,11 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
                    .trans gives b0, b1 of tiles rn and rn + 1 (lanes 0-7:
                    n rows, k 0-7; 8-15: k 8-15; 16-31: the next 8 n) */
                 if (rn & 1) continue;
-                int n = tile__iadd(lw, wc, tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 7), tile__iadd(lw, tile__iop(lw, TILE__OP_SHR, l16, 1), tile__li(lw, rn * 8))));
-                int kb = tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 8), tile__li(lw, kk * 16));
+                int rn8 = tile__li(lw, rn * 8);
+                int nn = tile__iadd(lw, tile__iop(lw, TILE__OP_SHR, l16, 1), rn8);
+                int n = tile__iadd(lw, wc, tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 7), nn));
+                int kk16 = tile__li(lw, kk * 16);
+                int kb = tile__iadd(lw, tile__iop(lw, TILE__OP_AND, lw->lane, 8), kk16);
                 int out[4];
                 tile__ptx_ldmatrix(em, tile__swz(lw, sb, n, tile__iop(lw, TILE__OP_MUL, kb, 2)), rn + 1 < repn ? 4 : 2, 0, out);
                 for (int q = 0; q < (rn + 1 < repn ? 4 : 2); q++) bfr[rn * 2 + q] = out[q];
@@ -122,7 +129,8 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
                 if (rn & 1) continue;
                 /* k rows 16 kk + (lane & 15), columns wc + 8 rn + ((lane & 16) ? 8 : 0) */
                 int row = tile__iadd(lw, l15, tile__li(lw, kk * 16));
-                int cb = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, wc, 2), tile__iadd(lw, l16, tile__li(lw, rn * 16)));
+                int cn = tile__iadd(lw, l16, tile__li(lw, rn * 16));
+                int cb = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, wc, 2), cn);
                 int out[4];
                 tile__ptx_ldmatrix(em, tile__swz(lw, sb, row, cb), rn + 1 < repn ? 4 : 2, 1, out);
                 bfr[rn * 2] = out[0];
@@ -142,7 +150,8 @@ static void tile__lower_dot_mma(tile__lower *lw, const tile__op *op, int kind, c
                 } else {                          /* i8: b_h = B[32 kk + 16 h + 4 t + 0..3][n], packed */
                     int word = -1;
                     for (int j = 0; j < 4; j++) {
-                        int k = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, t4, 2), tile__li(lw, kk * kel + 16 * h + j));
+                        int kj = tile__li(lw, kk * kel + 16 * h + j);
+                        int k = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, t4, 2), kj);
                         int byte = em->op1(em, TILE__OP_CAST, TL_U8, TL_I32, em->smem_load(em, TL_U8, tile__swz(lw, sb, k, n)));
                         if (j) byte = tile__iop(lw, TILE__OP_SHL, byte, 8 * j);
                         word = j ? em->op2(em, TILE__OP_OR, TL_I32, TL_I32, word, byte) : byte;
@@ -205,7 +214,8 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
         s.rows = f->vals[p->loads[l]].t.shape[0];
         for (int e = 0; e < Lp->E;) {
             int w = tile__vec_width(t, tile__run_at(Lp, e), lw->ax[ptr], m ? &lw->ax[m] : NULL);
-            int at = tile__swz(lw, &s, tile__coord_reg(lw, Lp, e, 0), tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Lp, e, 1), es));
+            int cb = tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, Lp, e, 1), es);
+            int at = tile__swz(lw, &s, tile__coord_reg(lw, Lp, e, 0), cb);
             tile__ptx_cp_async(em, at, lw->regs[ptr][e], w * es, tile__and_pred(lw, valid, mr ? mr[e] : -1));
             e += w;
         }
@@ -219,7 +229,8 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
 static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loop_plan *p, int cur) {
     const tile__func *f = lw->f;
     const tile__region *R = &f->regs[op->region[0]];
-    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)p->base), tile__iop(lw, TILE__OP_MUL, cur, p->slot));
+    int at = tile__iop(lw, TILE__OP_MUL, cur, p->slot);
+    lw->pipe_cur = tile__iadd(lw, tile__li(lw, (int)p->base), at);
     for (int l = 0; l < p->nloads; l++) {
         lw->pipe[p->loads[l]] = 1 + p->loff[l];
         if (p->tval[l]) lw->pipe[p->tval[l]] = -(1 + p->loff[l]);   /* >>wgmma: read K-major */
@@ -257,7 +268,8 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
         se.i = s;
         int ivs = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivs;
-        tile__pipe_issue(lw, op, p, loff, tile__li(lw, (int)pbase + s * slot), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
+        int in = em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi);
+        tile__pipe_issue(lw, op, p, loff, tile__li(lw, (int)pbase + s * slot), in);
     }
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A));
     em->for_begin(em, it, iv, lo, hi, step);
@@ -269,7 +281,8 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
         se.i = A;
         int ivf = em->op2(em, TILE__OP_ADD, it, it, iv, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivf;
-        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, nxt, slot));
+        int at = tile__iop(lw, TILE__OP_MUL, nxt, slot);
+        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), at);
         tile__pipe_issue(lw, op, p, loff, stage, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
         lw->regs[args[0]][0] = iv;
     }
@@ -277,7 +290,8 @@ static void tile__lower_for_ring(tile__lower *lw, const tile__op *op, const tile
     for (int q = 0; q < 2; q++) {
         int var = q ? nxt : cur;
         int inc = tile__iadd(lw, var, tile__li(lw, 1));
-        em->assign(em, var, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S)), tile__li(lw, 0), inc));
+        int zero = tile__li(lw, 0);
+        em->assign(em, var, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc, tile__li(lw, S)), zero, inc));
     }
     em->for_end(em);
     /* the last wgmma group, before the barrier that frees the stages */

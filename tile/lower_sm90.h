@@ -185,19 +185,23 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
         se.i = s;
         int ivs = em->op2(em, TILE__OP_ADD, it, it, lo, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivs;
-        tile__tma_issue(lw, op, p, tm, tile__li(lw, (int)pbase + s * slot), tile__li(lw, (int)bars + 8 * s), em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi));
+        int in = em->op2(em, TILE__OP_LT, it, TL_I1, ivs, hi), bar = tile__li(lw, (int)bars + 8 * s);
+        tile__tma_issue(lw, op, p, tm, tile__li(lw, (int)pbase + s * slot), bar, in);
     }
     int cur = em->var(em, TL_I32, tile__li(lw, 0)), nxt = em->var(em, TL_I32, tile__li(lw, A)), phase = em->var(em, TL_I32, tile__li(lw, 0));
     em->for_begin(em, it, iv, lo, hi, step);
-    tile__ptx_mbar_wait(em, tile__iadd(lw, tile__li(lw, (int)bars), tile__iop(lw, TILE__OP_MUL, cur, 8)), phase);
+    int bar = tile__iop(lw, TILE__OP_MUL, cur, 8);
+    tile__ptx_mbar_wait(em, tile__iadd(lw, tile__li(lw, (int)bars), bar), phase);
     tile__sync(lw);   /* every thread is past the iteration that read stage nxt */
     {
         tile__elem se;
         se.i = A;
         int ivf = em->op2(em, TILE__OP_ADD, it, it, iv, em->op2(em, TILE__OP_MUL, it, it, step, em->lit(em, it, se)));
         lw->regs[args[0]][0] = ivf;
-        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), tile__iop(lw, TILE__OP_MUL, nxt, slot));
-        int bar = tile__iadd(lw, tile__li(lw, (int)bars), tile__iop(lw, TILE__OP_MUL, nxt, 8));
+        int at = tile__iop(lw, TILE__OP_MUL, nxt, slot);
+        int stage = tile__iadd(lw, tile__li(lw, (int)pbase), at);
+        int nb = tile__iop(lw, TILE__OP_MUL, nxt, 8);
+        int bar = tile__iadd(lw, tile__li(lw, (int)bars), nb);
         tile__tma_issue(lw, op, p, tm, stage, bar, em->op2(em, TILE__OP_LT, it, TL_I1, ivf, hi));
         lw->regs[args[0]][0] = iv;
     }
@@ -206,7 +210,8 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     em->assign(em, cur, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, tile__li(lw, 0), inc));
     em->assign(em, phase, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, phase, tile__li(lw, 1)), phase));
     int inc2 = tile__iadd(lw, nxt, tile__li(lw, 1));
-    em->assign(em, nxt, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc2, tile__li(lw, S)), tile__li(lw, 0), inc2));
+    int zero = tile__li(lw, 0);
+    em->assign(em, nxt, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, inc2, tile__li(lw, S)), zero, inc2));
     em->for_end(em);
     /* the last wgmma group; then the barriers go before their memory is scratch again */
     if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
@@ -241,7 +246,8 @@ static void tile__ws_step(tile__lower *lw, int S) {   /* the next stage, and its
     em->assign(em, lw->ws_phase, em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, wrap, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__li(lw, 1)), lw->ws_phase));
 }
 static int tile__ws_bar(tile__lower *lw, size_t at, int stage) {   /* shared offset of stage's barrier in the array at `at` */
-    return tile__iadd(lw, tile__li(lw, (int)at), tile__iop(lw, TILE__OP_MUL, stage, 8));
+    int off = tile__iop(lw, TILE__OP_MUL, stage, 8);
+    return tile__iadd(lw, tile__li(lw, (int)at), off);
 }
 /* the producer's ring: the loop with the copies alone */
 static void tile__ws_producer_ring(tile__lower *lw, const tile__op *op, const tile__loop_plan *p) {
@@ -258,9 +264,12 @@ static void tile__ws_producer_ring(tile__lower *lw, const tile__op *op, const ti
     tile__elem one;
     one.i = 1;
     em->for_begin(em, it, iv, lo, hi, step);
-    tile__ptx_mbar_wait(em, tile__ws_bar(lw, lw->plan->ws_empty, lw->ws_stage), em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, lw->ws_phase, tile__li(lw, 1)));
-    int stage = tile__iadd(lw, tile__li(lw, (int)p->base), tile__iop(lw, TILE__OP_MUL, lw->ws_stage, p->slot));
-    tile__tma_issue(lw, op, p, tm, stage, tile__ws_bar(lw, p->bars, lw->ws_stage), em->lit(em, TL_I1, one));
+    int parity = tile__iop(lw, TILE__OP_XOR, lw->ws_phase, 1);
+    tile__ptx_mbar_wait(em, tile__ws_bar(lw, lw->plan->ws_empty, lw->ws_stage), parity);
+    int at = tile__iop(lw, TILE__OP_MUL, lw->ws_stage, p->slot);
+    int stage = tile__iadd(lw, tile__li(lw, (int)p->base), at);
+    int all = em->lit(em, TL_I1, one);
+    tile__tma_issue(lw, op, p, tm, stage, tile__ws_bar(lw, p->bars, lw->ws_stage), all);
     tile__ws_step(lw, p->stages);
     em->for_end(em);
 }
@@ -301,8 +310,8 @@ static void tile__ws_producer_region(tile__lower *lw, int reg) {
    waited for is never one a lap behind. */
 static void tile__pp_ring_start(tile__lower *lw, tl_dtype it, int lo, int hi, int step, int S) {
     tile__emitter *em = lw->em;
-    int wait = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)),
-                       em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_c, tile__li(lw, 0)));
+    int second = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_c, tile__li(lw, 0));
+    int wait = em->op2(em, TILE__OP_OR, TL_I1, TL_I1, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)), second);
     em->if_begin(em, wait);
     tile__ptx_bar_named_reg(em, 0, tile__iadd(lw, lw->pp_c, tile__li(lw, 3)), 2 * lw->nthreads);
     em->if_end(em);
@@ -310,10 +319,13 @@ static void tile__pp_ring_start(tile__lower *lw, tl_dtype it, int lo, int hi, in
     z.i = 0;
     one.i = 1;
     int span = em->op2(em, TILE__OP_SUB, it, it, hi, lo);
-    int trips = em->op2(em, TILE__OP_DIV, it, it, em->op2(em, TILE__OP_SUB, it, it, em->op2(em, TILE__OP_ADD, it, it, span, step), em->lit(em, it, one)), step);
-    trips = em->op3(em, TILE__OP_WHERE, it, it, em->op2(em, TILE__OP_GT, it, TL_I1, span, em->lit(em, it, z)), trips, em->lit(em, it, z));
+    int onev = em->lit(em, it, one);
+    int trips = em->op2(em, TILE__OP_DIV, it, it, em->op2(em, TILE__OP_SUB, it, it, em->op2(em, TILE__OP_ADD, it, it, span, step), onev), step);
+    int none = em->lit(em, it, z);
+    trips = em->op3(em, TILE__OP_WHERE, it, it, em->op2(em, TILE__OP_GT, it, TL_I1, span, em->lit(em, it, z)), trips, none);
     if (it != TL_I32) trips = em->op1(em, TILE__OP_CAST, it, TL_I32, trips);
-    int skip = em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)), lw->pp_c, tile__li(lw, 1));
+    int onei = tile__li(lw, 1);
+    int skip = em->op3(em, TILE__OP_WHERE, TL_I32, TL_I32, em->op2(em, TILE__OP_NE, TL_I32, TL_I1, lw->pp_first, tile__li(lw, 0)), lw->pp_c, onei);
     int at = tile__iadd(lw, lw->ws_stage, em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, skip, trips));
     int wraps = tile__iop(lw, TILE__OP_DIV, at, S);
     em->assign(em, lw->ws_stage, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, at, tile__iop(lw, TILE__OP_MUL, wraps, S)));
@@ -351,7 +363,8 @@ static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const ti
     tile__ring_body(lw, op, p, lw->ws_stage);   /* with tl_dot reading this stage */
     if (ak >= 0) {   /* the group before this one is done: its stage is free */
         int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
-        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
+        int pred = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was);
+        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), pred);
         em->assign(em, prev, lw->ws_stage);
         em->assign(em, held, tile__li(lw, 1));
     } else {
@@ -366,7 +379,8 @@ static void tile__ws_consumer_ring(tile__lower *lw, const tile__op *op, const ti
     if (ak >= 0) {
         tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
         int was = em->op2(em, TILE__OP_NE, TL_I32, TL_I1, held, tile__li(lw, 0));
-        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was));
+        int pred = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lane0, was);
+        tile__ptx_mbar_arrive(em, tile__ws_bar(lw, lw->plan->ws_empty, prev), pred);
     }
     tile__loop_results(lw, op, args + 1);
 }
@@ -408,7 +422,8 @@ static void tile__lower_ws(tile__lower *lw) {
     lw->tid = tile__role_tid(lw, lw->tid);
     if (pl->ws_pp) {
         lw->sbase = tile__align1k(pl->ws_end);   /* each half a whole number of KiB from here */
-        int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), tile__li(lw, (int)lw->sbase)), 1);
+        int sbase = tile__li(lw, (int)lw->sbase);
+        int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), sbase), 1);
         lw->pp_sreg = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lw->pp_c, half);
         lw->pp_first = em->var(em, TL_I32, tile__li(lw, 1));
     }
@@ -461,8 +476,10 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
         int r = tile__coord_reg(lw, L, e, 0), c = tile__coord_reg(lw, L, e, 1);
         int chunk = tile__iop(lw, TILE__OP_SHR, tile__iop(lw, TILE__OP_AND, c, 63), 3);
         int sw = tile__iop(lw, TILE__OP_SHL, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, chunk, tile__iop(lw, TILE__OP_AND, r, 7)), 4);
-        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, c, 6), rows * 128), tile__iop(lw, TILE__OP_MUL, r, 128));
-        off = tile__iadd(lw, tile__iadd(lw, off, sw), tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_AND, c, 7), 2));
+        int rb = tile__iop(lw, TILE__OP_MUL, r, 128);
+        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, c, 6), rows * 128), rb);
+        int cb = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_AND, c, 7), 2);
+        off = tile__iadd(lw, tile__iadd(lw, off, sw), cb);
         off = tile__iadd(lw, off, tile__li(lw, (int)base));
         if (!pairs) {
             tile__sst(lw, dt, off, lw->regs[v][e]);
