@@ -294,6 +294,39 @@ static void check_nomem(void) {
     tile__func_free(&f);
 }
 
+/* The op table's columns (tile/ir.h): what the printer, the verifier, the
+   interpreter and the lowering read from a row instead of a case per op. */
+static void check_op_table(void) {
+    char buf[32];
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_REDUCE, 1, buf, sizeof buf), "axis") == 0, "reduce's i[1]: '%s', want axis", buf);
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_LOAD, 2, buf, sizeof buf), "volatile") == 0, "load's i[2]: '%s'", buf);
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_PERMUTE, 2, buf, sizeof buf), "order[2]") == 0, "permute's i[2]: '%s', want order[2]", buf);
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_ATOMIC_CAS, 0, buf, sizeof buf), "") == 0, "atomic_cas's unused i[0]: '%s'", buf);
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_ATOMIC_CAS, 2, buf, sizeof buf), "scope") == 0, "atomic_cas's i[2]: '%s'", buf);
+    TT_CHECK(strcmp(tile__op_attr_name(TILE__OP_ADD, 0, buf, sizeof buf), "") == 0, "add has no attribute: '%s'", buf);
+    TT_CHECK(tile__opnd_optional(TILE__OP_LOAD, 1) && tile__opnd_optional(TILE__OP_LOAD, 2) && !tile__opnd_optional(TILE__OP_LOAD, 0),
+             "load: mask and other optional, the pointer not");
+    TT_CHECK(tile__opnd_optional(TILE__OP_DOT, 2) && !tile__opnd_optional(TILE__OP_DOT, 1) && !tile__opnd_optional(TILE__OP_ADD, 1),
+             "dot: the accumulator optional; add: nothing");
+    int bad = 0;
+    for (int c = 0; c < TILE__OP_COUNT_; c++) {
+        /* an elementwise op's operands take its result's layout; control flow takes them as they are */
+        if ((tile__op_flags[c] & TILE__F_EW) && tile__op_lay[c] != TILE__LAY_RES) bad++;
+        if ((tile__op_flags[c] & (TILE__F_REGION | TILE__F_TERM)) && tile__op_lay[c] != TILE__LAY_BODY) bad++;
+        /* a C math library function evaluates in the interpreter through the ref column unless tile__ew_eval has a rule */
+        if (tile__op_ref[c] && !(tile__op_flags[c] & TILE__F_EW)) bad++;
+    }
+    TT_CHECK(bad == 0, "%d rows whose layout rule or ref function does not fit their flags", bad);
+    /* the interpreter's value of ERF is the ref column's, rounded to f32 */
+    tile__elem x[3];
+    memset(x, 0, sizeof x);
+    x[0].f = 0.3;
+    tile__elem r = tile__ew_eval(TILE__OP_ERF, TL_F32, TL_F32, x);
+    TT_CHECK(r.f == (double)(float)erf(0.3), "erf(0.3) in f32: %.17g, want %.17g", r.f, (double)(float)erf(0.3));
+    r = tile__ew_eval(TILE__OP_CEIL, TL_F64, TL_F64, x);
+    TT_CHECK(r.f == 1.0, "ceil(0.3) in f64: %g", r.f);
+}
+
 int main(void) {
     tt_seed();
     const want ws[] = {
@@ -312,6 +345,7 @@ int main(void) {
     check_ptx_hook();
     check_wide_wgmma();
     check_nomem();
+    check_op_table();
     tile_set_log(NULL, NULL);
     return tt_finish("test_plan");
 }
