@@ -429,6 +429,8 @@ struct tile_backend_job {
     int ntmaps;                /* tensor-map parameters after the record (128-byte,
                                   64-aligned, read in place: __grid_constant__)  */
     int nthreads;              /* threads per program (the kernel's .maxntid)    */
+    int prof;                  /* one more hidden parameter, last: the buffer of
+                                  in-kernel scope records (a pointer)            */
 };
 /* A compile is emit (lower the kernel and build the code), then, unless the
    disk cache has the result of that code, assemble (to PTX); release ends

@@ -532,6 +532,15 @@ void tl_print_at(const char *file, int line, int n, const char *prefix, ...);
 void tl_assert_at(const char *file, int line, tl_t cond, const char *msg);
 #define tl_debug_barrier() tl_debug_barrier_at(TL__HERE)
 void tl_debug_barrier_at(const char *file, int line);
+/* tl_profile_enter("name") ... tl_profile_exit("name"): a scope inside the
+   kernel (Proton's instrumentation mode). While a profile runs, each warp
+   (or warpgroup) of a program records the GPU's clocks where it enters and
+   leaves it; with no profile running the kernel compiles as if they were
+   not there. Scopes nest, and an exit leaves the innermost scope of its
+   block (TL_FOR, TL_IF or the body), which the enter opened. */
+#define tl_profile_enter(name) tl_profile_at(TL__HERE, (name), 0)
+#define tl_profile_exit(name) tl_profile_at(TL__HERE, (name), 1)
+void tl_profile_at(const char *file, int line, const char *name, int exit);
 /* the shape and dtype of a traced value, for C code that builds the IR */
 int      tl_rank(tl_t x);
 int      tl_dim(tl_t x, int axis);

@@ -62,8 +62,12 @@ static void tile_of(tl_t t, tl_t M, tl_t N, int BLOCK_M, int BLOCK_N, int GROUP_
 static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, tl_t pid_m, tl_t pid_n, tl_t K, int BLOCK_M, int BLOCK_N,
                      int BLOCK_K, int warp_specialize)
 {
+    /* in-kernel scopes: recorded while a profile runs (TILE_PROFILE=path),
+       compiled out otherwise */
+    tl_profile_enter("tile");
     tl_t off_m = tl_mul(pid_m, BLOCK_M), off_n = tl_mul(pid_n, BLOCK_N);
     tl_t acc   = tl_zeros(TL_F32, BLOCK_M, BLOCK_N);
+    tl_profile_enter("mainloop");
     if (warp_specialize) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (k, 0, tl_cdiv(K, BLOCK_K), 1, acc) {
         tl_t off_k = tl_mul(k, BLOCK_K);
@@ -71,7 +75,11 @@ static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, 
         tl_t b     = tl_desc_load(b_desc, (off_k, off_n));
         acc        = tl_dot(a, b, acc);
     }
+    tl_profile_exit("mainloop");
+    tl_profile_enter("epilogue");
     tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, out_dtype));
+    tl_profile_exit("epilogue");
+    tl_profile_exit("tile");
 }
 static void matmul_tma_body(tl_dtype dt, int persistent, int warp_specialize, tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, tl_t stride_am,
                             tl_t stride_bk, tl_t stride_cm)

@@ -86,7 +86,7 @@ static void run_both(const char *what, tile_kernel *k, const tile_launch *o, con
                     ndesc++;
             TT_CHECK(ndesc == 0, "%s: %d descriptor ops left after the descs stage", what, ndesc);
             unsigned grid[3] = {o->grid[0] ? o->grid[0] : 1, o->grid[1] ? o->grid[1] : 1, o->grid[2] ? o->grid[2] : 1};
-            TT_CHECK(tile__interp_run(&g, args, grid) == TILE_OK, "%s: the rewritten kernel: %s", what, tile_last_error());
+            TT_CHECK(tile__interp_run(&g, args, grid, NULL) == TILE_OK, "%s: the rewritten kernel: %s", what, tile_last_error());
             for (int b = 0; b < nbufs; b++) {
                 void *second = malloc(sizes[b]);
                 tile_memcpy_dtoh(second, bufs[b], sizes[b]);

@@ -1346,6 +1346,56 @@ void tl_debug_barrier_at(const char *file, int line) {
     if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "tl_debug_barrier called outside a kernel body being built"); return; }
     tile__emit(TILE__OP_BARRIER, NULL, 0, NULL, 0, file, line);
 }
+/* >>profile: an in-kernel scope's enter or exit. Its nesting is checked
+   when the body is done (tile__profile_nesting). */
+void tl_profile_at(const char *file, int line, const char *name, int exit) {
+    const char *what = exit ? "tl_profile_exit" : "tl_profile_enter";
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", what); return; }
+    if (!name || !name[0]) { tile__berr(TILE_ERR_PROFILE, file, line, "%s: a scope needs a name", what); return; }
+    if (strlen(name) > 63) { tile__berr(TILE_ERR_PROFILE, file, line, "%s: the name \"%.40s...\" is longer than 63 characters", what, name); return; }
+    int op = tile__emit(TILE__OP_PROFILE, NULL, 0, NULL, 0, file, line);
+    if (tile__b->f->nomem) return;
+    tile__b->f->ops[op].s = tile__func_str(tile__b->f, name);
+    tile__b->f->ops[op].i[0] = exit ? 1 : 0;
+}
+/* In-kernel scopes nest within each block: an exit leaves the innermost
+   scope its block entered, and a block (a TL_FOR's or TL_IF's body, or the
+   kernel's) ends with every scope it entered left. 0 when they do not (the
+   error is reported at the op's line). */
+static int tile__profile_nesting(const tile__func *f, int reg) {
+    const tile__region *r = &f->regs[reg];
+    const tile__op *open[32];
+    int n = 0;
+    for (int k = 0; k < r->nops; k++) {
+        const tile__op *op = &f->ops[r->ops[k]];
+        for (int j = 0; j < 2; j++)
+            if (op->region[j] >= 0 && !tile__profile_nesting(f, op->region[j])) return 0;
+        if (op->code != TILE__OP_PROFILE) continue;
+        const char *name = op->s ? op->s : "";
+        if (!op->i[0]) {
+            if (n == 32) {
+                tile__berr(TILE_ERR_PROFILE, op->file, op->line, "tl_profile_enter(\"%s\"): in-kernel scopes nest at most 32 deep in a block", name);
+                return 0;
+            }
+            open[n++] = op;
+        } else if (n == 0) {
+            tile__berr(TILE_ERR_PROFILE, op->file, op->line, "tl_profile_exit(\"%s\"): no scope of this block is open (an exit must be in the block of its enter)", name);
+            return 0;
+        } else if (strcmp(open[n - 1]->s ? open[n - 1]->s : "", name) != 0) {
+            tile__berr(TILE_ERR_PROFILE, op->file, op->line, "tl_profile_exit(\"%s\"): the innermost open scope is \"%s\" (entered at line %d)", name,
+                       open[n - 1]->s ? open[n - 1]->s : "", open[n - 1]->line);
+            return 0;
+        } else {
+            n--;
+        }
+    }
+    if (n > 0) {
+        tile__berr(TILE_ERR_PROFILE, open[n - 1]->file, open[n - 1]->line, "tl_profile_enter(\"%s\"): the scope is not exited before the end of its block",
+                   open[n - 1]->s ? open[n - 1]->s : "");
+        return 0;
+    }
+    return 1;
+}
 int tl_rank(tl_t x) { return tile__b && x.id > 0 && x.id < tile__b->f->nvals ? tile__ty(x.id)->rank : 0; }
 int tl_dim(tl_t x, int axis) {
     if (!tile__b || x.id <= 0 || x.id >= tile__b->f->nvals) return 0;
@@ -1892,6 +1942,7 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
         TILE_FREE(fr);
     }
     TILE_FREE(b.pending_else);
+    if (b.st == TILE_OK && !out->nomem) tile__profile_nesting(out, 0);
     if (b.lopt_file) tile__berr(TILE_ERR_CONTROL, b.lopt_file, b.lopt_line, "TL_LOOP_OPTIONS: no TL_FOR follows in the kernel");
     if (out->nomem) tile__berr(TILE_ERR_NOMEM, k->file, k->line, "out of host memory while building the kernel");
     tile__b = saved;

@@ -46,7 +46,7 @@ enum {
    lacks a hook does not compile. */
 #define TILE__EMITTER_HOOKS(X) \
     X(int, lit, (tile__emitter *, tl_dtype t, tile__elem v))                                                             \
-    X(int, special, (tile__emitter *, int which)) /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz */                             \
+    X(int, special, (tile__emitter *, int which)) /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz, 7 the in-kernel scopes' buffer */ \
     X(int, param, (tile__emitter *, int k))                                                                              \
     X(int, op1, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a))                                    \
     X(int, op2, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b))                             \
@@ -126,7 +126,21 @@ typedef struct tile__config {
     int hopper;                      /* TILE__HOPPER_*: TILE_WGMMA on sm_90a, else OFF      */
     uint64_t spec16;                 /* bit p: parameter p is divisible by 16 (a pointer: its address) */
     uint64_t spec1;                  /* bit p: integer parameter p is 1 (it becomes the constant)       */
+    int prof;                        /* >>profile: TILE__KPROF_*: in-kernel scopes recorded per warp or
+                                        warpgroup (a profile runs), else compiled out                  */
 } tile__config;
+/* >>profile: the records of in-kernel scopes (tl_profile_enter/exit). A
+   kernel compiled with them takes one more hidden parameter, last: its
+   launch's buffer, a 64-byte header {u32 programs recorded, u32 slots per
+   unit, u32 units per program, u32 records dropped (a unit's slots were
+   full)} and then, for program p (x + y * nx + z * nx * ny) below the
+   recorded count, unit u (its warp, or warpgroup) and slot s, the record at
+   64 + ((p * units + u) * slots + s) * 24: {u32 tag: the scope's index
+   among the kernel's scope names (tile__kprof_names) << 1 | exit, u32 the
+   SM, u64 %globaltimer (ns), u64 %clock64}. The first thread of the unit
+   writes it; the interpreter writes the same layout with the host clock. */
+enum { TILE__KPROF_OFF, TILE__KPROF_WARP, TILE__KPROF_WARPGROUP };
+enum { TILE__KPROF_HEAD = 64, TILE__KPROF_REC = 24 };
 /* >>tma: a tensor map the launch encodes (cuTensorMapEncodeTiled) and
    passes as a 128-byte, 64-aligned __grid_constant__ parameter after the
    record: what its MAKE_DESC's base, shape and strides are (a parameter's

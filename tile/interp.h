@@ -21,6 +21,8 @@ typedef struct tile__interp {
     tile__elem *scratch;       /* loop carries and dot operands                */
     size_t nscratch;
     unsigned pid[3], grid[3];
+    unsigned char *kbuf;       /* >>profile: the in-kernel scopes' records, or NULL */
+    unsigned kn;               /* records of this program's units so far       */
 } tile__interp;
 
 static int tile__interp_numel(const tile__interp *I, int v) { return tile__numel(&I->f->vals[v].t); }
@@ -617,6 +619,33 @@ static tile_status tile__interp_assert(tile__interp *I, const tile__op *op) {
     return TILE_OK;
 }
 
+/* >>profile: an in-kernel scope's record, in the layout the GPU writes
+   (tile/emit.h), for every unit of the program at once (they run as one
+   here), with the host clock's ns for both clocks and SM 0 */
+static void tile__interp_kprof(tile__interp *I, const tile__op *op) {
+    if (!I->kbuf) return;
+    uint32_t head[4];
+    memcpy(head, I->kbuf, sizeof head);
+    unsigned lin = I->pid[0] + I->grid[0] * (I->pid[1] + I->grid[1] * I->pid[2]);
+    unsigned n = I->kn++;
+    if (lin >= head[0]) return;
+    if (n >= head[1]) {
+        head[3] += head[2];
+        memcpy(I->kbuf + 12, &head[3], 4);
+        return;
+    }
+    double ms = tile__host_ms();
+    uint64_t ns = (uint64_t)(ms * 1e6);
+    uint32_t tag = (uint32_t)tile__kprof_id(I->f, op->s) << 1 | (op->i[0] ? 1u : 0u), sm = 0;
+    for (unsigned u = 0; u < head[2]; u++) {
+        unsigned char *r = I->kbuf + TILE__KPROF_HEAD + ((size_t)(lin * head[2] + u) * head[1] + n) * TILE__KPROF_REC;
+        memcpy(r, &tag, 4);
+        memcpy(r + 4, &sm, 4);
+        memcpy(r + 8, &ns, 8);
+        memcpy(r + 16, &ns, 8);
+    }
+}
+
 /* ---- control flow ---------------------------------------------------------------------- */
 static tile_status tile__interp_region(tile__interp *I, int reg, const tile__op **term);
 
@@ -730,6 +759,7 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_PRINT: tile__interp_print(I, op); return TILE_OK;
     case TILE__OP_ASSERT: return tile__interp_assert(I, op);
     case TILE__OP_BARRIER: return TILE_OK;
+    case TILE__OP_PROFILE: tile__interp_kprof(I, op); return TILE_OK;
     case TILE__OP_FOR: return tile__interp_for(I, op);
     case TILE__OP_IF: return tile__interp_if(I, op);
     case TILE__OP_WHILE: return tile__interp_while(I, op);
@@ -757,12 +787,14 @@ static tile_status tile__interp_region(tile__interp *I, int reg, const tile__op 
     return TILE_OK;
 }
 
-static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, const unsigned grid[3]) {
+/* kbuf: the launch's in-kernel scope records (>>profile), or NULL */
+static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, const unsigned grid[3], unsigned char *kbuf) {
     tile__interp I;
     tile_status st = TILE_OK;
     size_t total = 0;
     memset(&I, 0, sizeof I);
     I.f = f;
+    I.kbuf = kbuf;
     memcpy(I.grid, grid, sizeof I.grid);
     I.buf = (tile__elem **)tile__calloc((size_t)f->nvals, sizeof *I.buf);
     if (!I.buf) return tile__interp_nomem(&I, f->file, f->line, (size_t)f->nvals * sizeof *I.buf);
@@ -792,6 +824,7 @@ static tile_status tile__interp_run(const tile__func *f, const tile_arg *args, c
                 I.pid[0] = x;
                 I.pid[1] = y;
                 I.pid[2] = z;
+                I.kn = 0;
                 st = tile__interp_region(&I, 0, &term);
             }
     TILE_FREE(I.scratch);

@@ -153,6 +153,7 @@ enum {
     X(PRINT,        "print",        -1, 0,  0,                      0,       0,     0, BODY, 0)                      /* print s (the prefix) and each operand's elements */ \
     X(ASSERT,       "assert",       1,  0,  0,                      0,       0,     0, BODY, 0)                      /* fail the launch with s where a lane is false */ \
     X(BARRIER,      "barrier",      0,  0,  0,                      0,       0,     0, OWN,  0)                      /* all threads of the program meet */ \
+    X(PROFILE,      "profile",      0,  0,  0,                      0,       0,     0, BODY, "exit")                 /* an in-kernel scope s entered (exit 0) or left (1): a record per warp or warpgroup while a profile runs */ \
     X(FOR,          "for",          -1, -1, TILE__F_REGION,         0,       0,     0, BODY, "options,num_stages")   /* lo, hi, step, inits...; body args (iv, carried...) */ \
     X(IF,           "if",           -1, -1, TILE__F_REGION,         0,       0,     0, BODY, 0)                      /* cond; then, else regions yield the results */ \
     X(WHILE,        "while",        -1, -1, TILE__F_REGION,         0,       0,     0, BODY, 0)                      /* inits...; before region ends in CONDITION, after in YIELD */ \
@@ -481,6 +482,32 @@ static int tile__func_clone(tile__func *dst, const tile__func *src) {
     return 1;
 fail:
     tile__func_free(dst);
+    return 0;
+}
+/* >>profile: the in-kernel scopes of f (PROFILE ops): their names in the
+   order each first appears among f's live ops; tile__kprof_id is a name's
+   index there (the tag of its records), tile__kprof_names fills names[max]
+   and returns how many there are (0: f records nothing). */
+static int tile__kprof_names(const tile__func *f, const char **names, int max) {
+    int n = 0;
+    for (int id = 0; id < f->nops; id++) {
+        const tile__op *op = &f->ops[id];
+        if (op->dead || op->code != TILE__OP_PROFILE) continue;
+        const char *s = op->s ? op->s : "";
+        int k = 0;
+        while (k < n && k < max && strcmp(names[k], s) != 0) k++;
+        if (k == n) {
+            if (n < max) names[n] = s;
+            n++;
+        }
+    }
+    return n;
+}
+static int tile__kprof_id(const tile__func *f, const char *name) {
+    const char *names[256];
+    int n = tile__kprof_names(f, names, 256);
+    for (int k = 0; k < n && k < 256; k++)
+        if (strcmp(names[k], name ? name : "") == 0) return k;
     return 0;
 }
 /* A copy owned by the function ("" when out of memory). */

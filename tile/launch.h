@@ -42,8 +42,14 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
         free(ptx);
         if (st != TILE_OK) return st;
     }
+    uint64_t kbuf = 0;   /* >>profile: the in-kernel scopes' records, when this launch is recorded */
+    if (e->has_kscopes && tok.gen) {
+        int w, s;
+        tile__launch_defaults(o, &w, &s);
+        if ((st = tile__prof_kbuf_take(tok, &e->f, 32 * w, grid, &kbuf, k->name, o->file, o->line)) != TILE_OK) return st;
+    }
     tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the run is the kernel's time */
-    st = tile__interp_run(&e->f, args, grid);
+    st = tile__interp_run(&e->f, args, grid, (unsigned char *)(uintptr_t)kbuf);
     tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
     return st;
 }
@@ -65,6 +71,7 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
     if ((st = tile__config_resolve(k, o, NULL, target, &cfg)) != TILE_OK) return st;
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
+    if (tile__kprof_names(&f, NULL, 0) > 0) cfg.prof = tile__prof_kmode_now();   /* >>profile: the PTX a launch would run now */
     char *text = NULL;
     st = tile__compile(k, &f, &cfg, NULL, &text);
     tile__func_free(&f);

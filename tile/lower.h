@@ -68,6 +68,11 @@ struct tile__lower {
        the role's first thread) and the ring's place, in variables that live
        across the loops around it: the stage and its phase parity */
     int ws_role, ws_stage, ws_phase;
+    /* >>profile: in-kernel scopes recorded (cfg->prof), and registers made
+       once at the kernel's start: the records' buffer, this unit's first
+       record, whether it writes (its first thread, of a recorded program),
+       the slots per unit and the variable counting its records */
+    int kp_on, kp_buf, kp_base, kp_ok, kp_slots, kp_n;
     /* >>pingpong: pp while a ping-pong consumer is lowered; registers of its index c (0, 1)
        and of its scratch's offset from sbase; the variable `first` (1 until
        its first ring starts); its named barrier's id (1 + c); the split
@@ -105,6 +110,7 @@ static int *tile__regs_new(tile__lower *lw, int v) {
 static tl_dtype tile__vdt(const tile__lower *lw, int v) { return lw->f->vals[v].t.dtype; }
 /* small integer helpers on registers (b a literal) */
 static int tile__iop(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, tile__li(lw, b)); }
+static int tile__iop2(tile__lower *lw, tile__opcode code, int a, int b) { return lw->em->op2(lw->em, code, TL_I32, TL_I32, a, b); }   /* two registers */
 static int tile__iadd(tile__lower *lw, int a, int b) { return lw->em->op2(lw->em, TILE__OP_ADD, TL_I32, TL_I32, a, b); }
 static int tile__and_pred(tile__lower *lw, int a, int b) {
     if (a < 0) return b;
@@ -952,6 +958,51 @@ static void tile__lower_while(tile__lower *lw, const tile__op *op) {
     tile__loop_results(lw, op, aargs);
 }
 
+/* >>profile: the registers every record of the kernel uses (the layout of
+   the buffer is in tile/emit.h): made at the start, so that each scope is a
+   few instructions of one thread per unit */
+static void tile__kprof_prologue(tile__lower *lw, int mode) {
+    tile__emitter *em = lw->em;
+    int sh = mode == TILE__KPROF_WARPGROUP ? 7 : 5;
+    int units = (lw->nthreads + (1 << sh) - 1) >> sh;
+    int head[2];
+    lw->kp_on = 1;
+    lw->kp_buf = em->special(em, 7);
+    em->load(em, TL_I32, 2, lw->kp_buf, -1, NULL, head, 0, 0);   /* programs recorded, slots per unit */
+    lw->kp_slots = head[1];
+    int nx = em->special(em, 4), ny = em->special(em, 5);
+    int lin = tile__iop2(lw, TILE__OP_ADD, em->special(em, 1),
+                         tile__iop2(lw, TILE__OP_MUL, nx, tile__iop2(lw, TILE__OP_ADD, em->special(em, 2), tile__iop2(lw, TILE__OP_MUL, ny, em->special(em, 3)))));
+    int tid = em->special(em, 0);
+    int unit = tile__iop(lw, TILE__OP_SHR, tid, sh);
+    int lead = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, tid, (1 << sh) - 1), tile__li(lw, 0));
+    lw->kp_ok = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lead, em->op2(em, TILE__OP_LT, TL_I32, TL_I1, lin, head[0]));
+    int idx = tile__iop2(lw, TILE__OP_MUL, tile__iop2(lw, TILE__OP_ADD, tile__iop(lw, TILE__OP_MUL, lin, units), unit), lw->kp_slots);
+    lw->kp_base = em->ptr_add(em, em->ptr_add(em, lw->kp_buf, tile__li(lw, 1), TL_I32, TILE__KPROF_HEAD), idx, TL_I32, TILE__KPROF_REC);
+    lw->kp_n = em->var(em, TL_I32, tile__li(lw, 0));
+}
+/* >>profile: one record of this unit, where it is its first thread, of a
+   recorded program, and has a free slot (else the header's dropped count) */
+static void tile__kprof_record(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    if (!lw->kp_on) return;   /* no profile: compiled out */
+    int id = tile__kprof_id(lw->f, op->s);
+    int v[2], clk[2];
+    v[0] = tile__li(lw, id << 1 | (op->i[0] ? 1 : 0));
+    v[1] = tile__ptx_sreg(em, TL_I32, "smid");
+    clk[0] = tile__ptx_sreg(em, TL_I64, "globaltimer");
+    clk[1] = tile__ptx_sreg(em, TL_I64, "clock64");
+    int n = lw->kp_n;
+    int room = em->op2(em, TILE__OP_LT, TL_I32, TL_I1, n, lw->kp_slots);
+    int pred = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lw->kp_ok, room);
+    int p = em->ptr_add(em, lw->kp_base, n, TL_I32, TILE__KPROF_REC);
+    em->store(em, TL_I32, 2, p, pred, v, 0, 0);
+    em->store(em, TL_I64, 1, em->ptr_add(em, p, tile__li(lw, 1), TL_I32, 8), pred, &clk[0], 0, 0);   /* (8-byte aligned: one each) */
+    em->store(em, TL_I64, 1, em->ptr_add(em, p, tile__li(lw, 2), TL_I32, 8), pred, &clk[1], 0, 0);
+    int full = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, lw->kp_ok, em->op1(em, TILE__OP_NOT, TL_I1, TL_I1, room));
+    em->atomic(em, TL_ATOMIC_ADD, TL_I32, em->ptr_add(em, lw->kp_buf, tile__li(lw, 3), TL_I32, 4), tile__li(lw, 1), full, TL_SEM_RELAXED, TL_SCOPE_GPU);
+    em->assign(em, n, tile__iop2(lw, TILE__OP_ADD, n, tile__li(lw, 1)));
+}
 /* ---- one op ------------------------------------------------------------------------------ */
 static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
@@ -1092,6 +1143,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     }
     case TILE__OP_BARRIER: tile__sync(lw); return;
+    case TILE__OP_PROFILE: tile__kprof_record(lw, op); return;
     case TILE__OP_FOR: tile__lower_for(lw, op); return;
     case TILE__OP_IF: tile__lower_if(lw, op); return;
     case TILE__OP_WHILE: tile__lower_while(lw, op); return;
@@ -1191,6 +1243,7 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
     lw->sbase = lw->plan->pin_end;   /* >>pin: the pinned operands' tiles are below */
     tile__need_smem(lw, 0);
+    if (cfg->prof) tile__kprof_prologue(lw, cfg->prof);
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
         int reg = em->param(em, p);

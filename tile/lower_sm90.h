@@ -296,7 +296,7 @@ static void tile__ws_producer_region(tile__lower *lw, int reg) {
         if (op->dead) continue;
         if (op == rop) tile__ws_producer_ring(lw, op, &pl->loops[pl->ws_loop]);
         else if (op->code == TILE__OP_FOR && tile__for_holds(f, op, rop)) tile__ws_producer_for(lw, op);
-        else if (pl->ws_prod[r->ops[k]]) tile__lower_op(lw, op);
+        else if (pl->ws_prod[r->ops[k]] || op->code == TILE__OP_PROFILE) tile__lower_op(lw, op);   /* >>profile: the producer's scopes too */
     }
 }
 /* >>pingpong: before consumer c's ring, the other's last ring is done

@@ -65,6 +65,21 @@ typedef struct tile__prof_pair {
     int launch;                  /* the record it times, -1 when free */
 } tile__prof_pair;
 
+/* >>profile: the in-kernel scope records of one launch (the layout: tile/emit.h) */
+typedef struct tile__prof_kbuf {
+    int launch;                  /* its record */
+    CUdeviceptr dev;             /* on a GPU, until the stop reads it back (0: none) */
+    unsigned char *host;         /* the records: the interpreter's, or the GPU's read back */
+    size_t bytes;
+    unsigned all;                /* programs of the grid (the header says how many are recorded) */
+    int mode;                    /* TILE__KPROF_WARP or _WARPGROUP */
+    int nnames;
+    char (*names)[64];           /* the kernel's scope names, by tag >> 1 */
+} tile__prof_kbuf;
+#define TILE__PROF_KSLOTS 512                      /* records per warp (warpgroup) and launch */
+#define TILE__PROF_KLAUNCH ((size_t)64 << 20)      /* bytes of one launch's records, at most */
+#define TILE__PROF_KTOTAL ((size_t)1024 << 20)     /* bytes of a profile's records, at most */
+
 typedef struct tile__prof_metric {
     const tile_kernel *k;
     tile_metrics_fn fn;
@@ -95,6 +110,12 @@ static struct {
     int npairs, fifo_head, fifo_len, *fifo;
     int nthreads;
     int lost;                    /* records not kept: out of memory */
+    int kmode;                   /* in-kernel scopes: TILE__KPROF_WARP (default) or _WARPGROUP */
+    tile__prof_kbuf *kbufs;      /* the launches that recorded in-kernel scopes */
+    int nkbufs, capkbufs;
+    size_t kbytes;               /* their bytes */
+    int knot;                    /* launches whose scopes were not recorded (memory) */
+    char knot_why[160];
     int atexit_set, atexit_free;
     tile__prof_metric *metrics;  /* kernels' metrics functions: outlive profiles */
     int nmetrics, capmetrics;
@@ -420,6 +441,7 @@ typedef struct tile__prof_tok {
     unsigned gen;
     int rec;
     int cupti;                   /* timed by CUPTI: the launch path does no more */
+    int kmode;                   /* in-kernel scopes are recorded so (TILE__KPROF_*; a kernel without them ignores it) */
 } tile__prof_tok;
 
 /* "A=1 B=2 w4 s3": the launch's meta-parameters in their order, warps, stages */
@@ -451,7 +473,7 @@ static void tile__prof_config_cached(const tile_kernel *k, const tile_launch *o,
 }
 /* the start of a launch the profile records; *tok is 0 when none runs */
 static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__prof_tok tok = {0, -1, 0};
+    tile__prof_tok tok = {0, -1, 0, 0};
     if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return tok;
     double flops = o->flops, bytes = o->bytes;
     tile_metrics_fn fn = NULL;
@@ -488,6 +510,7 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
         if (tile__prof.cupti) r->seq = ++tile__prof.seq;   /* the order launches go to the driver: CUPTI's records follow it */
         tok.gen = tile__prof.gen;
         tok.cupti = tile__prof.cupti;
+        tok.kmode = tile__prof.kmode;
         tok.rec = tile__prof.nlaunches++;
         tile__nvtx_push(r->kernel);
     } else if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
@@ -529,6 +552,213 @@ static void tile__prof_launch_end(tile__prof_tok tok, tile_status st) {
         if (!tile__prof.gpu && st != TILE_OK) r->g1 = -1;   /* an interpreter run that failed: not timed */
     }
     pthread_mutex_unlock(&tile__prof_lock);
+}
+
+/* ---- in-kernel scopes ------------------------------------------------------------------
+   A launch of a kernel compiled with its scopes (the config's prof, set
+   from the launch's token) gets a buffer of its own, zeroed, its header
+   written (tile/emit.h); the GPU's are read back at the stop. A launch that
+   gets none (the profile stopped since the launch began, the profile's
+   budget is spent, no memory) passes one whose header records no program,
+   so the launch never fails for the profile's sake. */
+static unsigned char tile__prof_knone[TILE__KPROF_HEAD];   /* the interpreter's: all zero */
+static CUdeviceptr tile__prof_knone_dev;                    /* the GPU's, made once */
+static tile_status tile__prof_kbuf_take(tile__prof_tok tok, const tile__func *f, int nthreads, const unsigned grid[3], uint64_t *out, const char *kname,
+                                        const char *file, int line) {
+    int gpu = tile__gpu_mode();
+    unsigned unit = tok.kmode == TILE__KPROF_WARPGROUP ? 128 : 32;
+    unsigned units = ((unsigned)nthreads + unit - 1) / unit, slots = TILE__PROF_KSLOTS;
+    size_t per = (size_t)units * slots * TILE__KPROF_REC;
+    unsigned long long all = (unsigned long long)grid[0] * grid[1] * grid[2];
+    size_t maxp = (TILE__PROF_KLAUNCH - TILE__KPROF_HEAD) / per;
+    unsigned programs = (unsigned)(all < maxp ? all : maxp);
+    size_t bytes = TILE__KPROF_HEAD + programs * per;
+    tile_status st = TILE_OK;
+    pthread_mutex_lock(&tile__prof_lock);
+    *out = 0;
+    if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
+        const char *why = NULL;
+        tile__prof_kbuf *kb = NULL;
+        if (tile__prof.kbytes + bytes > TILE__PROF_KTOTAL) why = "the profile's 1024 MB for in-kernel records are used up";
+        else if (!tile__prof_grow((void **)&tile__prof.kbufs, tile__prof.nkbufs, &tile__prof.capkbufs, sizeof *tile__prof.kbufs)) why = "out of host memory";
+        else {
+            kb = &tile__prof.kbufs[tile__prof.nkbufs];
+            memset(kb, 0, sizeof *kb);
+            const char *names[256];
+            kb->nnames = tile__kprof_names(f, names, 256);
+            if (kb->nnames > 256) kb->nnames = 256;
+            if (!(kb->names = (char(*)[64])calloc((size_t)kb->nnames + 1, 64))) why = "out of host memory";
+            for (int i = 0; !why && i < kb->nnames; i++) tile__copy_cut(kb->names[i], 64, names[i]);
+        }
+        uint32_t head[4] = {programs, slots, units, 0};
+        if (!why && gpu) {
+            CUdeviceptr d = 0;
+            if (tile__cu_enter(file, line) != TILE_OK || tile__cu.cuMemAlloc_v2(&d, bytes) != CUDA_SUCCESS) why = "out of device memory";
+            else if (tile__cu.cuMemsetD8_v2(d, 0, bytes) != CUDA_SUCCESS || tile__cu.cuMemcpyHtoD_v2(d, head, sizeof head) != CUDA_SUCCESS) {
+                tile__cu.cuMemFree_v2(d);
+                why = "the device memory could not be cleared";
+            } else {
+                kb->dev = d;
+                *out = (uint64_t)d;
+            }
+        } else if (!why) {
+            if (!(kb->host = (unsigned char *)calloc(1, bytes))) why = "out of host memory";
+            else {
+                memcpy(kb->host, head, sizeof head);
+                *out = (uint64_t)(uintptr_t)kb->host;
+            }
+        }
+        if (!why) {
+            kb->launch = tok.rec;
+            kb->bytes = bytes;
+            kb->all = (unsigned)(all < 0xFFFFFFFFull ? all : 0xFFFFFFFFull);
+            kb->mode = tok.kmode;
+            tile__prof.kbytes += bytes;
+            tile__prof.nkbufs++;
+        } else {
+            if (kb) free(kb->names);
+            if (!tile__prof.knot++) snprintf(tile__prof.knot_why, sizeof tile__prof.knot_why, "%s (first: %s)", why, kname);
+        }
+    }
+    if (!*out) {   /* the buffer that records nothing */
+        if (!gpu) *out = (uint64_t)(uintptr_t)tile__prof_knone;
+        else if (!tile__prof_knone_dev && (st = tile__cu_enter(file, line)) == TILE_OK) {
+            CUdeviceptr d = 0;
+            if (tile__cu.cuMemAlloc_v2(&d, TILE__KPROF_HEAD) == CUDA_SUCCESS && tile__cu.cuMemsetD8_v2(d, 0, TILE__KPROF_HEAD) == CUDA_SUCCESS) tile__prof_knone_dev = d;
+            else {
+                if (d) tile__cu.cuMemFree_v2(d);
+                st = tile__error(TILE_ERR_NOMEM, kname, file, line, "out of device memory for the in-kernel scopes' (empty) record buffer");
+            }
+        }
+        if (gpu) *out = (uint64_t)tile__prof_knone_dev;
+    }
+    pthread_mutex_unlock(&tile__prof_lock);
+    return st;
+}
+/* one scope's span on one unit, from its enter and exit records */
+typedef struct tile__prof_kslice {
+    int name, depth;
+    unsigned program, unit, sm;
+    uint64_t t0, t1, c0, c1;
+    char path[200];              /* "outer/inner" */
+} tile__prof_kslice;
+/* the spans one launch recorded, in unit order, into *out (malloc'ed; NULL
+   when there are none); *open: enters whose exit was not recorded (the
+   unit's slots ran out) */
+static int tile__prof_kslices(const tile__prof_kbuf *kb, tile__prof_kslice **out, int *open) {
+    uint32_t head[4];
+    int n = 0, cap = 0;
+    *out = NULL;
+    *open = 0;
+    if (!kb->host) return 0;
+    memcpy(head, kb->host, sizeof head);
+    for (unsigned p = 0; p < head[0]; p++)
+        for (unsigned u = 0; u < head[2]; u++) {
+            struct { uint32_t tag, sm; uint64_t t, c; } st[32];
+            int depth = 0;
+            for (unsigned s = 0; s < head[1]; s++) {
+                const unsigned char *r = kb->host + TILE__KPROF_HEAD + ((size_t)(p * head[2] + u) * head[1] + s) * TILE__KPROF_REC;
+                uint32_t tag, sm;
+                uint64_t t, c;
+                memcpy(&tag, r, 4), memcpy(&sm, r + 4, 4), memcpy(&t, r + 8, 8), memcpy(&c, r + 16, 8);
+                if (!t) break;   /* never written */
+                if (!(tag & 1)) {
+                    if (depth < 32) st[depth].tag = tag, st[depth].sm = sm, st[depth].t = t, st[depth].c = c;
+                    depth++;
+                    continue;
+                }
+                if (depth == 0 || depth > 32 || (st[depth - 1].tag >> 1) != (tag >> 1)) continue;   /* its enter was not kept */
+                if (n == cap) {
+                    int nc = cap ? cap * 2 : 1024;
+                    tile__prof_kslice *g = (tile__prof_kslice *)realloc(*out, sizeof **out * (size_t)nc);
+                    if (!g) return n;
+                    *out = g, cap = nc;
+                }
+                tile__prof_kslice *k = &(*out)[n++];
+                depth--;
+                k->name = (int)(tag >> 1);
+                k->depth = depth;
+                k->program = p, k->unit = u, k->sm = st[depth].sm;
+                k->t0 = st[depth].t, k->t1 = t, k->c0 = st[depth].c, k->c1 = c;
+                size_t at = 0;
+                k->path[0] = 0;
+                for (int d = 0; d <= depth; d++) {
+                    int id = (int)(st[d].tag >> 1);
+                    at += (size_t)snprintf(k->path + at, at < sizeof k->path ? sizeof k->path - at : 0, "%s%s", d ? "/" : "",
+                                           id < kb->nnames ? kb->names[id] : "?");
+                }
+            }
+            *open += depth;
+        }
+    return n;
+}
+static int tile__prof_cmp_path(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }   /* (a row starts with its path) */
+/* the text report's section on in-kernel scopes: per kernel and config,
+   each scope path's spans, mean time and cycles */
+static void tile__prof_write_kscopes(FILE *f) {
+    if (!tile__prof.nkbufs && !tile__prof.knot) return;
+    fprintf(f, "in-kernel scopes, per %s: %d launch%s recorded; time by %%globaltimer, cycles by %%clock64%s\n",
+            tile__prof.kmode == TILE__KPROF_WARPGROUP ? "warpgroup" : "warp", tile__prof.nkbufs, tile__prof.nkbufs == 1 ? "" : "es",
+            tile__prof.gpu ? "" : " (interpreter: both the host clock in ns)");
+    if (tile__prof.knot) fprintf(f, "  (%d launch%s not recorded: %s)\n", tile__prof.knot, tile__prof.knot == 1 ? "" : "es", tile__prof.knot_why);
+    fprintf(f, "%10s %10s %12s %12s  %s\n", "spans", "avg us", "avg cycles", "total us", "scope");
+    typedef struct { char path[200]; long n; double ns, cyc; int depth; } row_t;
+    char *done = (char *)calloc((size_t)tile__prof.nkbufs + 1, 1);
+    for (int i = 0; done && i < tile__prof.nkbufs; i++) {
+        if (done[i]) continue;
+        const tile__prof_launch *ri = &tile__prof.launches[tile__prof.kbufs[i].launch];
+        row_t *rows = NULL;
+        int nrows = 0, caprows = 0, launches = 0, open = 0;
+        unsigned long long rec = 0, all = 0, dropped = 0;
+        for (int j = i; j < tile__prof.nkbufs; j++) {
+            const tile__prof_kbuf *kb = &tile__prof.kbufs[j];
+            const tile__prof_launch *rj = &tile__prof.launches[kb->launch];
+            if (done[j] || strcmp(ri->kernel, rj->kernel) != 0 || strcmp(ri->config, rj->config) != 0) continue;
+            done[j] = 1;
+            launches++;
+            all += kb->all;
+            if (kb->host) {
+                uint32_t head[4];
+                memcpy(head, kb->host, sizeof head);
+                rec += head[0], dropped += head[3];
+            }
+            tile__prof_kslice *sl;
+            int op, n = tile__prof_kslices(kb, &sl, &op);
+            open += op;
+            for (int s = 0; s < n; s++) {
+                int r = 0;
+                while (r < nrows && strcmp(rows[r].path, sl[s].path) != 0) r++;
+                if (r == nrows) {
+                    if (nrows == caprows) {
+                        int nc = caprows ? caprows * 2 : 16;
+                        row_t *g = (row_t *)realloc(rows, sizeof *rows * (size_t)nc);
+                        if (!g) break;
+                        rows = g, caprows = nc;
+                    }
+                    memset(&rows[r], 0, sizeof rows[r]);
+                    memcpy(rows[r].path, sl[s].path, sizeof rows[r].path);
+                    rows[r].depth = sl[s].depth;
+                    nrows++;
+                }
+                rows[r].n++;
+                rows[r].ns += (double)(sl[s].t1 - sl[s].t0);
+                rows[r].cyc += (double)(sl[s].c1 - sl[s].c0);
+            }
+            free(sl);
+        }
+        if (nrows > 1) qsort(rows, (size_t)nrows, sizeof *rows, tile__prof_cmp_path);   /* a scope before those inside it */
+        fprintf(f, "  %s [%s]: %d launch%s, %llu of %llu programs recorded", ri->kernel, ri->config, launches, launches == 1 ? "" : "es", rec, all);
+        if (dropped) fprintf(f, ", %llu records dropped (a unit's %d slots were full)", dropped, TILE__PROF_KSLOTS);
+        if (open) fprintf(f, ", %d scope%s left open", open, open == 1 ? "" : "s");
+        fprintf(f, "\n");
+        for (int r = 0; r < nrows; r++) {
+            const char *leaf = strrchr(rows[r].path, '/');
+            fprintf(f, "%10ld %10.3f %12.0f %12.3f  %*s%s\n", rows[r].n, rows[r].ns / (double)rows[r].n / 1e3, rows[r].cyc / (double)rows[r].n, rows[r].ns / 1e3,
+                    2 * rows[r].depth, "", leaf ? leaf + 1 : rows[r].path);
+        }
+        free(rows);
+    }
+    free(done);
 }
 
 static void tile__prof_atexit_free(void);
@@ -805,6 +1035,7 @@ static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char 
     fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
     char prefix[260] = "";
     tile__prof_tree_lines(f, t, 0, prefix, 0, ctf, cgb);
+    tile__prof_write_kscopes(f);
 }
 
 /* a JSON string: quotes, backslashes and controls escaped, '<' too, so that
@@ -829,6 +1060,57 @@ static void tile__prof_path(int i, char *buf, size_t n) {
 }
 /* the trace events: host threads (pid 1) with scopes and launch calls, the
    streams (pid 2) with kernels; times in microseconds */
+/* the in-kernel scopes of each recorded launch: a process of its own,
+   a track per program and unit, the spans placed from the kernel's start
+   (its first record at the kernel's first instant); at most
+   TILE__PROF_KSPANS spans in all, the number left out returned */
+#define TILE__PROF_KSPANS 200000
+static long tile__prof_write_json_kscopes(FILE *f) {
+    long drawn = 0, cut = 0;
+    for (int i = 0; i < tile__prof.nkbufs; i++) {
+        const tile__prof_kbuf *kb = &tile__prof.kbufs[i];
+        const tile__prof_launch *r = &tile__prof.launches[kb->launch];
+        tile__prof_kslice *sl;
+        int open, n = tile__prof_kslices(kb, &sl, &open);
+        if (!n) continue;
+        if (drawn + n > TILE__PROF_KSPANS) {
+            cut += n;
+            free(sl);
+            continue;
+        }
+        uint64_t tmin = sl[0].t0;
+        for (int s = 1; s < n; s++)
+            if (sl[s].t0 < tmin) tmin = sl[s].t0;
+        double base = (r->g1 >= r->g0 ? r->g0 : r->h0) * 1e3;   /* us */
+        int pid = 1000 + i;
+        char pname[320];
+        snprintf(pname, sizeof pname, "in-kernel scopes: %s [%s], launch %d", r->kernel, r->config, kb->launch + 1);
+        fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,\"args\":{\"name\":", pid);
+        tile__prof_json_str(f, pname);
+        fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"tid\":0,\"args\":{\"sort_index\":%d}}", pid, pid);
+        unsigned units;
+        memcpy(&units, kb->host + 8, 4);
+        long last = -1;
+        for (int s = 0; s < n; s++) {
+            const tile__prof_kslice *k = &sl[s];
+            long tid = (long)k->program * units + k->unit + 1;
+            if (tid != last) {   /* the spans come a unit at a time */
+                fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%ld,\"args\":{\"name\":\"program %u %s %u (SM %u)\"}}", pid, tid,
+                        k->program, kb->mode == TILE__KPROF_WARPGROUP ? "warpgroup" : "warp", k->unit, k->sm);
+                last = tid;
+            }
+            fprintf(f, ",\n{\"ph\":\"X\",\"cat\":\"in-kernel\",\"name\":");
+            tile__prof_json_str(f, k->name < kb->nnames ? kb->names[k->name] : "?");
+            fprintf(f, ",\"pid\":%d,\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"path\":", pid, tid, base + (double)(k->t0 - tmin) / 1e3,
+                    (double)(k->t1 - k->t0) / 1e3);
+            tile__prof_json_str(f, k->path);
+            fprintf(f, ",\"cycles\":%llu,\"sm\":%u}}", (unsigned long long)(k->c1 - k->c0), k->sm);
+        }
+        drawn += n;
+        free(sl);
+    }
+    return cut;
+}
 static void tile__prof_write_json(FILE *f, const char *device, double ctf, double cgb) {
     char path[1024];
     void *streams[64];
@@ -909,6 +1191,7 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
         if (r->bytes > 0 && ms > 0) fprintf(f, ",\"gbps\":%.4g", r->bytes / ms / 1e6);
         fprintf(f, "}}");
     }
+    long kcut = tile__prof_write_json_kscopes(f);
     fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"tile %s\",\"backend\":", TILE_VERSION_STRING);
     tile__prof_json_str(f, tile_backend_name());
     fprintf(f, ",\"device\":");
@@ -924,6 +1207,7 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
     snprintf(at, sizeof at, "%s:%d", tile__prof.file, tile__prof.line);
     tile__prof_json_str(f, at);
     if (tile__prof.lost) fprintf(f, ",\"records_lost\":%d", tile__prof.lost);
+    if (kcut) fprintf(f, ",\"in_kernel_spans_not_drawn\":%ld", kcut);
     fprintf(f, "}}\n");
 }
 static void tile__prof_write_html(FILE *f, const char *device, double ctf, double cgb) {
@@ -964,6 +1248,16 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
             tile__cupti_collect_locked();
         }
         while (tile__prof.fifo_len) tile__prof_fifo_pop();
+        for (int i = 0; i < tile__prof.nkbufs; i++) {   /* the in-kernel records */
+            tile__prof_kbuf *kb = &tile__prof.kbufs[i];
+            if (!kb->dev) continue;
+            if ((kb->host = (unsigned char *)malloc(kb->bytes)) && tile__cu.cuMemcpyDtoH_v2(kb->host, kb->dev, kb->bytes) != CUDA_SUCCESS) {
+                free(kb->host);
+                kb->host = NULL;
+            }
+            tile__cu.cuMemFree_v2(kb->dev);
+            kb->dev = 0;
+        }
     }
     tile__prof_ceilings(&ctf, &cgb, device, sizeof device);
     tile__prof_tree t = {NULL, 0, 0};
@@ -996,6 +1290,12 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
         for (int i = 0; i < tile__prof.npairs; i++) tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[0]), tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[1]);
         tile__cu.cuEventDestroy_v2(tile__prof.base);
     }
+    for (int i = 0; i < tile__prof.nkbufs; i++) {
+        if (tile__prof.kbufs[i].dev && tile__cu_enter(NULL, 0) == TILE_OK) tile__cu.cuMemFree_v2(tile__prof.kbufs[i].dev);   /* (not read back: no context) */
+        free(tile__prof.kbufs[i].host), free(tile__prof.kbufs[i].names);
+    }
+    free(tile__prof.kbufs);
+    tile__prof.kbufs = NULL, tile__prof.nkbufs = tile__prof.capkbufs = tile__prof.knot = 0, tile__prof.kbytes = 0;
     free(tile__prof.scopes), free(tile__prof.launches), free(tile__prof.pairs), free(tile__prof.fifo);
     tile__prof.scopes = NULL, tile__prof.launches = NULL, tile__prof.pairs = NULL, tile__prof.fifo = NULL;
     tile__prof.nscopes = tile__prof.capscopes = tile__prof.nlaunches = tile__prof.caplaunches = 0;
@@ -1033,10 +1333,13 @@ static int tile__prof_word(const char *p, const char *word, size_t n) {
         if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] - 'A' + 'a' : p[i]) != word[i]) return 0;
     return 1;
 }
-/* formats: "tree,json,html" in any order and case; NULL or "" : by path */
-static tile_status tile__prof_formats(const char *path, const char *formats, unsigned *out, const char *file, int line) {
+/* formats: "tree,json,html" in any order and case; NULL or "" : by path;
+   and "warp" (the default) or "warpgroup": the unit of in-kernel scopes */
+static tile_status tile__prof_formats(const char *path, const char *formats, unsigned *out, int *kmode, const char *file, int line) {
     static const char *const names[3] = {"tree", "json", "html"};
     *out = 0;
+    *kmode = TILE__KPROF_WARP;
+    int unit_seen = 0;
     if (!formats || !formats[0]) {
         for (int i = 0; i < 3; i++)
             if (path && tile__prof_has_ext(path, tile__prof_ext[i])) *out = 1u << i;
@@ -1048,12 +1351,27 @@ static tile_status tile__prof_formats(const char *path, const char *formats, uns
         int hit = -1;
         for (int i = 0; i < 3; i++)
             if (n == strlen(names[i]) && tile__prof_word(p, names[i], n)) hit = i;
+        if (n == 4 && tile__prof_word(p, "warp", n)) *kmode = TILE__KPROF_WARP, hit = 3;
+        if (n == 9 && tile__prof_word(p, "warpgroup", n)) *kmode = TILE__KPROF_WARPGROUP, hit = 3;
         if (n && hit < 0)
-            return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: unknown format \"%.*s\" in \"%.100s\" (tree, json or html)", (int)(n > 40 ? 40 : n), p,
+            return tile__error(TILE_ERR_PROFILE, NULL, file, line,
+                               "tile_profile_start: unknown format \"%.*s\" in \"%.100s\" (tree, json or html; warp or warpgroup for in-kernel scopes)", (int)(n > 40 ? 40 : n), p,
                                formats);
+        if (hit == 3) {
+            unit_seen = 1;
+            p += n;
+            while (*p == ',' || *p == ' ') p++;
+            continue;
+        }
         if (hit >= 0) *out |= 1u << hit;
         p += n;
         while (*p == ',' || *p == ' ') p++;
+    }
+    if (!*out && unit_seen) {   /* only the unit: the formats by path */
+        int km = *kmode;
+        tile__prof_formats(path, NULL, out, kmode, file, line);
+        *kmode = km;
+        return TILE_OK;
     }
     if (!*out) return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: no format in \"%.100s\" (tree, json or html)", formats);
     if ((*out & ~(unsigned)TILE__PROF_TREE) && (!path || !path[0]))
@@ -1063,7 +1381,8 @@ static tile_status tile__prof_formats(const char *path, const char *formats, uns
 
 tile_status tile_profile_start_at(const char *path, const char *formats, const char *file, int line) {
     unsigned fm;
-    tile_status st = tile__prof_formats(path, formats, &fm, file, line);
+    int kmode;
+    tile_status st = tile__prof_formats(path, formats, &fm, &kmode, file, line);
     if (st != TILE_OK) return st;
     if (path && strlen(path) >= sizeof tile__prof.path - 8)
         return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: the path is longer than %zu characters", sizeof tile__prof.path - 8);
@@ -1108,6 +1427,7 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
     tile__copy_cut(tile__prof.file, sizeof tile__prof.file, file ? file : "?");
     tile__prof.line = line;
     tile__prof.formats = fm;
+    tile__prof.kmode = kmode;
     if (++tile__prof.gen == 0) tile__prof.gen = 1;
     /* atexit runs last first: the report, then the tables freed */
     if (!tile__prof.atexit_free) tile__prof.atexit_free = atexit(tile__prof_atexit_free) == 0;
@@ -1128,6 +1448,14 @@ tile_status tile_profile_stop_at(const char *file, int line) {
     return st;
 }
 int tile_profile_running(void) { return atomic_load_explicit(&tile__prof_on, memory_order_acquire); }
+/* how in-kernel scopes are compiled now: TILE__KPROF_OFF with no profile running */
+static int tile__prof_kmode_now(void) {
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return TILE__KPROF_OFF;
+    pthread_mutex_lock(&tile__prof_lock);
+    int m = atomic_load_explicit(&tile__prof_on, memory_order_relaxed) ? tile__prof.kmode : TILE__KPROF_OFF;
+    pthread_mutex_unlock(&tile__prof_lock);
+    return m;
+}
 
 /* TILE_PROFILE=path: a profile from the first launch to the program's end */
 static pthread_once_t tile__prof_env_once = PTHREAD_ONCE_INIT;

@@ -386,6 +386,18 @@ static int tile__ptx_dyn_smem(tile__emitter *em) {
    from it cannot be hoisted above this point (LLVM would otherwise keep a
    persistent loop's epilogue addresses live across its K loop, beside the
    accumulators, and spill) */
+/* >>profile: a special register read where this is emitted (%smid,
+   %globaltimer, %clock64), never merged with another read */
+static int tile__ptx_sreg(tile__emitter *em, tl_dtype t, const char *name) {
+    tile__ptxb b;
+    int out;
+    tile__pb_init(&b, TILE__PX_VOLATILE);
+    tile__pb_out(&b, t);
+    tile__pb_text(&b, "mov.u%d $0, %%%s;", t == TL_I64 ? 64 : 32, name);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, &out);
+    return out;
+}
 static int tile__ptx_tid_here(tile__emitter *em) {
     tile__ptxb b;
     int out;

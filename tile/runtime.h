@@ -18,6 +18,7 @@ typedef struct tile__entry {
     char names[TILE_MAX_META][32];
     tile__func f;
     int has_descs;                  /* f makes tensor descriptors: their arguments are checked at launch */
+    int has_kscopes;                /* f has in-kernel scopes: compiled with them while a profile runs */
     tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
@@ -76,6 +77,7 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
         return st;
     }
     e->has_descs = tile__has_descs(&e->f);
+    e->has_kscopes = tile__kprof_names(&e->f, NULL, 0) > 0;
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
     if (!ks && !(ks = (tile__kstate *)calloc(1, sizeof *ks))) {
@@ -278,9 +280,11 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     if (e->has_descs && (st = tile__desc_check_args(&e->f, args)) != TILE_OK) return st;
     tile__variant *v = NULL;
     tile__config cfg;
-    if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK || (st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
+    if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK) return st;
+    cfg.prof = e->has_kscopes && tok.gen ? tok.kmode : TILE__KPROF_OFF;   /* >>profile: in-kernel scopes, when this launch is recorded */
+    if ((st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
-    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 1];
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 2];
     void *ptrs[TILE__MAX_PARAMS + 1];
     void *rec = NULL;                 /* a kernel without checks never touches it */
     int slot = -1;
@@ -300,12 +304,16 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
     _Alignas(64) unsigned char maps[TILE__MAX_TMAPS][128];   /* >>tma: then the tensor maps */
-    void *params[TILE__MAX_PARAMS + 1 + TILE__MAX_TMAPS], **launch_args = ptrs;
-    if (v->meta.ntmaps) {
+    void *params[TILE__MAX_PARAMS + 2 + TILE__MAX_TMAPS], **launch_args = ptrs;
+    if (v->meta.ntmaps || v->cfg.prof) {
         memcpy(params, ptrs, sizeof(void *) * (size_t)(np + 1));
         for (int t = 0; t < v->meta.ntmaps && st == TILE_OK; t++) {
             st = tile__tmap_for(v, t, k, args, maps[t]);
             params[np + 1 + t] = maps[t];
+        }
+        if (v->cfg.prof && st == TILE_OK) {   /* >>profile: the in-kernel scopes' records, last */
+            st = tile__prof_kbuf_take(tok, &e->f, v->meta.nthreads, grid, &vals[np + 1].u, k->name, o->file, o->line);
+            params[np + 1 + v->meta.ntmaps] = &vals[np + 1];
         }
         if (st != TILE_OK) {
             if (slot >= 0) tile__rec_drop(slot);
