@@ -9,12 +9,16 @@ JSON parser (Python's), against what test_profile left in DIR/expect.txt:
   failed NAME K          K launch slices with a status (no kernel slice)
   metric NAME flops V    every kernel slice NAME has args.flops == V and
                          args.tflops == flops / dur
+  inkernel NAME K        K slices of cat "in-kernel" (scopes inside kernels)
+                         named NAME
 
 and, whatever the expectations: every slice has ph X, a name, pid, tid,
 ts >= 0 and dur >= 0; on each host thread the slices nest (two either do
 not overlap or one holds the other); each kernel slice's scope path names
 open scopes of that launch; each slice's scope path ends with the name of
-the innermost scope slice of its thread that holds it (for launches). The
+the innermost scope slice of its thread that holds it (for launches); on
+each in-kernel track (a program's warp) the slices nest and each one's path
+ends with its name, below its parent's path, and the track is named. The
 tree file DIR/main.txt exists. Exit 1 with the reasons on any failure."""
 import collections
 import json
@@ -79,6 +83,29 @@ def main():
                 if e["args"].get("path") != parent + e["name"]:
                     fail(msgs, "thread %d: scope path %r, want %r" % (tid, e["args"].get("path"), parent + e["name"]))
             stack.append(e)
+    # in-kernel scopes: per track, nested, paths
+    named = set((e["pid"], e["tid"]) for e in meta if e["name"] == "thread_name")
+    by_track = collections.defaultdict(list)
+    for e in xs:
+        if e["cat"] == "in-kernel":
+            by_track[(e["pid"], e["tid"])].append(e)
+    for key, lst in by_track.items():
+        if key not in named:
+            fail(msgs, "in-kernel track %r has no name" % (key,))
+        lst.sort(key=lambda e: (e["ts"], -e["dur"]))
+        stack = []
+        for e in lst:
+            while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] - EPS:
+                stack.pop()
+            if stack and e["ts"] + e["dur"] > stack[-1]["ts"] + stack[-1]["dur"] + EPS:
+                fail(msgs, "in-kernel track %r: %s overlaps %s without nesting" % (key, e["name"], stack[-1]["name"]))
+            want = (stack[-1]["args"]["path"] + "/" if stack else "") + e["name"]
+            if e["args"].get("path") != want:
+                fail(msgs, "in-kernel track %r: path %r, want %r" % (key, e["args"].get("path"), want))
+            if not isinstance(e["args"].get("cycles"), int) or not isinstance(e["args"].get("sm"), int):
+                fail(msgs, "in-kernel slice without cycles or sm: %r" % e)
+            stack.append(e)
+    inkernel = collections.Counter(e["name"] for e in xs if e["cat"] == "in-kernel")
     kernels = collections.Counter(e["name"] for e in xs if e["cat"] == "kernel")
     scopes = collections.Counter(e["name"] for e in xs if e["cat"] == "scope")
     failed = collections.Counter(e["name"] for e in xs if e["cat"] == "launch" and "status" in e.get("args", {}))
@@ -101,6 +128,8 @@ def main():
                 fail(msgs, "kernel %s: %d slices, want at least %s" % (w[1], kernels[w[1]], w[2]))
             elif w[0] == "failed" and (failed[w[1]] != int(w[2]) or kernels[w[1]] != 0):
                 fail(msgs, "failed %s: %d failed launches and %d kernel slices, want %s and 0" % (w[1], failed[w[1]], kernels[w[1]], w[2]))
+            elif w[0] == "inkernel" and inkernel[w[1]] != int(w[2]):
+                fail(msgs, "in-kernel scope %s: %d slices, want %s" % (w[1], inkernel[w[1]], w[2]))
             elif w[0] == "metric":
                 for e in xs:
                     if e["cat"] != "kernel" or e["name"] != w[1]:
@@ -116,8 +145,8 @@ def main():
         print("FAIL:", m)
     if msgs:
         return 1
-    print("ok: %s: %d slices (%d kernels, %d scopes) on %d host threads; nesting, scope paths and metrics hold"
-          % (os.path.join(d, "main.json"), len(xs), sum(kernels.values()), sum(scopes.values()), len(threads)))
+    print("ok: %s: %d slices (%d kernels, %d scopes, %d in kernels on %d tracks) on %d host threads; nesting, scope paths and metrics hold"
+          % (os.path.join(d, "main.json"), len(xs), sum(kernels.values()), sum(scopes.values()), sum(inkernel.values()), len(by_track), len(threads)))
     return 0
 
 

@@ -41,6 +41,21 @@ TILE_KERNEL(prof_scale, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n), (tl_f32
     tl_t mask = tl_lt(offs, n);
     tl_store(tl_add(out, offs), tl_mul(tl_load(tl_add(x, offs), .mask = mask), a), .mask = mask);
 }
+/* in-kernel scopes: "outer" once, "inner" 3 times in each warp of each program */
+TILE_KERNEL(prof_inner, (tl_ptr_f32, x), (tl_ptr_f32, out))
+{
+    tl_profile_enter("outer");
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), 64), tl_arange(0, 64));
+    tl_t v = tl_load(tl_add(x, offs));
+    TL_FOR (i, 0, 3, 1, v) {
+        (void)i;
+        tl_profile_enter("inner");
+        v = tl_mul(v, 2.0f);
+        tl_profile_exit("inner");
+    }
+    tl_store(tl_add(out, offs), v);
+    tl_profile_exit("outer");
+}
 /* shapes that do not broadcast on purpose: the launch fails (TILE_ERR_SHAPE)
    after the profile has its record, on a GPU as in the interpreter */
 TILE_KERNEL(prof_bad, (tl_ptr_f32, x), (tl_ptr_f32, out))
@@ -283,6 +298,15 @@ int main(int argc, char **argv) {
     pthread_t th[4];
     for (int w = 0; w < 4; w++) TT_CHECK(pthread_create(&th[w], NULL, worker, (void *)(intptr_t)w) == 0, "pthread_create");
     for (int w = 0; w < 4; w++) pthread_join(th[w], NULL);
+    /* in-kernel scopes: 2 programs of 2 warps */
+    static float kout[128];
+    tt_poison(kout, sizeof kout);
+    TT_OK(tile_memcpy_htod(dout, kout, sizeof kout));
+    TT_OK(prof_inner(TILE_OPTS(.grid = {2}, .num_warps = 2), dx, dout));
+    TT_OK(tile_memcpy_dtoh(kout, dout, sizeof kout));
+    int wrong = 0;
+    for (int i = 0; i < 128; i++) wrong += kout[i] != (float)((double)hx[i] * 8.0);
+    TT_CHECK(wrong == 0, "prof_inner: %d of 128 elements wrong", wrong);
     /* a failing launch is kept, with its status */
     tile_status st = prof_bad(TILE_OPTS(.grid = {1}), dx, dout);
     TT_CHECK(st == TILE_ERR_SHAPE, "prof_bad returned %s, want TILE_ERR_SHAPE", tile_status_id(st));
@@ -323,6 +347,7 @@ int main(int argc, char **argv) {
     if (f) {
         fprintf(f, "threads 5\nscope worker 4\nscope step 12\nscope setup 1\nscope outer 1\nscope inner 1\nscope tuned 1\n");
         fprintf(f, "kernel prof_scale 13\nkernel_min prof_add 14\nfailed prof_bad 1\nmetric prof_scale flops %d\n", N);
+        fprintf(f, "inkernel outer 4\ninkernel inner 12\n");
         fclose(f);
     }
 

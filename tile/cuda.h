@@ -234,6 +234,36 @@ TILE__PRINTF(4, 5) static void tile__bprintf(char *buf, size_t n, int append, co
     vsnprintf(buf + used, n - used, fmt, ap);
     va_end(ap);
 }
+/* A library of the CUDA toolkit (NVRTC, CUPTI, NVTX), opened the one way
+   for all: each soname on the loader's path, then each in the folders
+   `subs` of CUDA_HOME, CUDA_PATH and /usr/local/cuda (each folder once).
+   The path that opened is left in path; the most telling dlopen error (not
+   a mere "No such file") in err; where it looked in tried. A knob that
+   names the library is the caller's to try first, alone. */
+static void *tile__dlopen_toolkit(const char *const *sonames, int nsonames, const char *const *subs, int nsubs, char *path, size_t pathn, char *err,
+                                  size_t errn, char *tried, size_t triedn) {
+    const tile__knob_values *kn = tile__cuda_knobs();
+    const char *dirs[4] = {NULL, kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
+    void *h = NULL;
+    err[0] = 0;
+    tile__bprintf(tried, triedn, 0, "the loader's search path");
+    for (int d = 0; d < 4 && !h; d++) {
+        int seen = d > 0 && !dirs[d][0];
+        for (int e = 1; e < d && !seen; e++) seen = strcmp(dirs[e], dirs[d]) == 0;
+        if (seen) continue;
+        for (int j = 0; j < (d ? nsubs : 1) && !h; j++) {
+            if (d) tile__bprintf(tried, triedn, 1, ", %s/%s", dirs[d], subs[j]);
+            for (int i = 0; i < nsonames && !h; i++) {
+                if (d == 0) tile__bprintf(path, pathn, 0, "%s", sonames[i]);
+                else tile__bprintf(path, pathn, 0, "%s/%s/%s", dirs[d], subs[j], sonames[i]);
+                char e[256];
+                if (!(h = tile__dlopen(path, e, sizeof e)) && (!err[0] || !strstr(e, "No such file"))) tile__bprintf(err, errn, 0, "%s", e);
+            }
+        }
+    }
+    if (!h) path[0] = 0;
+    return h;
+}
 /* Resolve `name` into the function pointer at `dst`; on failure say which
    symbol `lib` lacks in `why` and return 0. */
 static int tile__dlsym_into(void *h, const char *name, void *dst, size_t size, const char *lib, char *why, size_t whyn) {
@@ -820,21 +850,9 @@ static void tile__nvrtc_open(void) {
         }
     } else {
         /* the soname on the loader's path first, then each toolkit directory */
-        const char *dirs[4] = {NULL, kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
-        char tried[400] = "the loader's search path";
-        for (int d = 0; d < 4 && !h; d++) {
-            int seen = d > 0 && !dirs[d][0];
-            for (int e = 1; e < d && !seen; e++) seen = strcmp(dirs[e], dirs[d]) == 0;
-            if (seen) continue;
-            if (d > 0) tile__bprintf(tried, sizeof tried, 1, ", %s/lib64", dirs[d]);
-            for (int i = 0; i < NSONAMES && !h; i++) {
-                if (d == 0) tile__bprintf(tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, 0, "%s", sonames[i]);
-                else tile__bprintf(tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, 0, "%s/lib64/%s", dirs[d], sonames[i]);
-                char e[256];
-                if (!(h = tile__dlopen(tile__nvrtc_st.path, e, sizeof e)) && (!err[0] || !strstr(e, "No such file")))
-                    snprintf(err, sizeof err, "%s", e); /* keep the most telling error */
-            }
-        }
+        static const char *const lib64[] = {"lib64"};
+        char tried[400];
+        h = tile__dlopen_toolkit(sonames, NSONAMES, lib64, 1, tile__nvrtc_st.path, sizeof tile__nvrtc_st.path, err, sizeof err, tried, sizeof tried);
         if (!h) {
             tile__nvrtc_st.path[0] = 0;
             tile__bprintf(why, whyn, 0, "NVRTC not found: tried libnvrtc.so, .so.13, .so.12 and .so.11.2 in %s (%s); "

@@ -228,7 +228,9 @@ typedef int (*tile__cupti_fn_next)(uint8_t *buf, size_t valid, void **rec);
 typedef int (*tile__cupti_fn_flush)(uint32_t flag);
 typedef int (*tile__cupti_fn_ts)(uint64_t *ts);
 enum { TILE__CUPTI_KERNEL = 10 };   /* CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL */
-typedef struct { uint32_t corr, stream; uint64_t start, end; const char *name; } tile__cupti_kernel;
+/* a kernel's record: its name copied (cut as a launch record's is), as
+   CUPTI's string is CUPTI's to free */
+typedef struct { uint32_t corr, stream; uint64_t start, end; char name[64]; } tile__cupti_kernel;
 static struct {
     pthread_once_t once;
     int ok;                      /* loaded and its callbacks registered */
@@ -265,7 +267,9 @@ static void tile__cupti_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, s
         }
         tile__cupti_kernel *k = &tile__cupti.ker[tile__cupti.nker++];
         memcpy(&k->start, r + 16, 8), memcpy(&k->end, r + 24, 8), memcpy(&k->stream, r + 48, 4), memcpy(&k->corr, r + 92, 4);
-        memcpy(&k->name, r + 104, sizeof k->name);   /* CUPTI's string, shared by the kernel's records */
+        const char *name;
+        memcpy(&name, r + 104, sizeof name);   /* CUPTI's string: copied */
+        tile__copy_cut(k->name, sizeof k->name, name ? name : "(unnamed kernel)");
     }
     pthread_mutex_unlock(&tile__cupti.lock);
     free(buf);
@@ -278,19 +282,14 @@ static void tile__cupti_open(void) {
         return;
     }
     void *h = NULL;
-    char err[256] = "", path[600];
+    char err[256] = "", path[600], tried[600];
+    static const char *const sonames[] = {"libcupti.so", "libcupti.so.13"};
+    static const char *const subs[] = {"lib64", "extras/CUPTI/lib64", "targets/x86_64-linux/lib", "lib"};
     if (knob[0]) h = tile__dlopen(knob, err, sizeof err);
-    static const char *const rel[] = {"lib64/libcupti.so", "extras/CUPTI/lib64/libcupti.so", "targets/x86_64-linux/lib/libcupti.so", "lib/libcupti.so"};
-    const char *dirs[3] = {kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
-    if (!h && !knob[0]) h = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
-    if (!h && !knob[0]) h = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
-    for (int d = 0; d < 3 && !h && !knob[0]; d++)
-        for (int i = 0; i < 4 && !h && dirs[d][0]; i++) {
-            snprintf(path, sizeof path, "%s/%s", dirs[d], rel[i]);
-            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        }
+    else h = tile__dlopen_toolkit(sonames, 2, subs, 4, path, sizeof path, err, sizeof err, tried, sizeof tried);
     if (!h) {
-        snprintf(tile__cupti.why, sizeof tile__cupti.why, "no libcupti (%s)", knob[0] ? err : "not in the library path, CUDA_HOME, CUDA_PATH or /usr/local/cuda");
+        if (knob[0]) snprintf(tile__cupti.why, sizeof tile__cupti.why, "no libcupti at TILE_CUPTI=%.100s (%.150s)", knob, err);
+        else snprintf(tile__cupti.why, sizeof tile__cupti.why, "no libcupti in %.200s%s%.80s", tried, err[0] ? ": " : "", err);
         return;
     }
     int ok = tile__dlsym_into(h, "cuptiActivityEnable", &tile__cupti.enable, sizeof tile__cupti.enable, "libcupti", tile__cupti.why, sizeof tile__cupti.why) &&
@@ -326,7 +325,7 @@ static int tile__cupti_switch(int on, char *why, size_t n) {
 /* orders: kernel records by name, then correlation id; launches by name, then order */
 static int tile__cupti_cmp_ker(const void *a, const void *b) {
     const tile__cupti_kernel *x = (const tile__cupti_kernel *)a, *y = (const tile__cupti_kernel *)b;
-    int c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    int c = strcmp(x->name, y->name);
     return c ? c : x->corr < y->corr ? -1 : x->corr > y->corr;
 }
 static int tile__cupti_cmp_launch(const void *a, const void *b) {
@@ -350,7 +349,7 @@ static void tile__cupti_collect_locked(void) {
         const tile__cupti_kernel *k = &tile__cupti.ker[i];
         if (k->start < tile__prof.cupti_t0) continue;   /* from before this profile */
         double g0 = (double)(k->start - tile__prof.cupti_t0) / 1e6, g1 = (double)(k->end - tile__prof.cupti_t0) / 1e6;
-        const char *name = k->name ? k->name : "";
+        const char *name = k->name;
         int c = 1;
         while (at < nl && (c = strcmp(tile__prof.launches[ours[at]].kernel, name)) < 0) at++;
         if (at < nl && c == 0) {
@@ -364,7 +363,7 @@ static void tile__cupti_collect_locked(void) {
         }
         tile__prof_launch *r = &tile__prof.launches[tile__prof.nlaunches++];
         memset(r, 0, sizeof *r);
-        tile__copy_cut(r->kernel, sizeof r->kernel, k->name ? k->name : "(unnamed kernel)");
+        tile__copy_cut(r->kernel, sizeof r->kernel, k->name);
         tile__copy_cut(r->config, sizeof r->config, "another library's kernel");
         r->stream = (void *)(uintptr_t)k->stream;
         r->scope = -1, r->pair = -1, r->foreign = 1;
@@ -401,23 +400,14 @@ static void tile__nvtx_open(void) {
     }
     static const char *const names[] = {"libnvtx3interop.so.1", "libnvtx3interop.so", "libnvToolsExt.so.1", "libnvToolsExt.so"};
     static const char *const sub[] = {"lib64", "lib", "targets/x86_64-linux/lib"};
-    const char *dirs[3] = {kn->cuda_home, kn->cuda_path, "/usr/local/cuda"};
-    char path[600], err[256] = "";
+    char path[600], err[256] = "", tried[600];
     void *h = NULL;
     if (knob[0]) {
         tile__copy_cut(path, sizeof path, knob);
         h = tile__dlopen(knob, err, sizeof err);
+    } else {
+        h = tile__dlopen_toolkit(names, 4, sub, 3, path, sizeof path, err, sizeof err, tried, sizeof tried);
     }
-    for (int i = 0; i < 4 && !h && !knob[0]; i++) {
-        tile__copy_cut(path, sizeof path, names[i]);
-        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    for (int d = 0; d < 3 && !h && !knob[0]; d++)
-        for (int j = 0; j < 3 && !h && dirs[d][0]; j++)
-            for (int i = 0; i < 4 && !h; i++) {
-                snprintf(path, sizeof path, "%s/%s/%s", dirs[d], sub[j], names[i]);
-                h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-            }
     char why[256] = "";
     if (h && tile__dlsym_into(h, "nvtxRangePushA", &tile__nvtx.push, sizeof tile__nvtx.push, "the NVTX library", why, sizeof why) &&
         tile__dlsym_into(h, "nvtxRangePop", &tile__nvtx.pop, sizeof tile__nvtx.pop, "the NVTX library", why, sizeof why)) {
