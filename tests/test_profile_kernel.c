@@ -12,8 +12,8 @@
      dropped, and the kernel's result is still right;
    - the user errors, each TILE_ERR_PROFILE at the scope's line: an exit with
      nothing open, an exit that is not the innermost, an enter never exited,
-     an exit in another block than its enter, a scope without a name, an
-     unknown unit word. */
+     an exit in another block than its enter, a scope without a name, more
+     than 256 scope names in a kernel, an unknown unit word. */
 #define _POSIX_C_SOURCE 200809L
 #define TILE_IMPLEMENTATION
 #include "tile.h"
@@ -94,6 +94,18 @@ TILE_KERNEL(kbad_name, (tl_ptr_f32, x))
 {
     (void)x;
     tl_profile_enter(""); bad_line = __LINE__;
+}
+
+static const int kmany_line = __LINE__ + 1;
+TILE_KERNEL(kbad_many, (tl_ptr_f32, x))
+{
+    (void)x;
+    for (int i = 0; i < 257; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s%d", i);
+        tl_profile_enter(name);
+        tl_profile_exit(name);
+    }
 }
 
 static char *slurp(const char *path) {
@@ -246,6 +258,8 @@ int main(void) {
     EXPECT_KERNEL_ERR(kbad_open(TILE_OPTS(.grid = {1}), dx), "not exited before the end of its block");
     EXPECT_KERNEL_ERR(kbad_block(TILE_OPTS(.grid = {1}), dx, 2), "no scope of this block is open");
     EXPECT_KERNEL_ERR(kbad_name(TILE_OPTS(.grid = {1}), dx), "needs a name");
+    bad_line = kmany_line;
+    EXPECT_KERNEL_ERR(kbad_many(TILE_OPTS(.grid = {1}), dx), "more than 256 names");
     snprintf(path, sizeof path, "%s/bad", dir);
     tile_status st = tile_profile_start(path, "tree,warps");
     TT_CHECK(st == TILE_ERR_PROFILE && strstr(tile_last_error(), "unknown format \"warps\""), "an unknown unit word: %s", tile_last_error());

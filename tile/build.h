@@ -1942,7 +1942,10 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
         TILE_FREE(fr);
     }
     TILE_FREE(b.pending_else);
-    if (b.st == TILE_OK && !out->nomem) tile__profile_nesting(out, 0);
+    if (b.st == TILE_OK && !out->nomem && tile__profile_nesting(out, 0)) {
+        const char *names[257];
+        if (tile__kprof_names(out, names, 257) > 256) tile__berr(TILE_ERR_PROFILE, k->file, k->line, "the kernel has more than 256 names of in-kernel scopes");
+    }
     if (b.lopt_file) tile__berr(TILE_ERR_CONTROL, b.lopt_file, b.lopt_line, "TL_LOOP_OPTIONS: no TL_FOR follows in the kernel");
     if (out->nomem) tile__berr(TILE_ERR_NOMEM, k->file, k->line, "out of host memory while building the kernel");
     tile__b = saved;
