@@ -32,7 +32,12 @@
                         other's wgmmas run. Elsewhere a notice says why not
                         and the kernel runs as matmul_tma does.
 
-       matmul_persistent [M N K]      default 200 x 136 x 90
+       matmul_persistent [M N K [VARIANT]]   default 200 x 136 x 90, every variant
+
+   The kernels have in-kernel scopes around each tile, its K loop and its
+   epilogue: `TILE_PROFILE=mm matmul_persistent 4096 4096 4096
+   matmul_tma_persistent_ws` writes mm.txt, mm.json and mm.html with each
+   warp's spans (see the README's "Scopes inside kernels").
 
    A descriptor's row strides must be multiples of 16 bytes, so the rows of
    A, B and C are padded to 8 elements (K = 90 has rows of 96); the
@@ -299,12 +304,15 @@ static int run_one(int v, tl_dtype dt, int M, int N, int K)
 int main(int argc, char **argv)
 {
     int M = argc > 3 ? atoi(argv[1]) : 200, N = argc > 3 ? atoi(argv[2]) : 136, K = argc > 3 ? atoi(argv[3]) : 90;
-    if (M < 1 || N < 1 || K < 1) {
-        fprintf(stderr, "usage: matmul_persistent [M N K]\n");
+    int only = -1;
+    for (int v = 0; argc > 4 && v < TMA_VARIANTS; v++)
+        if (strcmp(argv[4], tma_variant_names[v]) == 0) only = v;
+    if (M < 1 || N < 1 || K < 1 || (argc > 4 && only < 0)) {
+        fprintf(stderr, "usage: matmul_persistent [M N K [matmul_tma|matmul_tma_persistent|matmul_tma_ws|matmul_tma_persistent_ws]]\n");
         return 2;
     }
     int ok = 1;
     for (int v = 0; v < TMA_VARIANTS; v++)
-        for (int d = 0; d < 2; d++) ok &= run_one(v, d ? TL_BF16 : TL_F16, M, N, K);
+        for (int d = 0; d < 2 && (only < 0 || only == v); d++) ok &= run_one(v, d ? TL_BF16 : TL_F16, M, N, K);
     return ok ? 0 : 1;
 }

@@ -243,13 +243,26 @@ int main(void) {
     /* 4. more records than a unit's slots: dropped and said so; the kernel is right */
     snprintf(path, sizeof path, "%s/full", dir);
     TT_OK(tile_profile_start(path, "tree"));
-    run_kscope(300);   /* 2 + 600 records a warp, 512 slots */
+    run_kscope(300);   /* 2 + 600 records a warp, more than the slots */
     TT_OK(tile_profile_stop());
     snprintf(path, sizeof path, "%s/full.txt", dir);
     tree = slurp(path);
-    TT_CHECK(tree && strstr(tree, "1080 records dropped") && strstr(tree, "24 scopes left open"), "the report does not say that 90 records a warp were dropped:\n%s",
-             tree ? tree : "(no file)");
-    TT_CHECK(spans_of(tree, "pass") == 3 * 4 * 255, "pass: %ld spans, want %d (the slots' worth)", spans_of(tree, "pass"), 3 * 4 * 255);
+    char want[80];   /* 2 + 600 records a warp, TILE__PROF_KSLOTS slots: one enter of body, then (slots - 1) / 2 passes */
+    snprintf(want, sizeof want, "%d records dropped", 12 * (602 - TILE__PROF_KSLOTS));
+    TT_CHECK(tree && strstr(tree, want) && strstr(tree, "24 scopes left open"), "the report does not say that %d records a warp were dropped:\n%s",
+             602 - TILE__PROF_KSLOTS, tree ? tree : "(no file)");
+    TT_CHECK(spans_of(tree, "pass") == 12 * ((TILE__PROF_KSLOTS - 1) / 2), "pass: %ld spans, want %d (the slots' worth)", spans_of(tree, "pass"),
+             12 * ((TILE__PROF_KSLOTS - 1) / 2));
+    /* a kernel and config is recorded TILE__PROF_KPER times */
+    snprintf(path, sizeof path, "%s/per", dir);
+    TT_OK(tile_profile_start(path, "tree"));
+    for (int i = 0; i < TILE__PROF_KPER + 2; i++) run_kscope(PASSES);
+    TT_OK(tile_profile_stop());
+    snprintf(path, sizeof path, "%s/per.txt", dir);
+    free(tree);
+    tree = slurp(path);
+    TT_CHECK(tree && strstr(tree, "(2 later launches not recorded") && spans_of(tree, "body") == 12 * TILE__PROF_KPER,
+             "%d launches of one config: want %d recorded, the report says:\n%s", TILE__PROF_KPER + 2, TILE__PROF_KPER, tree ? tree : "(no file)");
     free(tree);
 
     /* 5. the user errors */
@@ -266,7 +279,7 @@ int main(void) {
     tile_clear_error();
 
     tile_free(dx), tile_free(dout);
-    static const char *const names[] = {"warp.txt", "warp.json", "wg.txt", "full.txt"};
+    static const char *const names[] = {"warp.txt", "warp.json", "wg.txt", "full.txt", "per.txt"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         remove(path);

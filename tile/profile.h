@@ -76,9 +76,10 @@ typedef struct tile__prof_kbuf {
     int nnames;
     char (*names)[64];           /* the kernel's scope names, by tag >> 1 */
 } tile__prof_kbuf;
-#define TILE__PROF_KSLOTS 512                      /* records per warp (warpgroup) and launch */
+#define TILE__PROF_KSLOTS 256                      /* records per warp (warpgroup) and launch */
+#define TILE__PROF_KPER 2                          /* launches recorded per kernel and config */
 #define TILE__PROF_KLAUNCH ((size_t)64 << 20)      /* bytes of one launch's records, at most */
-#define TILE__PROF_KTOTAL ((size_t)1024 << 20)     /* bytes of a profile's records, at most */
+#define TILE__PROF_KTOTAL ((size_t)2048 << 20)     /* bytes of a profile's records, at most */
 
 typedef struct tile__prof_metric {
     const tile_kernel *k;
@@ -116,6 +117,7 @@ static struct {
     size_t kbytes;               /* their bytes */
     int knot;                    /* launches whose scopes were not recorded (memory) */
     char knot_why[160];
+    int kmore;                   /* launches not recorded: TILE__PROF_KPER of their config were */
     int atexit_set, atexit_free;
     tile__prof_metric *metrics;  /* kernels' metrics functions: outlive profiles */
     int nmetrics, capmetrics;
@@ -569,7 +571,17 @@ static tile_status tile__prof_kbuf_take(tile__prof_tok tok, const tile__func *f,
     if (tok.gen == tile__prof.gen && atomic_load_explicit(&tile__prof_on, memory_order_relaxed)) {
         const char *why = NULL;
         tile__prof_kbuf *kb = NULL;
-        if (tile__prof.kbytes + bytes > TILE__PROF_KTOTAL) why = "the profile's 1024 MB for in-kernel records are used up";
+        const tile__prof_launch *me = &tile__prof.launches[tok.rec];
+        int same = 0;   /* recorded launches of this kernel and config */
+        for (int i = 0; i < tile__prof.nkbufs && same < TILE__PROF_KPER; i++) {
+            const tile__prof_launch *r = &tile__prof.launches[tile__prof.kbufs[i].launch];
+            same += strcmp(r->kernel, me->kernel) == 0 && strcmp(r->config, me->config) == 0;
+        }
+        if (same >= TILE__PROF_KPER) {
+            tile__prof.kmore++;
+            goto none;
+        }
+        if (tile__prof.kbytes + bytes > TILE__PROF_KTOTAL) why = "the profile's 2048 MB for in-kernel records are used up";
         else if (!tile__prof_grow((void **)&tile__prof.kbufs, tile__prof.nkbufs, &tile__prof.capkbufs, sizeof *tile__prof.kbufs)) why = "out of host memory";
         else {
             kb = &tile__prof.kbufs[tile__prof.nkbufs];
@@ -610,6 +622,7 @@ static tile_status tile__prof_kbuf_take(tile__prof_tok tok, const tile__func *f,
             if (!tile__prof.knot++) snprintf(tile__prof.knot_why, sizeof tile__prof.knot_why, "%s (first: %s)", why, kname);
         }
     }
+none:
     if (!*out) {   /* the buffer that records nothing */
         if (!gpu) *out = (uint64_t)(uintptr_t)tile__prof_knone;
         else if (!tile__prof_knone_dev && (st = tile__cu_enter(file, line)) == TILE_OK) {
@@ -686,10 +699,12 @@ static int tile__prof_cmp_path(const void *a, const void *b) { return strcmp((co
 /* the text report's section on in-kernel scopes: per kernel and config,
    each scope path's spans, mean time and cycles */
 static void tile__prof_write_kscopes(FILE *f) {
-    if (!tile__prof.nkbufs && !tile__prof.knot) return;
+    if (!tile__prof.nkbufs && !tile__prof.knot && !tile__prof.kmore) return;
     fprintf(f, "in-kernel scopes, per %s: %d launch%s recorded; time by %%globaltimer, cycles by %%clock64%s\n",
             tile__prof.kmode == TILE__KPROF_WARPGROUP ? "warpgroup" : "warp", tile__prof.nkbufs, tile__prof.nkbufs == 1 ? "" : "es",
             tile__prof.gpu ? "" : " (interpreter: both the host clock in ns)");
+    if (tile__prof.kmore)
+        fprintf(f, "  (%d later launch%s not recorded: the first %d of each kernel and config are)\n", tile__prof.kmore, tile__prof.kmore == 1 ? "" : "es", TILE__PROF_KPER);
     if (tile__prof.knot) fprintf(f, "  (%d launch%s not recorded: %s)\n", tile__prof.knot, tile__prof.knot == 1 ? "" : "es", tile__prof.knot_why);
     fprintf(f, "%10s %10s %12s %12s  %s\n", "spans", "avg us", "avg cycles", "total us", "scope");
     typedef struct { char path[200]; long n; double ns, cyc; int depth; } row_t;
@@ -1285,7 +1300,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
         free(tile__prof.kbufs[i].host), free(tile__prof.kbufs[i].names);
     }
     free(tile__prof.kbufs);
-    tile__prof.kbufs = NULL, tile__prof.nkbufs = tile__prof.capkbufs = tile__prof.knot = 0, tile__prof.kbytes = 0;
+    tile__prof.kbufs = NULL, tile__prof.nkbufs = tile__prof.capkbufs = tile__prof.knot = tile__prof.kmore = 0, tile__prof.kbytes = 0;
     free(tile__prof.scopes), free(tile__prof.launches), free(tile__prof.pairs), free(tile__prof.fifo);
     tile__prof.scopes = NULL, tile__prof.launches = NULL, tile__prof.pairs = NULL, tile__prof.fifo = NULL;
     tile__prof.nscopes = tile__prof.capscopes = tile__prof.nlaunches = tile__prof.caplaunches = 0;
