@@ -707,13 +707,14 @@ static void tile__prof_write_kscopes(FILE *f) {
         fprintf(f, "  (%d later launch%s not recorded: the first %d of each kernel and config are)\n", tile__prof.kmore, tile__prof.kmore == 1 ? "" : "es", TILE__PROF_KPER);
     if (tile__prof.knot) fprintf(f, "  (%d launch%s not recorded: %s)\n", tile__prof.knot, tile__prof.knot == 1 ? "" : "es", tile__prof.knot_why);
     fprintf(f, "%10s %10s %12s %12s  %s\n", "spans", "avg us", "avg cycles", "total us", "scope");
-    typedef struct { char path[200]; long n; double ns, cyc; int depth; } row_t;
+    typedef struct { char path[200]; long n, ncyc; double ns, cyc; int depth; } row_t;
     char *done = (char *)calloc((size_t)tile__prof.nkbufs + 1, 1);
     for (int i = 0; done && i < tile__prof.nkbufs; i++) {
         if (done[i]) continue;
         const tile__prof_launch *ri = &tile__prof.launches[tile__prof.kbufs[i].launch];
         row_t *rows = NULL;
         int nrows = 0, caprows = 0, launches = 0, open = 0;
+        long back = 0;   /* spans whose %clock64 at the exit is below the enter's (seen in warp-specialized kernels) */
         unsigned long long rec = 0, all = 0, dropped = 0;
         for (int j = i; j < tile__prof.nkbufs; j++) {
             const tile__prof_kbuf *kb = &tile__prof.kbufs[j];
@@ -747,7 +748,8 @@ static void tile__prof_write_kscopes(FILE *f) {
                 }
                 rows[r].n++;
                 rows[r].ns += (double)(sl[s].t1 - sl[s].t0);
-                rows[r].cyc += (double)(sl[s].c1 - sl[s].c0);
+                if (sl[s].c1 >= sl[s].c0) rows[r].cyc += (double)(sl[s].c1 - sl[s].c0), rows[r].ncyc++;
+                else back++;
             }
             free(sl);
         }
@@ -755,10 +757,12 @@ static void tile__prof_write_kscopes(FILE *f) {
         fprintf(f, "  %s [%s]: %d launch%s, %llu of %llu programs recorded", ri->kernel, ri->config, launches, launches == 1 ? "" : "es", rec, all);
         if (dropped) fprintf(f, ", %llu records dropped (a unit's %d slots were full)", dropped, TILE__PROF_KSLOTS);
         if (open) fprintf(f, ", %d scope%s left open", open, open == 1 ? "" : "s");
+        if (back) fprintf(f, ", %ld span%s whose %%clock64 ran backwards (not in the cycles)", back, back == 1 ? "" : "s");
         fprintf(f, "\n");
         for (int r = 0; r < nrows; r++) {
             const char *leaf = strrchr(rows[r].path, '/');
-            fprintf(f, "%10ld %10.3f %12.0f %12.3f  %*s%s\n", rows[r].n, rows[r].ns / (double)rows[r].n / 1e3, rows[r].cyc / (double)rows[r].n, rows[r].ns / 1e3,
+            fprintf(f, "%10ld %10.3f %12.0f %12.3f  %*s%s\n", rows[r].n, rows[r].ns / (double)rows[r].n / 1e3, rows[r].ncyc ? rows[r].cyc / (double)rows[r].ncyc : 0.0,
+                    rows[r].ns / 1e3,
                     2 * rows[r].depth, "", leaf ? leaf + 1 : rows[r].path);
         }
         free(rows);
@@ -1109,7 +1113,7 @@ static long tile__prof_write_json_kscopes(FILE *f) {
             fprintf(f, ",\"pid\":%d,\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"path\":", pid, tid, base + (double)(k->t0 - tmin) / 1e3,
                     (double)(k->t1 - k->t0) / 1e3);
             tile__prof_json_str(f, k->path);
-            fprintf(f, ",\"cycles\":%llu,\"sm\":%u}}", (unsigned long long)(k->c1 - k->c0), k->sm);
+            fprintf(f, ",\"cycles\":%lld,\"sm\":%u}}", (long long)(k->c1 - k->c0), k->sm);   /* (signed: see tile__prof_write_kscopes) */
         }
         drawn += n;
         free(sl);
