@@ -641,7 +641,7 @@ none:
 /* one scope's span on one unit, from its enter and exit records */
 typedef struct tile__prof_kslice {
     int name, depth;
-    unsigned program, unit, sm;
+    unsigned program, unit, sm, sm1;   /* sm1: the SM of the exit record */
     uint64_t t0, t1, c0, c1;
     char path[200];              /* "outer/inner" */
 } tile__prof_kslice;
@@ -681,7 +681,7 @@ static int tile__prof_kslices(const tile__prof_kbuf *kb, tile__prof_kslice **out
                 depth--;
                 k->name = (int)(tag >> 1);
                 k->depth = depth;
-                k->program = p, k->unit = u, k->sm = st[depth].sm;
+                k->program = p, k->unit = u, k->sm = st[depth].sm, k->sm1 = sm;
                 k->t0 = st[depth].t, k->t1 = t, k->c0 = st[depth].c, k->c1 = c;
                 size_t at = 0;
                 k->path[0] = 0;
@@ -715,6 +715,7 @@ static void tile__prof_write_kscopes(FILE *f) {
         row_t *rows = NULL;
         int nrows = 0, caprows = 0, launches = 0, open = 0;
         long back = 0;   /* spans whose %clock64 at the exit is below the enter's (seen in warp-specialized kernels) */
+        long moved = 0;  /* spans that ended on another SM than they began on */
         unsigned long long rec = 0, all = 0, dropped = 0;
         for (int j = i; j < tile__prof.nkbufs; j++) {
             const tile__prof_kbuf *kb = &tile__prof.kbufs[j];
@@ -748,7 +749,8 @@ static void tile__prof_write_kscopes(FILE *f) {
                 }
                 rows[r].n++;
                 rows[r].ns += (double)(sl[s].t1 - sl[s].t0);
-                if (sl[s].c1 >= sl[s].c0) rows[r].cyc += (double)(sl[s].c1 - sl[s].c0), rows[r].ncyc++;
+                if (sl[s].sm1 != sl[s].sm) moved++;   /* two SMs' clocks: not cycles */
+                else if (sl[s].c1 >= sl[s].c0) rows[r].cyc += (double)(sl[s].c1 - sl[s].c0), rows[r].ncyc++;
                 else back++;
             }
             free(sl);
@@ -757,6 +759,7 @@ static void tile__prof_write_kscopes(FILE *f) {
         fprintf(f, "  %s [%s]: %d launch%s, %llu of %llu programs recorded", ri->kernel, ri->config, launches, launches == 1 ? "" : "es", rec, all);
         if (dropped) fprintf(f, ", %llu records dropped (a unit's %d slots were full)", dropped, TILE__PROF_KSLOTS);
         if (open) fprintf(f, ", %d scope%s left open", open, open == 1 ? "" : "s");
+        if (moved) fprintf(f, ", %ld span%s ended on another SM (not in the cycles)", moved, moved == 1 ? "" : "s");
         if (back) fprintf(f, ", %ld span%s whose %%clock64 ran backwards (not in the cycles)", back, back == 1 ? "" : "s");
         fprintf(f, "\n");
         for (int r = 0; r < nrows; r++) {
@@ -1113,7 +1116,9 @@ static long tile__prof_write_json_kscopes(FILE *f) {
             fprintf(f, ",\"pid\":%d,\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"path\":", pid, tid, base + (double)(k->t0 - tmin) / 1e3,
                     (double)(k->t1 - k->t0) / 1e3);
             tile__prof_json_str(f, k->path);
-            fprintf(f, ",\"cycles\":%lld,\"sm\":%u}}", (long long)(k->c1 - k->c0), k->sm);   /* (signed: see tile__prof_write_kscopes) */
+            fprintf(f, ",\"cycles\":%lld,\"sm\":%u", (long long)(k->c1 - k->c0), k->sm);   /* (signed: see tile__prof_write_kscopes) */
+            if (k->sm1 != k->sm) fprintf(f, ",\"sm_at_exit\":%u", k->sm1);
+            fprintf(f, "}}");
         }
         drawn += n;
         free(sl);
