@@ -32,6 +32,19 @@ def fail(msgs, m):
     msgs.append(m)
 
 
+def nested(lst):
+    """The slices of one track in time order, each with the stack of those
+    that hold it (popped of the ones that ended before it); the caller
+    checks for overlap, then the slice goes on the stack."""
+    lst.sort(key=lambda e: (e["ts"], -e["dur"]))
+    stack = []
+    for e in lst:
+        while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] - EPS:
+            stack.pop()
+        yield e, stack
+        stack.append(e)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: profile_check.py DIR")
@@ -63,11 +76,7 @@ def main():
         if e["pid"] == 1:
             by_tid[e["tid"]].append(e)
     for tid, lst in by_tid.items():
-        lst.sort(key=lambda e: (e["ts"], -e["dur"]))
-        stack = []
-        for e in lst:
-            while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] - EPS:
-                stack.pop()
+        for e, stack in nested(lst):
             if stack and e["ts"] + e["dur"] > stack[-1]["ts"] + stack[-1]["dur"] + EPS:
                 fail(msgs, "thread %d: %s [%g, +%g] overlaps %s [%g, +%g] without nesting"
                      % (tid, e["name"], e["ts"], e["dur"], stack[-1]["name"], stack[-1]["ts"], stack[-1]["dur"]))
@@ -82,7 +91,6 @@ def main():
                 parent = inner[-1]["args"]["path"] + "/" if inner else ""
                 if e["args"].get("path") != parent + e["name"]:
                     fail(msgs, "thread %d: scope path %r, want %r" % (tid, e["args"].get("path"), parent + e["name"]))
-            stack.append(e)
     # in-kernel scopes: per track, nested, paths
     named = set((e["pid"], e["tid"]) for e in meta if e["name"] == "thread_name")
     by_track = collections.defaultdict(list)
@@ -92,11 +100,7 @@ def main():
     for key, lst in by_track.items():
         if key not in named:
             fail(msgs, "in-kernel track %r has no name" % (key,))
-        lst.sort(key=lambda e: (e["ts"], -e["dur"]))
-        stack = []
-        for e in lst:
-            while stack and e["ts"] >= stack[-1]["ts"] + stack[-1]["dur"] - EPS:
-                stack.pop()
+        for e, stack in nested(lst):
             if stack and e["ts"] + e["dur"] > stack[-1]["ts"] + stack[-1]["dur"] + EPS:
                 fail(msgs, "in-kernel track %r: %s overlaps %s without nesting" % (key, e["name"], stack[-1]["name"]))
             want = (stack[-1]["args"]["path"] + "/" if stack else "") + e["name"]
@@ -104,7 +108,6 @@ def main():
                 fail(msgs, "in-kernel track %r: path %r, want %r" % (key, e["args"].get("path"), want))
             if not isinstance(e["args"].get("cycles"), int) or not isinstance(e["args"].get("sm"), int):
                 fail(msgs, "in-kernel slice without cycles or sm: %r" % e)
-            stack.append(e)
     inkernel = collections.Counter(e["name"] for e in xs if e["cat"] == "in-kernel")
     kernels = collections.Counter(e["name"] for e in xs if e["cat"] == "kernel")
     scopes = collections.Counter(e["name"] for e in xs if e["cat"] == "scope")
