@@ -357,12 +357,19 @@ const char *tile_cache_dir(void);
    tile_profile_start(path, formats) records every tile launch until
    tile_profile_stop() (or the program's end, from atexit): the kernel, its
    meta-parameters, warps and stages, grid, stream, scope and time (on the
-   GPU by CUDA events around the launch, in the interpreter by the host
-   clock). The stop writes `formats`, a comma list of "tree" (the text tree
+   GPU by CUPTI's activity records, or by CUDA events around the launch, or
+   by the kernel's own clock; in the interpreter by the host clock). The
+   stop writes `formats`, a comma list of "tree" (the text tree
    on stderr and in <path>.txt), "json" (a Chrome trace for Perfetto,
    <path>.json) and "html" (a page with the timeline and a chart per kernel,
    <path>.html); NULL means all three when path has no extension, else the
    one its extension names; a NULL path prints the tree on stderr only.
+   The list may also name what times the kernels on a GPU: "cupti" (the
+   default; CUDA events where CUPTI is missing), "events", or "clock" (each
+   kernel compiled to write its first program's start and last program's
+   end, %globaltimer, into a slot of the launch: the least host cost per
+   launch, but only tile's own kernels are seen); and the unit of in-kernel
+   scopes, "warp" (the default) or "warpgroup".
    TILE_PROFILE=path does the same for a program that never calls them.
    Scopes nest per thread and carry optional work:
        TILE_SCOPE("attention", .flops = 4.0 * N * N * D) { ...launches... }
@@ -375,6 +382,11 @@ const char *tile_cache_dir(void);
 tile_status tile_profile_start_at(const char *path, const char *formats, const char *file, int line);
 tile_status tile_profile_stop_at(const char *file, int line);
 int         tile_profile_running(void);
+/* The kernel times (ms) of the launches of `kernel` in the last profile that
+   stopped, in launch order: the first `max` into ms (which may be NULL), and
+   how many there were returned; a launch that was not timed has a negative
+   time. */
+int         tile_profile_times(const char *kernel, double *ms, int max);
 #define tile_profile_start(path, formats) tile_profile_start_at((path), (formats), __FILE__, __LINE__)
 #define tile_profile_stop() tile_profile_stop_at(__FILE__, __LINE__)
 typedef struct tile_scope {
@@ -431,6 +443,8 @@ struct tile_backend_job {
     int nthreads;              /* threads per program (the kernel's .maxntid)    */
     int prof;                  /* one more hidden parameter, last: the buffer of
                                   in-kernel scope records (a pointer)            */
+    int ktime;                 /* one more after that: the kernel clock's slot
+                                  of the launch (a pointer)                      */
 };
 /* A compile is emit (lower the kernel and build the code), then, unless the
    disk cache has the result of that code, assemble (to PTX); release ends

@@ -609,6 +609,7 @@ static void tile__precompile(tile_kernel *k, const tile_launch *full, int n, con
                 started[i] = 0;
                 continue;
             }
+            jobs[i].cfg.ktime = tile__prof_ktime_now();   /* >>profile: the variant the timed runs will launch */
             started[i] = pthread_create(&th[i], NULL, tile__precompile_one, &jobs[i]) == 0;
             if (!started[i]) tile__precompile_one(&jobs[i]);
         }

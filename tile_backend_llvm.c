@@ -377,7 +377,7 @@ typedef struct tile__ll_em {
     LLVMContextRef C;
     LLVMModuleRef M;
     LLVMBuilderRef B, A;                       /* A: allocas, at the end of the entry block */
-    LLVMValueRef fn, smem, err, prof;   /* prof: >>profile: the in-kernel scopes' records (NULL: none) */
+    LLVMValueRef fn, smem, err, prof, ktime;   /* >>profile: the in-kernel scopes' records, the kernel clock's slot (NULL: none) */
     LLVMBasicBlockRef entry;
     tile__ll_reg *regs;
     int nregs, capregs;
@@ -619,7 +619,8 @@ static int tile__ll_special(tile__emitter *e, int which) {
                                         "llvm.nvvm.read.ptx.sreg.ctaid.z", "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y",
                                         "llvm.nvvm.read.ptx.sreg.nctaid.z"};
     tile__ll_em *c = tile__ll_self(e);
-    if (which == 7) return tile__ll_new(c, TL_PTR, c->prof, 0);   /* >>profile: the hidden last parameter */
+    if (which == 7) return tile__ll_new(c, TL_PTR, c->prof, 0);    /* >>profile: the hidden parameters, last */
+    if (which == 8) return tile__ll_new(c, TL_PTR, c->ktime, 0);
     return tile__ll_new(c, TL_I32, tile__ll_call(c, names[which], c->i32, NULL, 0, NULL), 0);
 }
 static int tile__ll_param(tile__emitter *e, int k) {
@@ -1532,13 +1533,15 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
        tensor maps (>>tma: byval [128 x i8], align 64; never read in the IR,
        so NVPTX leaves them in .param space, where the copies read them by
        name) */
-    LLVMTypeRef pts[TILE__MAX_PARAMS + 2 + 8];
+    LLVMTypeRef pts[TILE__MAX_PARAMS + 3 + 8];
     int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS, ntm = job->ntmaps > 0 && job->ntmaps <= 8 ? job->ntmaps : 0;
     for (int p = 0; p < np; p++) pts[p] = tile__ll_ty(&c, f->vals[f->pool[f->regs[0].args + p]].t.dtype);
     pts[np] = c.ptr;
     for (int t = 0; t < ntm; t++) pts[np + 1 + t] = c.ptr;
-    if (job->prof) pts[np + 1 + ntm] = c.ptr;   /* >>profile: the in-kernel scopes' records, last */
-    c.fn = lj->fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)(np + 1 + ntm + (job->prof != 0)), 0));
+    int kp = job->prof != 0, kt = job->ktime != 0;
+    if (kp) pts[np + 1 + ntm] = c.ptr;        /* >>profile: the in-kernel scopes' records, last */
+    if (kt) pts[np + 1 + ntm + kp] = c.ptr;   /* and the kernel clock's slot */
+    c.fn = lj->fn = L.LLVMAddFunction(c.M, f->name, L.LLVMFunctionType(c.vd, pts, (unsigned)(np + 1 + ntm + kp + kt), 0));
     L.LLVMSetFunctionCallConv(c.fn, LLVM_PTXKernelCallConv);
     for (int t = 0; t < ntm; t++) {
         unsigned byval = L.LLVMGetEnumAttributeKindForName("byval", 5), align = L.LLVMGetEnumAttributeKindForName("align", 5);
@@ -1546,7 +1549,8 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
         L.LLVMAddAttributeAtIndex(c.fn, (unsigned)(np + 2 + t), L.LLVMCreateEnumAttribute(c.C, align, 64));
     }
     c.err = L.LLVMGetParam(c.fn, (unsigned)np);
-    c.prof = job->prof ? L.LLVMGetParam(c.fn, (unsigned)(np + 1 + ntm)) : NULL;
+    c.prof = kp ? L.LLVMGetParam(c.fn, (unsigned)(np + 1 + ntm)) : NULL;
+    c.ktime = kt ? L.LLVMGetParam(c.fn, (unsigned)(np + 1 + ntm + kp)) : NULL;
     char nt[16];
     snprintf(nt, sizeof nt, "%d", job->nthreads);
     if (tile__ll_major >= 20) L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.maxntid", 12, nt, (unsigned)strlen(nt)));

@@ -12,6 +12,10 @@
    - the user errors, each with its id and this file's line: bad nesting, an
      end with nothing open, an unknown format, an unwritable path, a second
      start, a stop without a start, a scope without a name, a scope left open;
+   - the timing words "cupti", "events" and "clock": every launch timed
+     (tile_profile_times), the tree saying what timed it, the "clock" PTX
+     writing %globaltimer only while such a profile runs; two words at once
+     and a misspelt one are errors;
    - a profile that the program leaves by exit() (no stop) and one started by
      TILE_PROFILE are written all the same (child processes).
 
@@ -207,6 +211,63 @@ static void errors(const char *dir) {
     TT_OK(tile_scope_end("y"));
 }
 
+/* what times the kernels: "cupti", "events" and "clock" each give every
+   launch a time (tile_profile_times), the tree says which timed them, and
+   "clock" compiles kernels that write %globaltimer into the launch's slot
+   while it runs (their PTX shows it; once it stops, the PTX is as before) */
+static void timing(const char *dir) {
+    static const char *const words[3] = {"cupti", "events", "clock"};
+    int gpu = strcmp(tile_backend_name(), "interp") != 0;
+    char path[1200], formats[32];
+    char *ptx0 = NULL, *ptx1 = NULL, *ptx2 = NULL;
+    TT_OK(tile_kernel_ptx(TILE_KERNEL_OF(prof_add), TILE_OPTS(.meta = {{"BLOCK", 128}}), "sm_90a", &ptx0));
+    for (int w = 0; w < 3; w++) {
+        snprintf(path, sizeof path, "%s/time_%s", dir, words[w]);
+        snprintf(formats, sizeof formats, "tree,%s", words[w]);
+        TT_OK(tile_profile_start(path, formats));
+        if (w == 2) {
+            TT_OK(tile_kernel_ptx(TILE_KERNEL_OF(prof_add), TILE_OPTS(.meta = {{"BLOCK", 128}}), "sm_90a", &ptx1));
+            TT_CHECK(ptx1 && strstr(ptx1, "%globaltimer") && strstr(ptx1, "red.relaxed.gpu.global.max.u64") && strstr(ptx1, "bar.sync"),
+                     "\"clock\": the PTX does not write the kernel's clock");
+        }
+        const int reps = 5, n = N - (int)tt_int(0, 100);
+        for (int r = 0; r < reps; r++) {
+            static float got[N];
+            tt_poison(got, sizeof got);
+            TT_OK(tile_memcpy_htod(dout, got, sizeof got));
+            TT_OK(prof_add(TILE_OPTS(.grid = {tile_cdiv(n, 128)}, .meta = {{"BLOCK", 128}}), dx, dy, dout, n));
+            TT_OK(tile_memcpy_dtoh(got, dout, sizeof got));
+            int wrong = 0;
+            for (int i = 0; i < n; i++) wrong += got[i] != (float)((double)hx[i] + (double)hy[i]);
+            TT_CHECK(wrong == 0, "\"%s\": prof_add: %d of %d elements wrong", words[w], wrong, n);
+        }
+        TT_OK(tile_profile_stop());
+        double ms[8];
+        int c = tile_profile_times("prof_add", ms, 8);
+        TT_CHECK(c == reps, "\"%s\": tile_profile_times counts %d launches of prof_add, want %d", words[w], c, reps);
+        /* (%globaltimer moves in steps of about a us on the H200: a kernel
+           this short may read 0 by the clock, but is timed) */
+        for (int i = 0; i < c && i < 8; i++)
+            TT_CHECK(gpu && w != 2 ? ms[i] > 0 && ms[i] < 100 : ms[i] >= 0 && ms[i] < 100, "\"%s\": launch %d timed %g ms", words[w], i, ms[i]);
+        TT_CHECK(tile_profile_times("prof_scale", NULL, 0) == 0 && tile_profile_times("no such kernel", ms, 8) == 0,
+                 "\"%s\": tile_profile_times counts launches of kernels that did not run", words[w]);
+        snprintf(path, sizeof path, "%s/time_%s.txt", dir, words[w]);
+        char *tree = slurp(path);
+        const char *want = !gpu ? "the host clock" : w == 2 ? "the kernels' own clock (%globaltimer" : w == 1 ? "CUDA events (no CUPTI: \"events\" asked for)" : NULL;
+        TT_CHECK(tree && (want ? strstr(tree, want) != NULL : strstr(tree, "CUPTI activity records") || strstr(tree, "CUDA events (no CUPTI: ")),
+                 "\"%s\": the tree does not say what timed the kernels (want \"%s\"): %.300s", words[w], want ? want : "CUPTI or why not", tree ? tree : "(no file)");
+        free(tree);
+        remove(path);
+    }
+    TT_OK(tile_kernel_ptx(TILE_KERNEL_OF(prof_add), TILE_OPTS(.meta = {{"BLOCK", 128}}), "sm_90a", &ptx2));
+    TT_CHECK(ptx0 && ptx2 && strcmp(ptx0, ptx2) == 0, "the PTX after a \"clock\" profile differs from the PTX before it");
+    tile_free_text(ptx0), tile_free_text(ptx1), tile_free_text(ptx2);
+    snprintf(path, sizeof path, "%s/err", dir);
+    EXPECT_PROFILE_ERR(tile_profile_start(path, "tree,clocks"), "unknown format \"clocks\"");
+    EXPECT_PROFILE_ERR(tile_profile_start(path, "clock,json,cupti"), "\"clock\" and \"cupti\"");
+    TT_CHECK(!tile_profile_running(), "a failed start left a profile running");
+}
+
 /* test_profile --exit-child PATH: starts a profile, launches, and leaves by
    exit() with no stop (a new process by exec: a CUDA driver does not carry
    over a fork) */
@@ -375,8 +436,10 @@ int main(int argc, char **argv) {
 
     /* 3. the user errors */
     errors(dir);
+    /* 4. what times the kernels */
+    timing(dir);
 
-    /* 4. a profile the program leaves by exit(): started by a call, then by TILE_PROFILE */
+    /* 5. a profile the program leaves by exit(): started by a call, then by TILE_PROFILE */
     snprintf(path, sizeof path, "%s/exit", dir);
     int rc = run_self(argv[0], "--exit-child", path);
     TT_CHECK(rc == 3, "the child exited with %d", rc);

@@ -384,6 +384,7 @@ static char *tile__kdisk_key(const tile_kernel *k, const tile__config *cfg, cons
     tile__sb(&b, "\nconfig %s num_warps %d num_stages %d hopper %d spec16 %016llx spec1 %016llx\n", cfg->arch, cfg->num_warps, cfg->num_stages,
              cfg->hopper, (unsigned long long)cfg->spec16, (unsigned long long)cfg->spec1);
     if (cfg->prof) tile__sb(&b, "in-kernel scopes %d\n", cfg->prof);   /* (absent otherwise: the keys of earlier versions hold) */
+    if (cfg->ktime) tile__sb(&b, "kernel clock\n");
     tile__sb(&b, "%.*s\ncode %016llx %zu\n", (int)(head < 400 ? head : 400), head_text, (unsigned long long)tile__fnv(TILE__FNV0, code, rest), rest);
     if (b.oom) {
         free(b.s);

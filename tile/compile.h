@@ -145,7 +145,7 @@ static tile_status tile__config_resolve(const tile_kernel *k, const tile_launch 
 }
 static int tile__config_eq(const tile__config *a, const tile__config *b) {
     return strcmp(a->arch, b->arch) == 0 && a->num_warps == b->num_warps && a->num_stages == b->num_stages && a->hopper == b->hopper &&
-           a->spec16 == b->spec16 && a->spec1 == b->spec1 && a->prof == b->prof;
+           a->spec16 == b->spec16 && a->spec1 == b->spec1 && a->prof == b->prof && a->ktime == b->ktime;
 }
 
 /* ---- the back half of the pipeline ---------------------------------------------------
@@ -246,6 +246,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->forced = strcmp(tile__knob_values_get()->backend, tile__ext->name) == 0;
         job->ntmaps = plan->ntmaps;
         job->prof = cfg->prof != TILE__KPROF_OFF;
+        job->ktime = cfg->ktime;
         job->nthreads = tile__plan_threads(plan);
         tile_status st = tile__ext->emit(job);
         if (st == TILE_OK) {

@@ -46,7 +46,7 @@ enum {
    lacks a hook does not compile. */
 #define TILE__EMITTER_HOOKS(X) \
     X(int, lit, (tile__emitter *, tl_dtype t, tile__elem v))                                                             \
-    X(int, special, (tile__emitter *, int which)) /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz, 7 the in-kernel scopes' buffer */ \
+    X(int, special, (tile__emitter *, int which)) /* 0 tid, 1-3 ctaid.xyz, 4-6 nctaid.xyz, 7 the in-kernel scopes' buffer, 8 the kernel clock's slot */ \
     X(int, param, (tile__emitter *, int k))                                                                              \
     X(int, op1, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a))                                    \
     X(int, op2, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b))                             \
@@ -128,6 +128,8 @@ typedef struct tile__config {
     uint64_t spec1;                  /* bit p: integer parameter p is 1 (it becomes the constant)       */
     int prof;                        /* >>profile: TILE__KPROF_*: in-kernel scopes recorded per warp or
                                         warpgroup (a profile runs), else compiled out                  */
+    int ktime;                       /* >>profile: 1: the kernel times itself (a profile timing by the
+                                        kernel clock runs): one more hidden parameter, last            */
 } tile__config;
 /* >>profile: the records of in-kernel scopes (tl_profile_enter/exit). A
    kernel compiled with them takes one more hidden parameter, last: its
@@ -141,6 +143,16 @@ typedef struct tile__config {
    writes it; the interpreter writes the same layout with the host clock. */
 enum { TILE__KPROF_OFF, TILE__KPROF_WARP, TILE__KPROF_WARPGROUP };
 enum { TILE__KPROF_HEAD = 64, TILE__KPROF_REC = 24 };
+/* >>profile: a kernel compiled to time itself (the config's ktime) takes a
+   hidden parameter after everything else: its launch's slot, zero before
+   the launch. Its first word is the start, %globaltimer (ns) at thread 0
+   of program (0,0,0) (the first dispatched); the ends go into lanes from
+   byte TILE__KTIME_LANE0 on: thread 0 of each program, after a barrier of
+   the program's threads at the kernel's end, reduces its %globaltimer
+   (max) into lane %smid mod TILE__KTIME_LANES, so that the reductions of
+   thousands of programs do not queue on one address (one address made a
+   memory-bound kernel 1.5x slower on the H200). The end is the lanes' max. */
+enum { TILE__KTIME_LANES = 32, TILE__KTIME_LANE0 = 128, TILE__KTIME_SLOT = TILE__KTIME_LANE0 + 8 * TILE__KTIME_LANES };
 /* >>tma: a tensor map the launch encodes (cuTensorMapEncodeTiled) and
    passes as a 128-byte, 64-aligned __grid_constant__ parameter after the
    record: what its MAKE_DESC's base, shape and strides are (a parameter's

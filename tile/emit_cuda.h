@@ -158,7 +158,8 @@ static int tile__cc_lit(tile__emitter *e, tl_dtype t, tile__elem v) {
 }
 static int tile__cc_special(tile__emitter *e, int which) {
     static const char *const names[] = {"threadIdx.x", "blockIdx.x", "blockIdx.y", "blockIdx.z", "gridDim.x", "gridDim.y", "gridDim.z"};
-    if (which == 7) return tile__cc_def(tile__cc_self(e), TL_PTR, "tile_prof");   /* >>profile: the hidden last parameter */
+    if (which == 7) return tile__cc_def(tile__cc_self(e), TL_PTR, "tile_prof");    /* >>profile: the hidden parameters, last */
+    if (which == 8) return tile__cc_def(tile__cc_self(e), TL_PTR, "tile_ktime");
     return tile__cc_def(tile__cc_self(e), TL_I32, "(int)%s", names[which]);
 }
 static int tile__cc_param(tile__emitter *e, int k) {
@@ -656,6 +657,7 @@ static tile_status tile__cuda_source(const tile__func *f, const tile__config *cf
     tile__cc_out(&c, "%sint *tile_err", f->nparams ? ", " : "");
     for (int t = 0; t < plan->ntmaps; t++) tile__cc_out(&c, ", const __grid_constant__ tile_tmap_t tile_tmap%d", t);
     if (cfg->prof) tile__cc_out(&c, ", char *tile_prof");   /* >>profile: the in-kernel scopes' records, last */
+    if (cfg->ktime) tile__cc_out(&c, ", char *tile_ktime");   /* >>profile: and the kernel clock's slot */
     tile__cc_out(&c, ") {\n  extern __shared__ __align__(1024) char tile_smem[];\n");
     tile__cc_out(&c, "  unsigned tile_smem_u32; asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %%1; cvt.u32.u64 %%0, t; }\" : \"=r\"(tile_smem_u32) : "
                      "\"l\"(tile_smem));\n");

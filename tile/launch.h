@@ -72,6 +72,7 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
     tile__func f;
     if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
     if (tile__kprof_names(&f, NULL, 0) > 0) cfg.prof = tile__prof_kmode_now();   /* >>profile: the PTX a launch would run now */
+    cfg.ktime = tile__prof_ktime_now();
     char *text = NULL;
     st = tile__compile(k, &f, &cfg, NULL, &text);
     tile__func_free(&f);

@@ -1243,6 +1243,7 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));
     lw->sbase = lw->plan->pin_end;   /* >>pin: the pinned operands' tiles are below */
     tile__need_smem(lw, 0);
+    if (cfg->ktime) tile__ptx_ktime(em, em->special(em, 8), lw->tid, 0);   /* >>profile: the kernel clock's start */
     if (cfg->prof) tile__kprof_prologue(lw, cfg->prof);
     const int *params = f->pool + f->regs[0].args;
     for (int p = 0; p < f->nparams; p++) {
@@ -1256,6 +1257,10 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
     }
     if (lw->plan->ws) lw->rules->ws(lw);
     else tile__lower_region(lw, 0);
+    if (cfg->ktime) {   /* >>profile: and its end, once every thread of the program is done */
+        em->barrier(em);
+        tile__ptx_ktime(em, em->special(em, 8), em->special(em, 0), 1);
+    }
 }
 static tile_status tile__lower_with(const tile__func *f, const tile__config *cfg, const tile__plan *plan, const tile__arch_rules *rules, tile__emitter *em,
                                     tile__kernel_meta *meta) {

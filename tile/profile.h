@@ -57,6 +57,8 @@ typedef struct tile__prof_launch {
     int pair;                    /* the event pair in flight, or -1 */
     int foreign;                 /* a kernel of another library (CUPTI's record alone) */
     long seq;                    /* with CUPTI: the launch's place in the order launches reached the driver (0: never) */
+    int kring;                   /* with the kernel clock: its slot's ring and place there (kring -1: none) */
+    unsigned kidx;
     tile_status st;
 } tile__prof_launch;
 
@@ -80,6 +82,13 @@ typedef struct tile__prof_kbuf {
 #define TILE__PROF_KPER 2                          /* launches recorded per kernel and config */
 #define TILE__PROF_KLAUNCH ((size_t)64 << 20)      /* bytes of one launch's records, at most */
 #define TILE__PROF_KTOTAL ((size_t)2048 << 20)     /* bytes of a profile's records, at most */
+/* the kernel clock's slots (TILE__KTIME_SLOT bytes each, tile/emit.h):
+   rings of device memory, zeroed when made; ring r holds 16384 << min(r, 3)
+   slots (6 MB, up to 48 MB), and a profile makes at most 64 (about 8
+   million launches, 3 GB) */
+#define TILE__PROF_KRINGS 64
+static unsigned tile__prof_kring_slots(int r) { return 16384u << (r < 3 ? r : 3); }
+enum { TILE__PROF_BY_CUPTI, TILE__PROF_BY_EVENTS, TILE__PROF_BY_CLOCK };   /* what a start asks to time kernels by */
 
 typedef struct tile__prof_metric {
     const tile_kernel *k;
@@ -97,9 +106,18 @@ static struct {
     char file[256];              /* where it started */
     int line;
     double t0;                   /* host ms at the start */
-    int gpu;                     /* kernels timed on a GPU: by CUPTI, else by CUDA events */
+    int gpu;                     /* kernels timed on a GPU: by CUPTI, the kernel clock or CUDA events */
     int cupti;                   /* by CUPTI's activity records */
+    int kclock;                  /* by the kernels' own clock (the word "clock") */
+    int by;                      /* TILE__PROF_BY_*: what the start asked for */
     char timing_why[320];        /* why events, not CUPTI */
+    CUdeviceptr kring[TILE__PROF_KRINGS];   /* the kernel clock's slots */
+    int nkrings;
+    unsigned kused;              /* slots taken in the last ring */
+    int kuntimed;                /* launches the kernel clock could not time (no slot) */
+    char kuntimed_why[160];
+    double krt0;                 /* the host's realtime clock at the start (ns) */
+    int kalign;                  /* the GPU clock placed on the host's by: 1 the realtime clock, 2 the launch calls */
     uint64_t cupti_t0;           /* CUPTI's clock at the start (ns) */
     long seq;                    /* launches handed to the driver so far */
     CUevent base;                /* recorded at the start: the events' zero */
@@ -432,8 +450,9 @@ static void tile__nvtx_pop(void) {
 typedef struct tile__prof_tok {
     unsigned gen;
     int rec;
-    int cupti;                   /* timed by CUPTI: the launch path does no more */
+    int cupti;                   /* timed by CUPTI or the kernel clock: the launch path does no more */
     int kmode;                   /* in-kernel scopes are recorded so (TILE__KPROF_*; a kernel without them ignores it) */
+    uint64_t kslot;              /* the kernel clock's slot of the launch (a device address), 0: none */
 } tile__prof_tok;
 
 /* "A=1 B=2 w4 s3": the launch's meta-parameters in their order, warps, stages */
@@ -463,9 +482,46 @@ static void tile__prof_config_cached(const tile_kernel *k, const tile_launch *o,
     }
     memcpy(buf, tile__prof_me_cfg.text, n < sizeof tile__prof_me_cfg.text ? n : sizeof tile__prof_me_cfg.text);
 }
+/* >>profile: the kernel clock's slot of launch record r (lock held), a
+   device address, or 0 when none can be had (the launch runs the kernel
+   compiled without the clock, untimed). A full ring is followed by a
+   bigger one, made, zeroed and waited for here: one launch in 65536 or
+   more pays that. */
+static tile_status tile__prof_kring_new_locked(const char *file, int line) {
+    int r = tile__prof.nkrings;
+    size_t bytes = (size_t)tile__prof_kring_slots(r) * TILE__KTIME_SLOT;
+    CUdeviceptr d = 0;
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    if (tile__cu.cuMemAlloc_v2(&d, bytes) != CUDA_SUCCESS) return TILE_ERR_NOMEM;
+    /* zeroed before any kernel can use it, whatever stream it runs on */
+    if (tile__cu.cuMemsetD8_v2(d, 0, bytes) != CUDA_SUCCESS || tile__cu.cuCtxSynchronize() != CUDA_SUCCESS) {
+        tile__cu.cuMemFree_v2(d);
+        return TILE_ERR_DRIVER;
+    }
+    tile__prof.kring[tile__prof.nkrings++] = d;
+    tile__prof.kused = 0;
+    return TILE_OK;
+}
+static uint64_t tile__prof_kslot_take_locked(tile__prof_launch *r) {
+    int n = tile__prof.nkrings;
+    if (n == 0 || tile__prof.kused == tile__prof_kring_slots(n - 1)) {
+        const char *why = NULL;
+        if (n == TILE__PROF_KRINGS) why = "the profile's slots for the kernel clock are used up (about 8 million launches)";
+        else if (tile__prof_kring_new_locked(NULL, 0) != TILE_OK) why = "no device memory for more of the kernel clock's slots";
+        if (why) {
+            if (!tile__prof.kuntimed++) tile__copy_cut(tile__prof.kuntimed_why, sizeof tile__prof.kuntimed_why, why);
+            return 0;
+        }
+        n = tile__prof.nkrings;
+    }
+    r->kring = n - 1;
+    r->kidx = tile__prof.kused++;
+    return (uint64_t)tile__prof.kring[n - 1] + (uint64_t)r->kidx * TILE__KTIME_SLOT;
+}
 /* the start of a launch the profile records; *tok is 0 when none runs */
 static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__prof_tok tok = {0, -1, 0, 0};
+    tile__prof_tok tok = {0, -1, 0, 0, 0};
     if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return tok;
     double flops = o->flops, bytes = o->bytes;
     tile_metrics_fn fn = NULL;
@@ -499,9 +555,11 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
         r->flops = flops > 0 ? flops : 0;
         r->bytes = bytes > 0 ? bytes : 0;
         r->pair = -1;
+        r->kring = -1;
         if (tile__prof.cupti) r->seq = ++tile__prof.seq;   /* the order launches go to the driver: CUPTI's records follow it */
+        if (tile__prof.kclock) tok.kslot = tile__prof_kslot_take_locked(r);
         tok.gen = tile__prof.gen;
-        tok.cupti = tile__prof.cupti;
+        tok.cupti = tile__prof.cupti || tile__prof.kclock;
         tok.kmode = tile__prof.kmode;
         tok.rec = tile__prof.nlaunches++;
         tile__nvtx_push(r->kernel);
@@ -523,8 +581,8 @@ static void tile__prof_launch_event(tile__prof_tok tok, int end, int ran, void *
         if (!tile__prof.gpu) {
             if (end) r->g1 = tile__prof_now();
             else r->g0 = tile__prof_now();
-        } else if (tile__prof.cupti) {
-            r->seq = 0;   /* the driver refused it: no record will come */
+        } else if (tile__prof.cupti || tile__prof.kclock) {
+            r->seq = 0, r->kring = -1;   /* the driver refused it: no record will come, its slot stays empty */
         } else if (tile__cu_enter(NULL, 0) == TILE_OK) {   /* the context current on this thread */
             if (!end) r->pair = tile__prof_pair_take(tok.rec);
             if (r->pair >= 0) tile__cu.cuEventRecord(tile__prof.pairs[r->pair].ev[end], (CUstream)stream);
@@ -1034,6 +1092,11 @@ static const char *tile__prof_timing(void) {
     static _Thread_local char text[400];
     if (!tile__prof.gpu) return "the host clock (interpreter)";
     if (tile__prof.cupti) return "CUPTI activity records";
+    if (tile__prof.kclock) {
+        snprintf(text, sizeof text, "the kernels' own clock (%%globaltimer, placed on the host's clock %s; other libraries' kernels are not seen)",
+                 tile__prof.kalign == 1 ? "by the realtime clock" : "by the launch calls");
+        return text;
+    }
     snprintf(text, sizeof text, "CUDA events (no CUPTI: %s)", tile__prof.timing_why);
     return text;
 }
@@ -1043,6 +1106,7 @@ static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char 
             tile__prof.nthreads == 1 ? "" : "s", tile__prof_timing(), device, tile_backend_name());
     fprintf(f, "  NVTX ranges: %s\n", tile__nvtx.lib);
     if (tile__prof.lost) fprintf(f, "  (%d records were not kept: out of host memory)\n", tile__prof.lost);
+    if (tile__prof.kuntimed) fprintf(f, "  (%d launches were not timed: %s)\n", tile__prof.kuntimed, tile__prof.kuntimed_why);
     fprintf(f, "%10s %6s %8s %10s %8s %8s  %s\n", "kernel ms", "%", "calls", "scope ms", "TFLOP/s", "GB/s", "name");
     fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
     char prefix[260] = "";
@@ -1249,6 +1313,103 @@ static void tile__prof_file(const char *path, int fmt, char *out, size_t n) {
     } else snprintf(out, n, "%s%s", path, tile__prof_ext[fmt]);
 }
 
+/* >>profile: the kernel clock's slots into their launches (lock held, the
+   kernels done). %globaltimer counts ns, and on Linux usually follows the
+   host's realtime clock; it is placed on the profile's clock by the
+   realtime clock at the start when that puts no kernel before its launch
+   call, else so that the launch that waited least starts as its call does
+   (no kernel can start before its launch call began). */
+static void tile__prof_kclock_collect_locked(void) {
+    uint64_t *host[TILE__PROF_KRINGS] = {NULL};
+    for (int r = 0; r < tile__prof.nkrings; r++) {
+        size_t bytes = (size_t)tile__prof_kring_slots(r) * TILE__KTIME_SLOT;
+        if ((host[r] = (uint64_t *)malloc(bytes)) && tile__cu.cuMemcpyDtoH_v2(host[r], tile__prof.kring[r], bytes) != CUDA_SUCCESS) {
+            free(host[r]);
+            host[r] = NULL;
+        }
+    }
+    double off_rt = -tile__prof.krt0, off_lb = -1e300;   /* ns: host = gpu + off */
+    int any = 0, rt_ok = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < tile__prof.nlaunches; i++) {
+            tile__prof_launch *l = &tile__prof.launches[i];
+            if (l->kring < 0 || !host[l->kring] || l->st != TILE_OK) continue;
+            const uint64_t *w = host[l->kring] + (size_t)l->kidx * (TILE__KTIME_SLOT / 8);
+            uint64_t a = w[0], b = 0;
+            for (int i = 0; i < TILE__KTIME_LANES; i++) b = w[TILE__KTIME_LANE0 / 8 + i] > b ? w[TILE__KTIME_LANE0 / 8 + i] : b;
+            if (a == 0 || b == 0 || b < a) continue;   /* never ran to its end */
+            double h0 = l->h0 * 1e6;
+            if (pass == 0) {
+                any = 1;
+                if (h0 - (double)a > off_lb) off_lb = h0 - (double)a;
+                if ((double)a + off_rt < h0 - 50e3) rt_ok = 0;   /* (50 us: the two clocks' reading) */
+                continue;
+            }
+            double off = tile__prof.kalign == 1 ? off_rt : off_lb;
+            l->g0 = ((double)a + off) / 1e6;
+            l->g1 = ((double)b + off) / 1e6;
+        }
+        if (pass == 0) tile__prof.kalign = !any ? 0 : rt_ok ? 1 : 2;
+    }
+    for (int r = 0; r < tile__prof.nkrings; r++) free(host[r]);
+}
+/* the last stopped profile's kernel times, for tile_profile_times: each
+   launch's kernel (an index into names) and time, in launch order */
+static struct {
+    char (*names)[64];
+    int nnames;
+    struct { int name; double ms; } *t;
+    int n;
+} tile__prof_last;
+static void tile__prof_last_free(void) {
+    free(tile__prof_last.names), free(tile__prof_last.t);
+    memset(&tile__prof_last, 0, sizeof tile__prof_last);
+}
+/* keep this profile's times (lock held); nothing kept when out of memory */
+static void tile__prof_last_keep_locked(void) {
+    tile__prof_last_free();
+    int n = tile__prof.nlaunches, last = -1;
+    if (!n || !(tile__prof_last.t = malloc(sizeof *tile__prof_last.t * (size_t)n))) return;
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        const tile__prof_launch *l = &tile__prof.launches[i];
+        if (l->foreign) continue;
+        int k = last >= 0 && strcmp(tile__prof_last.names[last], l->kernel) == 0 ? last : -1;
+        for (int j = 0; k < 0 && j < tile__prof_last.nnames; j++)
+            if (strcmp(tile__prof_last.names[j], l->kernel) == 0) k = j;
+        if (k < 0) {
+            if (tile__prof_last.nnames == cap) {
+                int nc = cap ? 2 * cap : 16;
+                char(*g)[64] = (char(*)[64])realloc(tile__prof_last.names, 64 * (size_t)nc);
+                if (!g) {
+                    tile__prof_last_free();
+                    return;
+                }
+                tile__prof_last.names = g, cap = nc;
+            }
+            k = tile__prof_last.nnames++;
+            memcpy(tile__prof_last.names[k], l->kernel, 64);
+        }
+        last = k;
+        tile__prof_last.t[tile__prof_last.n].name = k;
+        tile__prof_last.t[tile__prof_last.n++].ms = l->g1 >= l->g0 ? l->g1 - l->g0 : -1;
+    }
+}
+int tile_profile_times(const char *kernel, double *ms, int max) {
+    int c = 0;
+    if (!kernel) return 0;
+    pthread_mutex_lock(&tile__prof_lock);
+    int k = -1;
+    for (int j = 0; j < tile__prof_last.nnames && k < 0; j++)
+        if (strncmp(tile__prof_last.names[j], kernel, 63) == 0) k = j;
+    for (int i = 0; k >= 0 && i < tile__prof_last.n; i++)
+        if (tile__prof_last.t[i].name == k) {
+            if (ms && c < max) ms[c] = tile__prof_last.t[i].ms;
+            c++;
+        }
+    pthread_mutex_unlock(&tile__prof_lock);
+    return c;
+}
 /* write every output and free the records (lock held); the first failure */
 static tile_status tile__prof_finish_locked(const char *file, int line) {
     tile_status st = TILE_OK;
@@ -1262,6 +1423,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
             tile__cupti_collect_locked();
         }
         while (tile__prof.fifo_len) tile__prof_fifo_pop();
+        if (tile__prof.kclock) tile__prof_kclock_collect_locked();
         for (int i = 0; i < tile__prof.nkbufs; i++) {   /* the in-kernel records */
             tile__prof_kbuf *kb = &tile__prof.kbufs[i];
             if (!kb->dev) continue;
@@ -1291,6 +1453,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
         if ((ferror(f) | fclose(f)) && st == TILE_OK) st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: writing %s failed", fname);
     }
     free(t.n);
+    tile__prof_last_keep_locked();
     /* scopes still open: reported after the outputs are safe */
     int open = -1;
     for (int i = 0; i < tile__prof.nscopes && open < 0; i++)
@@ -1300,14 +1463,18 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
         st = tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_stop: scope \"%s\" (begun at %s:%d) was never ended; the report shows it open", s->name,
                          s->file ? s->file : "?", s->line);
     }
-    if (tile__prof.gpu && !tile__prof.cupti) {
+    if (tile__prof.gpu && !tile__prof.cupti && !tile__prof.kclock) {   /* timed by events: theirs */
         for (int i = 0; i < tile__prof.npairs; i++) tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[0]), tile__cu.cuEventDestroy_v2(tile__prof.pairs[i].ev[1]);
         tile__cu.cuEventDestroy_v2(tile__prof.base);
+        tile__prof.base = NULL;
     }
     for (int i = 0; i < tile__prof.nkbufs; i++) {
         if (tile__prof.kbufs[i].dev && tile__cu_enter(NULL, 0) == TILE_OK) tile__cu.cuMemFree_v2(tile__prof.kbufs[i].dev);   /* (not read back: no context) */
         free(tile__prof.kbufs[i].host), free(tile__prof.kbufs[i].names);
     }
+    for (int r = 0; r < tile__prof.nkrings; r++)
+        if (tile__prof.gpu && tile__cu_enter(NULL, 0) == TILE_OK) tile__cu.cuMemFree_v2(tile__prof.kring[r]);
+    tile__prof.nkrings = 0, tile__prof.kused = 0, tile__prof.kclock = 0;
     free(tile__prof.kbufs);
     tile__prof.kbufs = NULL, tile__prof.nkbufs = tile__prof.capkbufs = tile__prof.knot = tile__prof.kmore = 0, tile__prof.kbytes = 0;
     free(tile__prof.scopes), free(tile__prof.launches), free(tile__prof.pairs), free(tile__prof.fifo);
@@ -1332,6 +1499,7 @@ static void tile__prof_atexit_free(void) {
     pthread_mutex_lock(&tile__prof_lock);
     free(tile__prof.metrics);
     tile__prof.metrics = NULL, tile__prof.nmetrics = tile__prof.capmetrics = 0;
+    tile__prof_last_free();
     atomic_store_explicit(&tile__prof_nfn, 0, memory_order_relaxed);
     pthread_mutex_unlock(&tile__prof_lock);
     pthread_mutex_lock(&tile__cupti.lock);   /* CUPTI's kinds are off by now */
@@ -1348,12 +1516,15 @@ static int tile__prof_word(const char *p, const char *word, size_t n) {
     return 1;
 }
 /* formats: "tree,json,html" in any order and case; NULL or "" : by path;
-   and "warp" (the default) or "warpgroup": the unit of in-kernel scopes */
-static tile_status tile__prof_formats(const char *path, const char *formats, unsigned *out, int *kmode, const char *file, int line) {
+   "warp" (the default) or "warpgroup": the unit of in-kernel scopes; and
+   "cupti" (the default), "events" or "clock": what times the kernels */
+static tile_status tile__prof_formats(const char *path, const char *formats, unsigned *out, int *kmode, int *by, const char *file, int line) {
     static const char *const names[3] = {"tree", "json", "html"};
+    static const char *const bys[3] = {"cupti", "events", "clock"};
     *out = 0;
     *kmode = TILE__KPROF_WARP;
-    int unit_seen = 0;
+    *by = TILE__PROF_BY_CUPTI;
+    int unit_seen = 0, by_seen = -1;
     if (!formats || !formats[0]) {
         for (int i = 0; i < 3; i++)
             if (path && tile__prof_has_ext(path, tile__prof_ext[i])) *out = 1u << i;
@@ -1367,10 +1538,18 @@ static tile_status tile__prof_formats(const char *path, const char *formats, uns
             if (n == strlen(names[i]) && tile__prof_word(p, names[i], n)) hit = i;
         if (n == 4 && tile__prof_word(p, "warp", n)) *kmode = TILE__KPROF_WARP, hit = 3;
         if (n == 9 && tile__prof_word(p, "warpgroup", n)) *kmode = TILE__KPROF_WARPGROUP, hit = 3;
+        for (int i = 0; i < 3; i++)
+            if (n == strlen(bys[i]) && tile__prof_word(p, bys[i], n)) {
+                if (by_seen >= 0 && by_seen != i)
+                    return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: \"%s\" and \"%s\" in \"%.100s\": the kernels are timed one way", bys[by_seen],
+                                       bys[i], formats);
+                *by = by_seen = i, hit = 3;
+            }
         if (n && hit < 0)
             return tile__error(TILE_ERR_PROFILE, NULL, file, line,
-                               "tile_profile_start: unknown format \"%.*s\" in \"%.100s\" (tree, json or html; warp or warpgroup for in-kernel scopes)", (int)(n > 40 ? 40 : n), p,
-                               formats);
+                               "tile_profile_start: unknown format \"%.*s\" in \"%.100s\" (tree, json or html; warp or warpgroup for in-kernel scopes; "
+                               "cupti, events or clock for the kernels' time)",
+                               (int)(n > 40 ? 40 : n), p, formats);
         if (hit == 3) {
             unit_seen = 1;
             p += n;
@@ -1381,10 +1560,10 @@ static tile_status tile__prof_formats(const char *path, const char *formats, uns
         p += n;
         while (*p == ',' || *p == ' ') p++;
     }
-    if (!*out && unit_seen) {   /* only the unit: the formats by path */
-        int km = *kmode;
-        tile__prof_formats(path, NULL, out, kmode, file, line);
-        *kmode = km;
+    if (!*out && unit_seen) {   /* only the unit or the timing: the formats by path */
+        int km = *kmode, b = *by;
+        tile__prof_formats(path, NULL, out, kmode, by, file, line);
+        *kmode = km, *by = b;
         return TILE_OK;
     }
     if (!*out) return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: no format in \"%.100s\" (tree, json or html)", formats);
@@ -1395,8 +1574,8 @@ static tile_status tile__prof_formats(const char *path, const char *formats, uns
 
 tile_status tile_profile_start_at(const char *path, const char *formats, const char *file, int line) {
     unsigned fm;
-    int kmode;
-    tile_status st = tile__prof_formats(path, formats, &fm, &kmode, file, line);
+    int kmode, by;
+    tile_status st = tile__prof_formats(path, formats, &fm, &kmode, &by, file, line);
     if (st != TILE_OK) return st;
     if (path && strlen(path) >= sizeof tile__prof.path - 8)
         return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: the path is longer than %zu characters", sizeof tile__prof.path - 8);
@@ -1420,8 +1599,21 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
         return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: a profile is already running (started at %s)", at);
     }
     tile__prof.gpu = gpu;
-    tile__prof.cupti = gpu && tile__cupti_switch(1, tile__prof.timing_why, sizeof tile__prof.timing_why);
-    if (tile__prof.cupti) {
+    tile__prof.by = by;
+    tile__prof.kclock = gpu && by == TILE__PROF_BY_CLOCK;
+    tile__prof.cupti = gpu && by == TILE__PROF_BY_CUPTI && tile__cupti_switch(1, tile__prof.timing_why, sizeof tile__prof.timing_why);
+    if (by == TILE__PROF_BY_EVENTS) tile__copy_cut(tile__prof.timing_why, sizeof tile__prof.timing_why, "\"events\" asked for");
+    if (tile__prof.kclock) {
+        /* the first ring of slots now (the realtime clock, which %globaltimer
+           usually follows, is read with t0 below) */
+        tile__prof.nkrings = 0, tile__prof.kuntimed = 0, tile__prof.kalign = 0;
+        st = tile__prof_kring_new_locked(file, line);
+        if (st != TILE_OK) {
+            pthread_mutex_unlock(&tile__prof_lock);
+            if (st == TILE_ERR_NOMEM) return tile__error(st, NULL, file, line, "tile_profile_start: no device memory for the kernel clock's slots (6 MB)");
+            return st == TILE_ERR_DRIVER ? tile__error(st, NULL, file, line, "tile_profile_start: the kernel clock's slots could not be cleared") : st;
+        }
+    } else if (tile__prof.cupti) {
         /* both clocks' zero: CUPTI's timestamps are the GPU's, in ns */
         tile__cupti.ts(&tile__prof.cupti_t0);
     } else if (gpu) {
@@ -1436,7 +1628,12 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
             return st;
         }
     }
-    tile__prof.t0 = tile__host_ms();   /* the base event has just completed: both clocks' zero */
+    tile__prof.t0 = tile__host_ms();
+    if (tile__prof.kclock) {   /* the realtime clock at the same instant as t0 */
+        struct timespec ts;
+        timespec_get(&ts, TIME_UTC);   /* the realtime clock (C11) */
+        tile__prof.krt0 = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    }   /* the base event has just completed: both clocks' zero */
     tile__copy_cut(tile__prof.path, sizeof tile__prof.path, path ? path : "");
     tile__copy_cut(tile__prof.file, sizeof tile__prof.file, file ? file : "?");
     tile__prof.line = line;
@@ -1467,6 +1664,17 @@ static int tile__prof_kmode_now(void) {
     if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return TILE__KPROF_OFF;
     pthread_mutex_lock(&tile__prof_lock);
     int m = atomic_load_explicit(&tile__prof_on, memory_order_relaxed) ? tile__prof.kmode : TILE__KPROF_OFF;
+    pthread_mutex_unlock(&tile__prof_lock);
+    return m;
+}
+
+/* 1 when kernels are compiled to time themselves now: a profile timing by
+   the kernel clock runs (on a GPU, or asked for in the interpreter, whose
+   PTX then shows what a GPU would run) */
+static int tile__prof_ktime_now(void) {
+    if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return 0;
+    pthread_mutex_lock(&tile__prof_lock);
+    int m = atomic_load_explicit(&tile__prof_on, memory_order_relaxed) && tile__prof.by == TILE__PROF_BY_CLOCK;
     pthread_mutex_unlock(&tile__prof_lock);
     return m;
 }

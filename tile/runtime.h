@@ -282,9 +282,10 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     tile__config cfg;
     if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK) return st;
     cfg.prof = e->has_kscopes && tok.gen ? tok.kmode : TILE__KPROF_OFF;   /* >>profile: in-kernel scopes, when this launch is recorded */
+    cfg.ktime = tok.gen && tok.kslot;                                       /* and the kernel's clock, when it times the launch */
     if ((st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
     /* each parameter as the kernel's C type expects it */
-    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 2];
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 3];
     void *ptrs[TILE__MAX_PARAMS + 1];
     void *rec = NULL;                 /* a kernel without checks never touches it */
     int slot = -1;
@@ -304,8 +305,8 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
     ptrs[np] = &vals[np];
     _Alignas(64) unsigned char maps[TILE__MAX_TMAPS][128];   /* >>tma: then the tensor maps */
-    void *params[TILE__MAX_PARAMS + 2 + TILE__MAX_TMAPS], **launch_args = ptrs;
-    if (v->meta.ntmaps || v->cfg.prof) {
+    void *params[TILE__MAX_PARAMS + 3 + TILE__MAX_TMAPS], **launch_args = ptrs;
+    if (v->meta.ntmaps || v->cfg.prof || v->cfg.ktime) {
         memcpy(params, ptrs, sizeof(void *) * (size_t)(np + 1));
         for (int t = 0; t < v->meta.ntmaps && st == TILE_OK; t++) {
             st = tile__tmap_for(v, t, k, args, maps[t]);
@@ -314,6 +315,10 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         if (v->cfg.prof && st == TILE_OK) {   /* >>profile: the in-kernel scopes' records, last */
             st = tile__prof_kbuf_take(tok, &e->f, v->meta.nthreads, grid, &vals[np + 1].u, k->name, o->file, o->line);
             params[np + 1 + v->meta.ntmaps] = &vals[np + 1];
+        }
+        if (v->cfg.ktime) {   /* >>profile: and the kernel clock's slot */
+            vals[np + 2].u = tok.kslot;
+            params[np + 1 + v->meta.ntmaps + (v->cfg.prof != 0)] = &vals[np + 2];
         }
         if (st != TILE_OK) {
             if (slot >= 0) tile__rec_drop(slot);
