@@ -392,6 +392,19 @@ int main(void) {
     }
     if (best_over < 1e30)
         printf("profile overhead per launch, the cheapest timing: %+.3f us; target <= 1 us: %s\n", best_over, best_over <= 1.0 ? "MET" : "NOT MET");
+    /* and one long profile each way: 3 rounds of `count` launches in one
+       profile (its records grow to that many), against rounds without one
+       just before */
+    printf("\n# one long profile each way: %d launches a round, 3 rounds, in one profile (us per launch, median round)\n", count);
+    for (int w = 0; w < 3; w++) {
+        char label[64];
+        double plain = launch_cost("empty kernel, 4 arguments", launch_empty4, count);
+        if (!bench_ok(tile_profile_start(NULL, timings[w]), "tile_profile_start")) continue;
+        snprintf(label, sizeof label, "same, one \"%s\" profile", timings[w]);
+        double prof = launch_cost(label, launch_empty4, count);
+        bench_ok(tile_profile_stop(), "tile_profile_stop");
+        printf("one long \"%s\" profile: %+.3f us per launch\n", timings[w], prof - plain);
+    }
     printf("(Triton 3.6 on the H200: 16.5 / 18.5 us; a precompiled CuTe DSL launch: about 2.2 us)\n");
     tile_kernel_release(&empty0);
     tile_kernel_release(TILE_KERNEL_OF(empty4));

@@ -144,15 +144,19 @@ typedef struct tile__config {
 enum { TILE__KPROF_OFF, TILE__KPROF_WARP, TILE__KPROF_WARPGROUP };
 enum { TILE__KPROF_HEAD = 64, TILE__KPROF_REC = 24 };
 /* >>profile: a kernel compiled to time itself (the config's ktime) takes a
-   hidden parameter after everything else: its launch's slot, zero before
-   the launch. Its first word is the start, %globaltimer (ns) at thread 0
-   of program (0,0,0) (the first dispatched); the ends go into lanes from
-   byte TILE__KTIME_LANE0 on: thread 0 of each program, after a barrier of
-   the program's threads at the kernel's end, reduces its %globaltimer
-   (max) into lane %smid mod TILE__KTIME_LANES, so that the reductions of
-   thousands of programs do not queue on one address (one address made a
-   memory-bound kernel 1.5x slower on the H200). The end is the lanes' max. */
-enum { TILE__KTIME_LANES = 32, TILE__KTIME_LANE0 = 128, TILE__KTIME_SLOT = TILE__KTIME_LANE0 + 8 * TILE__KTIME_LANES };
+   hidden parameter after everything else: its launch's slot, the word of
+   the launch in a ring of TILE__KTIME_RING launches, zero before the
+   launch. The word is the start, %globaltimer (ns) at thread 0 of program
+   (0,0,0) (the first dispatched). The ends go into lanes: thread 0 of each
+   program, after a barrier of the program's threads at the kernel's end,
+   reduces its %globaltimer (max) into lane %smid mod TILE__KTIME_LANES, at
+   (1 + lane) * TILE__KTIME_LANE_STRIDE bytes from the slot; the end is the
+   lanes' max. A ring is 1 + TILE__KTIME_LANES arrays of a word per launch,
+   each a line longer than the last so that one launch's lanes fall on
+   different lines (the reductions of thousands of programs queued on one
+   address, or one line, made a memory-bound kernel 1.5x, or 1.03x, slower
+   on the H200; on lines apart, no slower) at 8 bytes a lane a launch. */
+enum { TILE__KTIME_LANES = 32, TILE__KTIME_RING = 65536, TILE__KTIME_LANE_STRIDE = TILE__KTIME_RING * 8 + 128 };
 /* >>tma: a tensor map the launch encodes (cuTensorMapEncodeTiled) and
    passes as a 128-byte, 64-aligned __grid_constant__ parameter after the
    record: what its MAKE_DESC's base, shape and strides are (a parameter's

@@ -82,12 +82,11 @@ typedef struct tile__prof_kbuf {
 #define TILE__PROF_KPER 2                          /* launches recorded per kernel and config */
 #define TILE__PROF_KLAUNCH ((size_t)64 << 20)      /* bytes of one launch's records, at most */
 #define TILE__PROF_KTOTAL ((size_t)2048 << 20)     /* bytes of a profile's records, at most */
-/* the kernel clock's slots (TILE__KTIME_SLOT bytes each, tile/emit.h):
-   rings of device memory, zeroed when made; ring r holds 16384 << min(r, 3)
-   slots (6 MB, up to 48 MB), and a profile makes at most 64 (about 8
-   million launches, 3 GB) */
-#define TILE__PROF_KRINGS 64
-static unsigned tile__prof_kring_slots(int r) { return 16384u << (r < 3 ? r : 3); }
+/* the kernel clock's slots (tile/emit.h): rings of TILE__KTIME_RING
+   launches (17 MB), zeroed when made; a profile makes at most 128 (about
+   8 million launches, 2.2 GB) */
+#define TILE__PROF_KRINGS 128
+static size_t tile__prof_kring_bytes(void) { return (size_t)(1 + TILE__KTIME_LANES) * TILE__KTIME_LANE_STRIDE; }
 enum { TILE__PROF_BY_CUPTI, TILE__PROF_BY_EVENTS, TILE__PROF_BY_CLOCK };   /* what a start asks to time kernels by */
 
 typedef struct tile__prof_metric {
@@ -484,12 +483,11 @@ static void tile__prof_config_cached(const tile_kernel *k, const tile_launch *o,
 }
 /* >>profile: the kernel clock's slot of launch record r (lock held), a
    device address, or 0 when none can be had (the launch runs the kernel
-   compiled without the clock, untimed). A full ring is followed by a
-   bigger one, made, zeroed and waited for here: one launch in 65536 or
-   more pays that. */
+   compiled without the clock, untimed). A full ring is followed by
+   another, made, zeroed and waited for here: one launch in 65536 pays
+   that. */
 static tile_status tile__prof_kring_new_locked(const char *file, int line) {
-    int r = tile__prof.nkrings;
-    size_t bytes = (size_t)tile__prof_kring_slots(r) * TILE__KTIME_SLOT;
+    size_t bytes = tile__prof_kring_bytes();
     CUdeviceptr d = 0;
     tile_status st = tile__cu_enter(file, line);
     if (st != TILE_OK) return st;
@@ -505,7 +503,7 @@ static tile_status tile__prof_kring_new_locked(const char *file, int line) {
 }
 static uint64_t tile__prof_kslot_take_locked(tile__prof_launch *r) {
     int n = tile__prof.nkrings;
-    if (n == 0 || tile__prof.kused == tile__prof_kring_slots(n - 1)) {
+    if (n == 0 || tile__prof.kused == TILE__KTIME_RING) {
         const char *why = NULL;
         if (n == TILE__PROF_KRINGS) why = "the profile's slots for the kernel clock are used up (about 8 million launches)";
         else if (tile__prof_kring_new_locked(NULL, 0) != TILE_OK) why = "no device memory for more of the kernel clock's slots";
@@ -517,7 +515,7 @@ static uint64_t tile__prof_kslot_take_locked(tile__prof_launch *r) {
     }
     r->kring = n - 1;
     r->kidx = tile__prof.kused++;
-    return (uint64_t)tile__prof.kring[n - 1] + (uint64_t)r->kidx * TILE__KTIME_SLOT;
+    return (uint64_t)tile__prof.kring[n - 1] + (uint64_t)r->kidx * 8;
 }
 /* the start of a launch the profile records; *tok is 0 when none runs */
 static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
@@ -1322,7 +1320,7 @@ static void tile__prof_file(const char *path, int fmt, char *out, size_t n) {
 static void tile__prof_kclock_collect_locked(void) {
     uint64_t *host[TILE__PROF_KRINGS] = {NULL};
     for (int r = 0; r < tile__prof.nkrings; r++) {
-        size_t bytes = (size_t)tile__prof_kring_slots(r) * TILE__KTIME_SLOT;
+        size_t bytes = tile__prof_kring_bytes();
         if ((host[r] = (uint64_t *)malloc(bytes)) && tile__cu.cuMemcpyDtoH_v2(host[r], tile__prof.kring[r], bytes) != CUDA_SUCCESS) {
             free(host[r]);
             host[r] = NULL;
@@ -1334,9 +1332,9 @@ static void tile__prof_kclock_collect_locked(void) {
         for (int i = 0; i < tile__prof.nlaunches; i++) {
             tile__prof_launch *l = &tile__prof.launches[i];
             if (l->kring < 0 || !host[l->kring] || l->st != TILE_OK) continue;
-            const uint64_t *w = host[l->kring] + (size_t)l->kidx * (TILE__KTIME_SLOT / 8);
+            const uint64_t *w = host[l->kring] + l->kidx;   /* its start; lane j (1 + j) strides on */
             uint64_t a = w[0], b = 0;
-            for (int i = 0; i < TILE__KTIME_LANES; i++) b = w[TILE__KTIME_LANE0 / 8 + i] > b ? w[TILE__KTIME_LANE0 / 8 + i] : b;
+            for (int j = 1; j <= TILE__KTIME_LANES; j++) b = w[(size_t)j * (TILE__KTIME_LANE_STRIDE / 8)] > b ? w[(size_t)j * (TILE__KTIME_LANE_STRIDE / 8)] : b;
             if (a == 0 || b == 0 || b < a) continue;   /* never ran to its end */
             double h0 = l->h0 * 1e6;
             if (pass == 0) {
@@ -1610,7 +1608,7 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
         st = tile__prof_kring_new_locked(file, line);
         if (st != TILE_OK) {
             pthread_mutex_unlock(&tile__prof_lock);
-            if (st == TILE_ERR_NOMEM) return tile__error(st, NULL, file, line, "tile_profile_start: no device memory for the kernel clock's slots (6 MB)");
+            if (st == TILE_ERR_NOMEM) return tile__error(st, NULL, file, line, "tile_profile_start: no device memory for the kernel clock's slots (17 MB)");
             return st == TILE_ERR_DRIVER ? tile__error(st, NULL, file, line, "tile_profile_start: the kernel clock's slots could not be cleared") : st;
         }
     } else if (tile__prof.cupti) {

@@ -400,8 +400,8 @@ static int tile__ptx_sreg(tile__emitter *em, tl_dtype t, const char *name) {
 }
 /* >>profile: the kernel clock (the slot's layout: TILE__KTIME_* in
    tile/emit.h). The start (end 0): thread 0 of program (0,0,0) stores
-   %globaltimer into the slot's first word. The end (end 1): thread 0 of
-   each program reduces it (max) into the lane of its SM */
+   %globaltimer into the slot. The end (end 1): thread 0 of each program
+   reduces it (max) into the lane of its SM */
 static void tile__ptx_ktime(tile__emitter *em, int ptr, int tid, int end) {
     tile__ptxb b;
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
@@ -412,9 +412,9 @@ static void tile__ptx_ktime(tile__emitter *em, int ptr, int tid, int end) {
                           "mov.u32 c, %%ctaid.z; or.b32 a, a, c; or.b32 a, a, $1; setp.eq.u32 p, a, 0; "
                           "mov.u64 t, %%globaltimer; @p st.global.u64 [$0], t; }");
     else
-        tile__pb_text(&b, "{ .reg .pred p; .reg .b32 s; .reg .b64 o, t; setp.eq.u32 p, $1, 0; mov.u32 s, %%smid; and.b32 s, s, %d; "
-                          "mul.wide.u32 o, s, 8; add.u64 o, o, $0; mov.u64 t, %%globaltimer; @p red.relaxed.gpu.global.max.u64 [o+%d], t; }",
-                      TILE__KTIME_LANES - 1, TILE__KTIME_LANE0);
+        tile__pb_text(&b, "{ .reg .pred p; .reg .b32 s; .reg .b64 o, t; setp.eq.u32 p, $1, 0; mov.u32 s, %%smid; and.b32 s, s, %d; add.u32 s, s, 1; "
+                          "mul.wide.u32 o, s, %d; add.u64 o, o, $0; mov.u64 t, %%globaltimer; @p red.relaxed.gpu.global.max.u64 [o], t; }",
+                      TILE__KTIME_LANES - 1, TILE__KTIME_LANE_STRIDE);
     tile__pb_emit(em, &b);
 }
 static int tile__ptx_tid_here(tile__emitter *em) {
