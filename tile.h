@@ -85,6 +85,9 @@
      TILE_QUIET=1: no errors or notices on stderr (default: 0)
      TILE_STRICT=1: a loop option the compiler cannot apply is an error
        (TILE_ERR_OPTION), not a notice (default: 0)
+     TILE_MAX_UNROLL=<n>: the most tile elements one thread's code may hold,
+       summed over a kernel's ops (TILE_DUMP=ttgir prints it); past it
+       TILE_ERR_BLOCK, not a compile of tens of seconds (default: 16384)
      TILE_DEBUG=1: NVRTC emits line info (-lineinfo) (default: 0)
      TILE_CUDA=<path>: the CUDA driver library
      TILE_NVRTC=<path>: the NVRTC library

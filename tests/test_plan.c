@@ -51,6 +51,18 @@ TILE_KERNEL(plan_mm, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_pt
     tl_store(c_ptrs, acc, .mask = tl_and(tl_lt(tl_expand_dims(rm, 1), M), tl_lt(tl_expand_dims(rn, 0), N)));
 }
 
+/* >>unroll: an elementwise kernel over one block of BLOCK elements; the
+   line of its tl_arange is where a block too large for one thread's code
+   is reported (the first of the values holding the most) */
+static int big_arange_line;
+TILE_KERNEL(plan_big, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    int BLOCK = TL_META(BLOCK);
+    big_arange_line = __LINE__ + 1;
+    tl_t offs = tl_arange(0, BLOCK);
+    tl_t v = tl_load(tl_add(x, offs));
+    tl_store(tl_add(out, offs), tl_add(tl_mul(v, v), v));
+}
+
 enum { BM = 128, BN = 128, BK = 64 };
 
 /* the function and config for `arch`, warps, stages and wgmma mode; sak 1
@@ -261,6 +273,53 @@ static void check_wide_wgmma(void) {
              st == TILE_OK ? "no wgmma in its PTX" : tile_last_error());
     tile_free_text(ptx);
 }
+/* TILE_MAX_UNROLL: 131072 elements on one warp is 4096 a thread in each of
+   the eight values (arange, the two pointers splat and the two pointer
+   tiles, load, mul, add): 32768, over the bound of 16384, an error before
+   any compile at the arange's line; on 16 warps, 2048, and it compiles. The interpreter is not bound by it. */
+static void check_unroll(void) {
+    enum { N = 131072 };
+    float *x = (float *)tile_malloc(N * sizeof(float)), *out = (float *)tile_malloc(N * sizeof(float));
+    TT_CHECK(x && out, "tile_malloc");
+    if (!x || !out) return;
+    char *ptx = NULL;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(plan_big), TILE_OPTS(.num_warps = 1, .meta = {{"BLOCK", N}}), "sm_80", &ptx);
+    const tile_error *e = tile_last_error_info();
+    TT_CHECK(st == TILE_ERR_BLOCK && !ptx && e->line == big_arange_line && strstr(e->file, "test_plan.c") &&
+                 strstr(e->message, "holds 32768 tile elements per thread at 1 warp,") && strstr(e->message, "TILE_MAX_UNROLL=16384") &&
+                 strstr(e->message, "the most, 4096, in the arange [131072]"),
+             "a block of %d on one warp: want TILE_ERR_BLOCK at line %d, 32768 elements per thread, the arange named; got %s at %s:%d: %s", N,
+             big_arange_line, tile_status_id(st), e->file, e->line, e->message);
+    tile_free_text(ptx);
+    ptx = NULL;
+    st = tile_kernel_ptx(TILE_KERNEL_OF(plan_big), TILE_OPTS(.num_warps = 16, .meta = {{"BLOCK", N}}), "sm_80", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, ".entry"), "the same block on 16 warps (2048 a thread) compiles: %s", tile_last_error());
+    tile_free_text(ptx);
+    if (strcmp(tile_backend_name(), "interp") != 0) {
+        st = plan_big(TILE_OPTS(.num_warps = 1, .meta = {{"BLOCK", N}}), x, out);
+        TT_CHECK(st == TILE_ERR_BLOCK, "a launch of the block on one warp on the GPU: want TILE_ERR_BLOCK, got %s", tile_status_id(st));
+    } else {
+        float *hx = (float *)malloc(N * sizeof(float)), *ho = (float *)malloc(N * sizeof(float));
+        TT_CHECK(hx && ho, "malloc");
+        if (hx && ho) {
+            for (int i = 0; i < N; i++) hx[i] = (float)tt_uniform(-2, 2);
+            tile_memcpy_htod(x, hx, N * sizeof(float));
+            tile_memset(out, 0xff, N * sizeof(float));
+            TT_OK(plan_big(TILE_OPTS(.num_warps = 1, .meta = {{"BLOCK", N}}), x, out));
+            tile_memcpy_dtoh(ho, out, N * sizeof(float));
+            int bad = 0;
+            for (int i = 0; i < N; i++) {
+                double want = (double)hx[i] * hx[i] + hx[i];
+                bad += !(fabs(ho[i] - want) <= 1e-6 * (1 + fabs(want)));
+            }
+            TT_CHECK(bad == 0, "the interpreter runs the block of %d on one warp: %d wrong", N, bad);
+        }
+        free(hx);
+        free(ho);
+    }
+    tile_free(x);
+    tile_free(out);
+}
 static void quiet(const tile_error *e, void *user) {
     (void)e;
     (void)user;
@@ -344,6 +403,7 @@ int main(void) {
     check_lowering_follows("sm_90a", TILE__HOPPER_WAIT);
     check_ptx_hook();
     check_wide_wgmma();
+    check_unroll();
     check_nomem();
     check_op_table();
     tile_set_log(NULL, NULL);

@@ -212,6 +212,17 @@ static tile_status tile__plan_notes(const tile__func *f, const tile__config *cfg
    else NVRTC's); TILE_DUMP=ttgir prints them */
 static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, tile__plan *p) {
     tile_status st = tile__plan_build(f, cfg, ext ? tile__ext->wgmma_async : 0, p);
+    if (st == TILE_OK && p->unroll > tile__knobs_get()->max_unroll) {
+        /* >>unroll: at the line of the value that holds the most */
+        const tile__value *big = &f->vals[p->unroll_big];
+        char shape[64];
+        st = tile__error(TILE_ERR_BLOCK, f->name, big->file, big->line,
+                         "the kernel's code holds %lld tile elements per thread at %d warp%s, more than TILE_MAX_UNROLL=%lld (its compile "
+                         "would take tens of seconds or more, and it would spill); the most, %d, in the %s %s made here: use more warps or smaller blocks",
+                         p->unroll, cfg->num_warps, cfg->num_warps == 1 ? "" : "s", tile__knobs_get()->max_unroll, p->lay[p->unroll_big].E,
+                         big->def >= 0 ? tile__op_name(f->ops[big->def].code) : "value", tile__shape_str(&big->t, shape, sizeof shape));
+        tile__plan_free(p);
+    }
     if (st == TILE_OK && (st = tile__plan_notes(f, cfg, p)) != TILE_OK) tile__plan_free(p);
     if (st == TILE_OK && tile__knobs_get()->dump_ttgir) {
         char *text = tile__plan_dump(p);   /* none when out of memory */

@@ -44,6 +44,7 @@ typedef struct tile__knobs {
     int dump_knobs;           /* TILE_DUMP=knobs: every knob and its value, once */
     int wgmma;                /* >>wgmma: TILE_WGMMA=0: tl_dot on sm_90a uses mma.sync, as on sm_80;
                                  =wait: wgmma, each tl_dot waiting for its own (TILE__HOPPER_*) */
+    long long max_unroll;     /* >>unroll: TILE_MAX_UNROLL (tile__plan_stage)    */
 } tile__knobs;
 static tile__knobs tile__kn;
 static pthread_once_t tile__kn_once = PTHREAD_ONCE_INIT;
@@ -78,6 +79,14 @@ static void tile__read_knobs(void) {
     if (strcmp(v, "0") == 0) tile__kn.wgmma = TILE__HOPPER_OFF;
     else if (strcmp(v, "wait") == 0) tile__kn.wgmma = TILE__HOPPER_WAIT;
     else if (*v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
+    v = kv->max_unroll;
+    tile__kn.max_unroll = 16384;
+    if (*v) {
+        char *end;
+        long long n = strtoll(v, &end, 10);
+        if (end != v && !*end && n > 0) tile__kn.max_unroll = n;
+        else tile__knob_notice("TILE_MAX_UNROLL", v, "not a positive number; ignored");
+    }
     if (tile__kn.dump_knobs) {   /* as tile__dump prints a stage (which reads these knobs: not from here) */
         char text[8192], path[768];
         FILE *fp = NULL;

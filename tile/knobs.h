@@ -31,6 +31,8 @@
     X(TILE_TMA, FLAG, tma, 0, "1", "0|1", "tensor-descriptor loads of a pipelined tl_dot, and stores of rows of whole 16-byte chunks, on sm_90a: 1 the copy engine (TMA); 0 pointer accesses")  \
     X(TILE_QUIET, FLAG, quiet, 0, "0", "1", "no errors or notices on stderr")                                                          \
     X(TILE_STRICT, FLAG, strict, 0, "0", "1", "a loop option the compiler cannot apply is an error (TILE_ERR_OPTION), not a notice")  \
+    X(TILE_MAX_UNROLL, STR, max_unroll, 16, "16384", "<n>",                                                                             \
+      "the most tile elements one thread's code may hold, summed over a kernel's ops (TILE_DUMP=ttgir prints it); past it TILE_ERR_BLOCK, not a compile of tens of seconds") \
     X(TILE_DEBUG, FLAG, debug, 0, "0", "1", "NVRTC emits line info (-lineinfo)")                                                       \
     X(TILE_CUDA, STR, cuda, 512, "", "<path>", "the CUDA driver library")                                                              \
     X(TILE_NVRTC, STR, nvrtc, 512, "", "<path>", "the NVRTC library")                                                                  \

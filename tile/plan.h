@@ -524,6 +524,9 @@ typedef struct tile__plan {
                                          turn, each with its own scratch; else one
                                          group of nthreads (256) shares each iteration */
     int ws_outer;                     /* ping-pong: the op index of the loop they split */
+    long long unroll;                 /* >>unroll: the elements of every value a thread
+                                         holds, summed over the ops (loop bodies once) */
+    int unroll_big;                   /* the value holding the most of them           */
     int nnotes;                       /* loop options not applied, and why           */
     tile__plan_note notes[TILE__PLAN_NOTES];
     tile__arena ar;
@@ -1276,6 +1279,18 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
         if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DESC_STORE && p->wgmma)
             p->store_tmap[k] = 1 + tile__plan_tmap(p, f->vals[f->pool[f->ops[k].opnd]].def);
     tile__plan_options(p, cfg);
+    /* >>unroll: the code of a tile op is one instruction (or a few) per
+       element a thread holds; the compilers' time grows faster than that
+       count (NVRTC: 0.3 s at 2000, 11 s at 14000, 47 s at 28000), which
+       TILE_MAX_UNROLL bounds (tile__plan_stage; the examples' kernels
+       hold at most 3400) */
+    for (int k = 0; k < f->nops; k++)
+        if (!f->ops[k].dead)
+            for (int r = 0; r < f->ops[k].nres; r++) {
+                int v = f->ops[k].res + r;
+                p->unroll += p->lay[v].E;
+                if (!p->unroll_big || p->lay[v].E > p->lay[p->unroll_big].E) p->unroll_big = v;
+            }
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
    code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
@@ -1394,6 +1409,7 @@ static char *tile__plan_dump(const tile__plan *p) {
                    !p->wgmma ? "" : p->wgmma_async ? ", wgmma (groups may stay in flight)" : ", wgmma (each tl_dot waits for its own)");
     tile__text_add(&t, "// layouts: blocked spt/tpw/wpc: size per thread, threads per warp, warps per program; mma: warps and 16x8 tiles per warp; "
                        "E: elements per thread\n");
+    tile__text_add(&t, "// per thread: %lld tile elements over the ops (TILE_MAX_UNROLL bounds it)\n", p->unroll);
     tile__text_add(&t, "// facts of the last dim: runs of consecutive values (contig), the power of two dividing each run's first (div; pointers: bytes), "
                        "runs of equal values (const)\n");
     tile__text_add(&t, "// shared memory: the rings take %zu bytes; the rest, from there, is each op's scratch\n", p->ring_smem);

@@ -40,7 +40,12 @@
        and sm_90a through the back end TILE_BACKEND names (llvm or nvrtc),
        and ptxas (PTXAS, else /usr/local/cuda/bin/ptxas) accepts it. A
        compile that fails with a clear error is counted and its first
-       messages printed; TILE_FUZZ_STRICT=1 makes it a bug too.
+       messages printed; TILE_FUZZ_STRICT=1 makes it a bug too. A kernel
+       whose code would hold more than 4096 tile elements per thread (the
+       odd huge shape) is TILE_ERR_BLOCK there, counted apart
+       (TILE_MAX_UNROLL, set for this mode: such code takes the compilers
+       seconds to minutes). The plain driver names an input that took
+       more than 20 s.
    A failed check prints what failed and aborts (libFuzzer keeps the input).
 
    Knobs: TILE_FUZZ_PTX=1 and TILE_FUZZ_STRICT=1 (above); TILE_FUZZ_VERBOSE=1
@@ -1189,7 +1194,7 @@ static void fz_check_status(const char *what, tile_status st) {
 static void *fz_buf[FZ_NPTR];
 static float *fz_good_x, *fz_good_y;
 static int fz_ptx, fz_strict, fz_llvm_forced, fz_verbose;
-static long long fz_stats[TILE_ERR_COUNT_], fz_ptx_ok, fz_ptx_fail, fz_inputs;
+static long long fz_stats[TILE_ERR_COUNT_], fz_ptx_ok, fz_ptx_fail, fz_ptx_big, fz_inputs;
 
 /* element i of the pattern, as dtype t, into dst */
 static void fz_fill_elem(tl_dtype t, unsigned char *dst, int i, int pattern) {
@@ -1238,6 +1243,10 @@ static void fz_init(void) {
     fz_ptx = getenv("TILE_FUZZ_PTX") && strcmp(getenv("TILE_FUZZ_PTX"), "0") != 0;
     fz_strict = getenv("TILE_FUZZ_STRICT") && strcmp(getenv("TILE_FUZZ_STRICT"), "0") != 0;
     fz_llvm_forced = getenv("TILE_BACKEND") && strcmp(getenv("TILE_BACKEND"), "llvm") == 0;
+    /* a kernel whose code would hold more tile elements per thread is
+       TILE_ERR_BLOCK at the compile, counted apart: the compilers take
+       seconds to minutes on such code (the library's own bound is 16384) */
+    if (fz_ptx) setenv("TILE_MAX_UNROLL", "4096", 0);
     tile_set_log(fz_log, NULL);
     for (int p = 0; p < FZ_NPTR; p++)
         if (!(fz_buf[p] = tile_malloc(FZ_BUFN * tile_dtype_size((tl_dtype)(TL_I1 + p))))) FZ_BUG("tile_malloc failed");
@@ -1312,6 +1321,11 @@ static void fz_check_ptx(const tile_launch *o) {
         fz_nlog = 0;
         st = tile_kernel_ptx(k, o, archs[a], &ptx);
         fz_check_status("tile_kernel_ptx", st);
+        if (st == TILE_ERR_BLOCK) {   /* past TILE_MAX_UNROLL: the IR built, so nothing else is BLOCK here */
+            if (!strstr(tile_last_error(), "TILE_MAX_UNROLL")) FZ_BUG("tile_kernel_ptx: TILE_ERR_BLOCK for a kernel that builds: %s", tile_last_error());
+            fz_ptx_big++;
+            continue;
+        }
         if (st != TILE_OK) {
             if (fz_strict) FZ_BUG("a kernel that builds does not compile for %s: %s", archs[a], tile_last_error());
             if (fz_ptx_fail++ < 20) fprintf(stderr, "fuzz_kernel: %s%sno PTX for %s: %s\n", fz_input_name, fz_input_name[0] ? ": " : "", archs[a], tile_last_error());
@@ -1393,7 +1407,7 @@ static void fz_print_stats(double secs) {
     fprintf(stderr, "fuzz_kernel: %lld inputs in %.1f s:", fz_inputs, secs);
     for (int s = 0; s < TILE_ERR_COUNT_; s++)
         if (fz_stats[s]) fprintf(stderr, " %s %lld", tile_status_id((tile_status)s), fz_stats[s]);
-    if (fz_ptx) fprintf(stderr, "; PTX assembled %lld, compile failures %lld", fz_ptx_ok, fz_ptx_fail);
+    if (fz_ptx) fprintf(stderr, "; PTX assembled %lld, compile failures %lld, past TILE_MAX_UNROLL %lld", fz_ptx_ok, fz_ptx_fail, fz_ptx_big);
     fprintf(stderr, "\n");
 }
 
@@ -1585,7 +1599,9 @@ int main(int argc, char **argv) {
     for (; replayed < fz_nins && (max_time <= 0 || fz_now() - t0 < max_time); replayed++) {
         fz_input_name = fz_ins[replayed].name;
         if (verbose) fprintf(stderr, "== %s\n", fz_input_name);
+        double t1 = fz_now();
         LLVMFuzzerTestOneInput(fz_ins[replayed].data, fz_ins[replayed].size);
+        if (fz_now() - t1 > 20) fprintf(stderr, "fuzz_kernel: %s took %.1f s\n", fz_input_name, fz_now() - t1);
     }
     fprintf(stderr, "fuzz_kernel: %d of %d files replayed\n", replayed, fz_nins);
     static uint8_t buf[4096];
