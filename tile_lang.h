@@ -54,10 +54,12 @@ extern "C" {
 #define TILE__CAT(a, b) TILE__CAT_(a, b)
 #define TILE__CAT_(a, b) a##b
 #define TILE__EXPAND(x) x
-#define TILE__NARG(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
-#define TILE__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, n, ...) n
+/* the number of arguments, 1 to 64 (65: a token that names the limit in
+   the compiler's error) */
+#define TILE__NARG(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, more_than_64_arguments, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+#define TILE__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42, a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61, a62, a63, a64, a65, n, ...) n
 /* ONE when given one argument, MANY otherwise */
-#define TILE__ONE(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, ONE, 0))
+#define TILE__ONE(...) TILE__EXPAND(TILE__NARG_(__VA_ARGS__, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, MANY, ONE, 0))
 #define TILE__FIRST(...) TILE__EXPAND(TILE__FIRST_(__VA_ARGS__, 0))
 #define TILE__FIRST_(a, ...) a
 /* the arguments after the first, each preceded by a comma (nothing if none) */
@@ -78,7 +80,7 @@ extern "C" {
 #define TILE__REST3_ONE(a, b, c)
 #define TILE__REST3_MANY(a, b, c, ...) , __VA_ARGS__
 
-/* apply M to each argument, joined by commas (1..24 arguments) */
+/* apply M to each argument, joined by commas (1..64 arguments) */
 #define TILE__MAP(M, ...) TILE__CAT(TILE__MAP_, TILE__NARG(__VA_ARGS__))(M, __VA_ARGS__)
 #define TILE__MAP_1(M, a) M(a)
 #define TILE__MAP_2(M, a, ...) M(a), TILE__MAP_1(M, __VA_ARGS__)
@@ -104,6 +106,46 @@ extern "C" {
 #define TILE__MAP_22(M, a, ...) M(a), TILE__MAP_21(M, __VA_ARGS__)
 #define TILE__MAP_23(M, a, ...) M(a), TILE__MAP_22(M, __VA_ARGS__)
 #define TILE__MAP_24(M, a, ...) M(a), TILE__MAP_23(M, __VA_ARGS__)
+#define TILE__MAP_25(M, a, ...) M(a), TILE__MAP_24(M, __VA_ARGS__)
+#define TILE__MAP_26(M, a, ...) M(a), TILE__MAP_25(M, __VA_ARGS__)
+#define TILE__MAP_27(M, a, ...) M(a), TILE__MAP_26(M, __VA_ARGS__)
+#define TILE__MAP_28(M, a, ...) M(a), TILE__MAP_27(M, __VA_ARGS__)
+#define TILE__MAP_29(M, a, ...) M(a), TILE__MAP_28(M, __VA_ARGS__)
+#define TILE__MAP_30(M, a, ...) M(a), TILE__MAP_29(M, __VA_ARGS__)
+#define TILE__MAP_31(M, a, ...) M(a), TILE__MAP_30(M, __VA_ARGS__)
+#define TILE__MAP_32(M, a, ...) M(a), TILE__MAP_31(M, __VA_ARGS__)
+#define TILE__MAP_33(M, a, ...) M(a), TILE__MAP_32(M, __VA_ARGS__)
+#define TILE__MAP_34(M, a, ...) M(a), TILE__MAP_33(M, __VA_ARGS__)
+#define TILE__MAP_35(M, a, ...) M(a), TILE__MAP_34(M, __VA_ARGS__)
+#define TILE__MAP_36(M, a, ...) M(a), TILE__MAP_35(M, __VA_ARGS__)
+#define TILE__MAP_37(M, a, ...) M(a), TILE__MAP_36(M, __VA_ARGS__)
+#define TILE__MAP_38(M, a, ...) M(a), TILE__MAP_37(M, __VA_ARGS__)
+#define TILE__MAP_39(M, a, ...) M(a), TILE__MAP_38(M, __VA_ARGS__)
+#define TILE__MAP_40(M, a, ...) M(a), TILE__MAP_39(M, __VA_ARGS__)
+#define TILE__MAP_41(M, a, ...) M(a), TILE__MAP_40(M, __VA_ARGS__)
+#define TILE__MAP_42(M, a, ...) M(a), TILE__MAP_41(M, __VA_ARGS__)
+#define TILE__MAP_43(M, a, ...) M(a), TILE__MAP_42(M, __VA_ARGS__)
+#define TILE__MAP_44(M, a, ...) M(a), TILE__MAP_43(M, __VA_ARGS__)
+#define TILE__MAP_45(M, a, ...) M(a), TILE__MAP_44(M, __VA_ARGS__)
+#define TILE__MAP_46(M, a, ...) M(a), TILE__MAP_45(M, __VA_ARGS__)
+#define TILE__MAP_47(M, a, ...) M(a), TILE__MAP_46(M, __VA_ARGS__)
+#define TILE__MAP_48(M, a, ...) M(a), TILE__MAP_47(M, __VA_ARGS__)
+#define TILE__MAP_49(M, a, ...) M(a), TILE__MAP_48(M, __VA_ARGS__)
+#define TILE__MAP_50(M, a, ...) M(a), TILE__MAP_49(M, __VA_ARGS__)
+#define TILE__MAP_51(M, a, ...) M(a), TILE__MAP_50(M, __VA_ARGS__)
+#define TILE__MAP_52(M, a, ...) M(a), TILE__MAP_51(M, __VA_ARGS__)
+#define TILE__MAP_53(M, a, ...) M(a), TILE__MAP_52(M, __VA_ARGS__)
+#define TILE__MAP_54(M, a, ...) M(a), TILE__MAP_53(M, __VA_ARGS__)
+#define TILE__MAP_55(M, a, ...) M(a), TILE__MAP_54(M, __VA_ARGS__)
+#define TILE__MAP_56(M, a, ...) M(a), TILE__MAP_55(M, __VA_ARGS__)
+#define TILE__MAP_57(M, a, ...) M(a), TILE__MAP_56(M, __VA_ARGS__)
+#define TILE__MAP_58(M, a, ...) M(a), TILE__MAP_57(M, __VA_ARGS__)
+#define TILE__MAP_59(M, a, ...) M(a), TILE__MAP_58(M, __VA_ARGS__)
+#define TILE__MAP_60(M, a, ...) M(a), TILE__MAP_59(M, __VA_ARGS__)
+#define TILE__MAP_61(M, a, ...) M(a), TILE__MAP_60(M, __VA_ARGS__)
+#define TILE__MAP_62(M, a, ...) M(a), TILE__MAP_61(M, __VA_ARGS__)
+#define TILE__MAP_63(M, a, ...) M(a), TILE__MAP_62(M, __VA_ARGS__)
+#define TILE__MAP_64(M, a, ...) M(a), TILE__MAP_63(M, __VA_ARGS__)
 
 /* ---- TILE_KERNEL ----------------------------------------------------------- */
 #define TILE__P_HOSTTYPE(t, h, d, e) h
@@ -150,6 +192,46 @@ extern "C" {
 #define TILE__IDX_22 TILE__IDX_21, a[21]
 #define TILE__IDX_23 TILE__IDX_22, a[22]
 #define TILE__IDX_24 TILE__IDX_23, a[23]
+#define TILE__IDX_25 TILE__IDX_24, a[24]
+#define TILE__IDX_26 TILE__IDX_25, a[25]
+#define TILE__IDX_27 TILE__IDX_26, a[26]
+#define TILE__IDX_28 TILE__IDX_27, a[27]
+#define TILE__IDX_29 TILE__IDX_28, a[28]
+#define TILE__IDX_30 TILE__IDX_29, a[29]
+#define TILE__IDX_31 TILE__IDX_30, a[30]
+#define TILE__IDX_32 TILE__IDX_31, a[31]
+#define TILE__IDX_33 TILE__IDX_32, a[32]
+#define TILE__IDX_34 TILE__IDX_33, a[33]
+#define TILE__IDX_35 TILE__IDX_34, a[34]
+#define TILE__IDX_36 TILE__IDX_35, a[35]
+#define TILE__IDX_37 TILE__IDX_36, a[36]
+#define TILE__IDX_38 TILE__IDX_37, a[37]
+#define TILE__IDX_39 TILE__IDX_38, a[38]
+#define TILE__IDX_40 TILE__IDX_39, a[39]
+#define TILE__IDX_41 TILE__IDX_40, a[40]
+#define TILE__IDX_42 TILE__IDX_41, a[41]
+#define TILE__IDX_43 TILE__IDX_42, a[42]
+#define TILE__IDX_44 TILE__IDX_43, a[43]
+#define TILE__IDX_45 TILE__IDX_44, a[44]
+#define TILE__IDX_46 TILE__IDX_45, a[45]
+#define TILE__IDX_47 TILE__IDX_46, a[46]
+#define TILE__IDX_48 TILE__IDX_47, a[47]
+#define TILE__IDX_49 TILE__IDX_48, a[48]
+#define TILE__IDX_50 TILE__IDX_49, a[49]
+#define TILE__IDX_51 TILE__IDX_50, a[50]
+#define TILE__IDX_52 TILE__IDX_51, a[51]
+#define TILE__IDX_53 TILE__IDX_52, a[52]
+#define TILE__IDX_54 TILE__IDX_53, a[53]
+#define TILE__IDX_55 TILE__IDX_54, a[54]
+#define TILE__IDX_56 TILE__IDX_55, a[55]
+#define TILE__IDX_57 TILE__IDX_56, a[56]
+#define TILE__IDX_58 TILE__IDX_57, a[57]
+#define TILE__IDX_59 TILE__IDX_58, a[58]
+#define TILE__IDX_60 TILE__IDX_59, a[59]
+#define TILE__IDX_61 TILE__IDX_60, a[60]
+#define TILE__IDX_62 TILE__IDX_61, a[61]
+#define TILE__IDX_63 TILE__IDX_62, a[62]
+#define TILE__IDX_64 TILE__IDX_63, a[63]
 
 /* host argument -> tile_arg, by the parameter's dtype */
 static inline tile_arg tile__arg_ptr(const void *p) { tile_arg a; a.p = (void *)(uintptr_t)p; return a; }
@@ -166,7 +248,9 @@ static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; return a; 
 /* TILE_KERNEL(name, (type, param)...) { body }
    Defines `tile_status name(const tile_launch *opts, <C params>)` and the
    builder body. Parameter types: tl_ptr_<dtype> for every dtype, and the
-   scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. */
+   scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. At most 64
+   parameters (the builder's limit); a 65th is a compile error naming
+   more_than_64_arguments. */
 #define TILE_KERNEL(name, ...)                                                          \
     static void name##__body(TILE__MAP(TILE__P_BODYDECL, __VA_ARGS__));                 \
     static void name##__trace(const tl_t *a) { name##__body(TILE__P_INDEX_ARGS(__VA_ARGS__)); } \
@@ -257,10 +341,16 @@ tl_t tl_num_programs_at(const char *file, int line, int axis);
 /* [start, end) as i32; end - start a power of two */
 #define tl_arange(start, end) tl_arange_at(TL__HERE, (start), (end))
 tl_t tl_arange_at(const char *file, int line, int start, int end);
-/* tl_full(TL_F32, value, dims...): a tile of `value` cast to the dtype */
-#define tl_full(dtype, value, ...) tl_full_at(TL__HERE, (dtype), TL__V(value), TL__SHAPE(__VA_ARGS__))
+/* tl_full(TL_F32, value, dims...): a tile of `value` cast to the dtype;
+   without dims a rank-0 value of the dtype (Triton's `lo = 0` typed:
+   tl_full(TL_I32, 0)), as is tl_zeros(TL_F32) */
+#define tl_full(...) TILE__CAT(TL__FULL_, TILE__ONE(TILE__DROP1(__VA_ARGS__)))(__VA_ARGS__)
+#define TL__FULL_ONE(dtype, value) tl_full_at(TL__HERE, (dtype), TL__V(value), tl__shape(0))
+#define TL__FULL_MANY(dtype, value, ...) tl_full_at(TL__HERE, (dtype), TL__V(value), TL__SHAPE(__VA_ARGS__))
 tl_t tl_full_at(const char *file, int line, tl_dtype dtype, tl_t value, tl_shape shape);
-#define tl_zeros(dtype, ...) tl_full_at(TL__HERE, (dtype), tl__cint(0), TL__SHAPE(__VA_ARGS__))
+#define tl_zeros(...) TILE__CAT(TL__ZEROS_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
+#define TL__ZEROS_ONE(dtype) tl_full_at(TL__HERE, (dtype), tl__cint(0), tl__shape(0))
+#define TL__ZEROS_MANY(dtype, ...) tl_full_at(TL__HERE, (dtype), tl__cint(0), TL__SHAPE(__VA_ARGS__))
 #define tl_zeros_like(x) tl_zeros_like_at(TL__HERE, TL__V(x))
 tl_t tl_zeros_like_at(const char *file, int line, tl_t x);
 #define tl_full_like(x, value) TILE__BIN(tl_full_like_at, x, value)
@@ -344,6 +434,16 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_mod(a, b)         TILE__BIN(tl_mod_at, a, b)
 #define tl_cdiv(a, b)        TILE__BIN(tl_cdiv_at, a, b)
 #define tl_minimum(a, b)     TILE__BIN(tl_minimum_at, a, b)
+/* tl_swizzle2d(i, j, size_i, size_j, size_g, &new_i, &new_j): Triton's
+   swizzle2d: the (i, j) of a size_i x size_j row-major grid renumbered so
+   that consecutive linear indices walk groups of size_g rows column by
+   column (a matmul's L2-friendly program order; the last group may have
+   fewer rows); integers, as tl_floordiv and tl_mod (truncating) */
+#define tl_swizzle2d(i, j, size_i, size_j, size_g, new_i, new_j)                                                   \
+    (tl__push(TL__V(i)), tl__push(TL__V(j)), tl__push(TL__V(size_i)), tl__push(TL__V(size_j)), tl__push(TL__V(size_g)), \
+     tl__swizzle2d_stk(TL__HERE, (new_i), (new_j)))
+void tl__swizzle2d_stk(const char *file, int line, tl_t *new_i, tl_t *new_j);
+void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl_t size_j, tl_t size_g, tl_t *new_i, tl_t *new_j);
 #define tl_maximum(a, b)     TILE__BIN(tl_maximum_at, a, b)
 #define tl_eq(a, b)          TILE__BIN(tl_eq_at, a, b)
 #define tl_ne(a, b)          TILE__BIN(tl_ne_at, a, b)
@@ -491,7 +591,8 @@ void tl__desc_store_stk(const char *file, int line, int kind, int n);
 
 /* ---- reductions and scans --------------------------------------------------------- */
 #define TL_ALL 0x7fff /* axis: reduce over every dim */
-typedef enum tl_reduce_op { TL_REDUCE_SUM, TL_REDUCE_MAX, TL_REDUCE_MIN, TL_REDUCE_ARGMAX, TL_REDUCE_ARGMIN, TL_REDUCE_XOR_SUM, TL_REDUCE_PROD } tl_reduce_op;
+typedef enum tl_reduce_op { TL_REDUCE_SUM, TL_REDUCE_MAX, TL_REDUCE_MIN, TL_REDUCE_ARGMAX, TL_REDUCE_ARGMIN, TL_REDUCE_XOR_SUM, TL_REDUCE_PROD, TL_REDUCE_OR,
+               TL_REDUCE_AND } tl_reduce_op;
 typedef struct tl_reduce_args { int tl__none; int keep_dims; tl_dtype dtype; /* sum: accumulate and return in this dtype */ } tl_reduce_args;
 #define TILE__REDUCE(kind, ...) tl_reduce_at(TL__HERE, kind, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_reduce_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
 /* tl_sum(x, axis, .keep_dims = 1, .dtype = TL_F32); axis may be negative or TL_ALL */
@@ -502,6 +603,9 @@ typedef struct tl_reduce_args { int tl__none; int keep_dims; tl_dtype dtype; /* 
 #define tl_argmin(...)  TILE__REDUCE(TL_REDUCE_ARGMIN, __VA_ARGS__)
 #define tl_xor_sum(...) TILE__REDUCE(TL_REDUCE_XOR_SUM, __VA_ARGS__)
 #define tl_prod(...)    TILE__REDUCE(TL_REDUCE_PROD, __VA_ARGS__)
+/* Triton's reduce_or / reduce_and: bitwise over integers, logical over i1 (the result's dtype is the input's) */
+#define tl_reduce_or(...)  TILE__REDUCE(TL_REDUCE_OR, __VA_ARGS__)
+#define tl_reduce_and(...) TILE__REDUCE(TL_REDUCE_AND, __VA_ARGS__)
 tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t x, int axis, tl_reduce_args o);
 typedef struct tl_scan_args { int tl__none; int reverse; tl_dtype dtype; } tl_scan_args;
 /* tl_cumsum(x, axis, .reverse = 1) */
@@ -526,6 +630,28 @@ tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
 /* tl_print("x:", x, y): prints each element with its program and index */
 #define tl_print(...) tl_print_at(TL__HERE, TILE__NARG(__VA_ARGS__) - 1, __VA_ARGS__)
 void tl_print_at(const char *file, int line, int n, const char *prefix, ...);
+/* Compiler hints (Triton's multiple_of, max_contiguous, max_constancy): x
+   itself, with a fact about its last dim that the alignment analysis then
+   uses (TILE_DUMP=ttgir shows it): the first element of each run of
+   consecutive values is a multiple of n (pointers: of n bytes); the first n
+   values of each run are consecutive; runs of n equal values. The values
+   are not checked: a false hint gives wrong vector accesses, as in Triton.
+   x: integers or pointers (constancy: any dtype); n >= 1, a C int. */
+#define tl_multiple_of(x, n)    tl_hint_at(TL__HERE, 0, TL__V(x), (n))
+#define tl_max_contiguous(x, n) tl_hint_at(TL__HERE, 1, TL__V(x), (n))
+#define tl_max_constancy(x, n)  tl_hint_at(TL__HERE, 2, TL__V(x), (n))
+tl_t tl_hint_at(const char *file, int line, int kind, tl_t x, int n);
+/* tl_static_assert(cond, "message"): cond is a C int known while the kernel
+   is built (a meta-parameter, tl_dim, tl_rank, ...); when
+   it is 0 the build fails with TILE_ERR_ASSERT at this line, naming cond and
+   the message (Triton's static_assert). Nothing is left in the kernel. */
+#define tl_static_assert(cond, msg) tl_static_assert_at(TL__HERE, (cond) ? 1 : 0, #cond, (msg))
+void tl_static_assert_at(const char *file, int line, int cond, const char *text, const char *msg);
+/* tl_static_print("x", x): prints, while the kernel is built, the line, the
+   label and x's dtype and shape, with its value when the builder knows it
+   as a constant (Triton's static_print); once per build (each config) */
+#define tl_static_print(label, x) tl_static_print_at(TL__HERE, (label), TL__V(x))
+void tl_static_print_at(const char *file, int line, const char *label, tl_t x);
 /* tl_device_assert(cond, "message"): fails the launch where a lane is false */
 #define tl_device_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))
 #define tl_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))

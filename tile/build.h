@@ -192,6 +192,11 @@ tl_t tl__ter_stk(const char *file, int line, tl__ter_fn fn) {
     tl_t c = tile__pop(file, line), b = tile__pop(file, line), a = tile__pop(file, line);
     return fn(file, line, a, b, c);
 }
+void tl__swizzle2d_stk(const char *file, int line, tl_t *new_i, tl_t *new_j) {
+    tl_t sg = tile__pop(file, line), sj = tile__pop(file, line), si = tile__pop(file, line);
+    tl_t j = tile__pop(file, line), i = tile__pop(file, line);
+    tl_swizzle2d_at(file, line, i, j, si, sj, sg, new_i, new_j);
+}
 void tl__broadcast_stk(const char *file, int line, tl_t *pa, tl_t *pb) {
     tl_t b = tile__pop(file, line), a = tile__pop(file, line);
     tl_broadcast_at(file, line, a, b, pa, pb);
@@ -1169,7 +1174,7 @@ void tl__desc_store_stk(const char *file, int line, int kind, int n) {
 }
 
 /* ---- reductions and scans ------------------------------------------------------------------ */
-static const char *const tile__reduce_names[] = {"tl_sum", "tl_max", "tl_min", "tl_argmax", "tl_argmin", "tl_xor_sum", "tl_prod"};
+static const char *const tile__reduce_names[] = {"tl_sum", "tl_max", "tl_min", "tl_argmax", "tl_argmin", "tl_xor_sum", "tl_prod", "tl_reduce_or", "tl_reduce_and"};
 /* Triton's sum dtype: ints narrower than 32 bits accumulate in 32, keeping
    their signedness (i1 counts as unsigned, as in Triton) */
 static tl_dtype tile__sum_dtype(tl_dtype t) {
@@ -1188,10 +1193,10 @@ static int tile__axis_of(const char *file, int line, const char *op, int x, int 
     return 1;
 }
 tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis, tl_reduce_args o) {
-    const char *name = (unsigned)kind <= TL_REDUCE_PROD ? tile__reduce_names[kind] : "tl_reduce";
+    const char *name = (unsigned)kind <= TL_REDUCE_AND ? tile__reduce_names[kind] : "tl_reduce";
     int x = tile__use(file, line, name, xv);
     if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
-    if ((unsigned)kind > TL_REDUCE_PROD) return tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce: unknown reduction %d", (int)kind);
+    if ((unsigned)kind > TL_REDUCE_AND) return tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce: unknown reduction %d", (int)kind);
     if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
     tile__type xt = *tile__ty(x);
     if (axis == TL_ALL) {
@@ -1213,6 +1218,19 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: integers only (got %s)", tile_dtype_name(dt));
     if (kind == TL_REDUCE_XOR_SUM && o.dtype && !tile__is_int(o.dtype))
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_xor_sum: .dtype must be an integer dtype (got %s)", tile_dtype_name(o.dtype));
+    if (kind == TL_REDUCE_OR || kind == TL_REDUCE_AND) {
+        if (!tile__is_int(dt) && dt != TL_I1)
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: integers or i1 only (got %s)", name, tile_dtype_name(dt));
+        if (o.dtype)
+            return tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the result has the input's dtype (%s)", name, tile_dtype_name(dt));
+        if (dt == TL_I1) {
+            /* i1 as u32 0/1 (what the lowering moves between lanes), then back */
+            tl_reduce_args o2 = o;
+            tl_t r = tl_reduce_at(file, line, kind, tile__mk(tile__cast(x, TL_U32, file, line)), axis, o2);
+            if (r.id <= 0) return r;
+            return tl_ne_at(file, line, r, tl__cint(0));
+        }
+    }
     if ((kind == TL_REDUCE_MAX || kind == TL_REDUCE_MIN) && tile__dt[dt].bits < 32) {
         /* Triton's max/min widen narrow inputs: floats to f32, ints to i32 */
         dt = tile__is_float(dt) ? TL_F32 : TL_I32;
@@ -1341,6 +1359,72 @@ void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
     c = tile__truth(c, file, line);
     int op = tile__emit(TILE__OP_ASSERT, &c, 1, NULL, 0, file, line);
     tile__b->f->ops[op].s = tile__func_str(tile__b->f, msg ? msg : "");
+}
+/* Triton's swizzle2d, step by step (its integer // and % truncate, as
+   tl_floordiv and tl_mod do) */
+void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl_t size_j, tl_t size_g, tl_t *new_i, tl_t *new_j) {
+    if (!new_i || !new_j) {
+        if (new_i) *new_i = tile__poison;
+        if (new_j) *new_j = tile__poison;
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_swizzle2d: new_i and new_j must point to the results");
+        return;
+    }
+    const int ids[5] = {tile__use(file, line, "tl_swizzle2d", i), tile__use(file, line, "tl_swizzle2d", j), tile__use(file, line, "tl_swizzle2d", size_i),
+                        tile__use(file, line, "tl_swizzle2d", size_j), tile__use(file, line, "tl_swizzle2d", size_g)};
+    *new_i = *new_j = tile__poison;
+    for (int k = 0; k < 5; k++) {
+        if (!ids[k]) return;
+        if (!tile__is_int(tile__dty(ids[k])) || tile__dty(ids[k]) == TL_I1) {
+            char s[96];
+            tile__berr(TILE_ERR_DTYPE, file, line, "tl_swizzle2d: integers only (operand %d is %s)", k + 1, tile__tys(ids[k], s));
+            return;
+        }
+    }
+    tl_t ij = tl_add_at(file, line, tl_mul_at(file, line, i, size_j), j);
+    tl_t size_gj = tl_mul_at(file, line, size_g, size_j);
+    tl_t group_id = tl_floordiv_at(file, line, ij, size_gj);
+    tl_t off_i = tl_mul_at(file, line, group_id, size_g);
+    tl_t rows = tl_minimum_at(file, line, tl_sub_at(file, line, size_i, off_i), size_g);
+    tl_t in_group = tl_mod_at(file, line, ij, size_gj);
+    *new_i = tl_add_at(file, line, off_i, tl_mod_at(file, line, in_group, rows));
+    *new_j = tl_floordiv_at(file, line, in_group, rows);
+}
+/* tl_multiple_of (kind 0), tl_max_contiguous (1), tl_max_constancy (2) */
+tl_t tl_hint_at(const char *file, int line, int kind, tl_t xv, int n) {
+    static const char *const names[] = {"tl_multiple_of", "tl_max_contiguous", "tl_max_constancy"};
+    const char *name = kind >= 0 && kind < 3 ? names[kind] : "tl_hint";
+    int x = tile__use(file, line, name, xv);
+    if (!x) return tile__poison;
+    if (kind < 0 || kind > 2) return tile__berr(TILE_ERR_VALUE, file, line, "tl_hint: no hint %d", kind);
+    if (n < 1) return tile__berr(TILE_ERR_VALUE, file, line, "%s: n must be at least 1 (got %d)", name, n);
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tl_dtype dt = tile__dty(x);
+    if (kind < 2 && !(tile__is_ptr(dt) || (tile__is_int(dt) && dt != TL_I1))) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: integers or pointers only (got %s)", name, tile__tys(x, s));
+    }
+    int r = tile__emit1(TILE__OP_HINT, &x, 1, *tile__ty(x), file, line);
+    if (r > 0) tile__defop(r)->i[kind] = n;
+    return tile__mk(r);
+}
+void tl_static_assert_at(const char *file, int line, int cond, const char *text, const char *msg) {
+    if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "tl_static_assert called outside a kernel body being built"); return; }
+    if (!cond) tile__berr(TILE_ERR_ASSERT, file, line, "tl_static_assert(%s) failed%s%s", text ? text : "", msg && msg[0] ? ": " : "", msg ? msg : "");
+}
+void tl_static_print_at(const char *file, int line, const char *label, tl_t xv) {
+    int x = tile__use(file, line, "tl_static_print", xv);
+    if (!x) return;
+    const tile__func *f = tile__b->f;
+    const tile__value *v = &f->vals[x];
+    char ty[96], val[64] = "";
+    tile__tys(x, ty);
+    int def = v->def;
+    if (def >= 0 && f->ops[def].code == TILE__OP_CONST && v->t.rank == 0) {
+        if (tile__is_float(v->t.dtype)) snprintf(val, sizeof val, " = %.17g", f->ops[def].f);
+        else snprintf(val, sizeof val, " = %lld", f->ops[def].i[0]);
+    }
+    printf("%s:%d: tl_static_print: %s%s%s%s\n", file ? file : "", line, label ? label : "", label && label[0] ? ": " : "", ty, val);
+    fflush(stdout);
 }
 void tl_debug_barrier_at(const char *file, int line) {
     if (!tile__b) { tile__error(TILE_ERR_CONTEXT, NULL, file, line, "tl_debug_barrier called outside a kernel body being built"); return; }

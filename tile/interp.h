@@ -460,6 +460,11 @@ static void tile__interp_reduce(tile__interp *I, const tile__op *op) {
                 for (int k = 0; k < n; k++) r.u ^= p[(size_t)k * inner].u;
                 r = tile__norm(dt, r);
                 break;
+            case TL_REDUCE_OR:
+            case TL_REDUCE_AND:
+                for (int k = 1; k < n; k++) r.u = kind == TL_REDUCE_OR ? r.u | p[(size_t)k * inner].u : r.u & p[(size_t)k * inner].u;
+                r = tile__norm(dt, r);
+                break;
             case TL_REDUCE_MAX:
             case TL_REDUCE_MIN: {
                 int mx = kind == TL_REDUCE_MAX;
@@ -744,6 +749,11 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_CAT: case TILE__OP_JOIN: case TILE__OP_SPLIT:
         tile__interp_shape(I, op);
         return TILE_OK;
+    case TILE__OP_HINT: {   /* the facts are the compiler's; the values pass */
+        const tile__type *t = &f->vals[op->res].t;
+        memcpy(I->buf[op->res], tile__interp_in(I, op, 0), (size_t)tile__numel(t) * sizeof(tile__elem));
+        return TILE_OK;
+    }
     case TILE__OP_LOAD: return tile__interp_load(I, op);
     case TILE__OP_STORE: return tile__interp_store(I, op);
     case TILE__OP_ATOMIC: case TILE__OP_ATOMIC_CAS: return tile__interp_atomic(I, op);

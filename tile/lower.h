@@ -512,6 +512,8 @@ static void tile__combine(tile__lower *lw, int kind, tl_dtype t, int *v, int *i,
     case TL_REDUCE_MAX: *v = em->op2(em, TILE__OP_MAX, t, t, *v, w); break;
     case TL_REDUCE_MIN: *v = em->op2(em, TILE__OP_MIN, t, t, *v, w); break;
     case TL_REDUCE_XOR_SUM: *v = em->op2(em, TILE__OP_XOR, t, t, *v, w); break;
+    case TL_REDUCE_OR: *v = em->op2(em, TILE__OP_OR, t, t, *v, w); break;
+    case TL_REDUCE_AND: *v = em->op2(em, TILE__OP_AND, t, t, *v, w); break;
     default: {
         /* take (w, j) when it is better: larger (smaller), or equal with a smaller
            index; a NaN never wins over a number, and between NaNs the smaller index */
@@ -1087,6 +1089,11 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
             return;
         }
         tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m, 0);
+        return;
+    }
+    case TILE__OP_HINT: {   /* the operand is in the result's layout (RES): the same registers */
+        int *out = tile__regs_new(lw, r);
+        for (int e = 0; e < lw->lay[r].E; e++) out[e] = lw->regs[o[0]][e];
         return;
     }
     case TILE__OP_SPLIT: {

@@ -20,14 +20,14 @@
 */
 
 /* The tables below spell tile_lang.h's enums by name; keep them in step. */
-_Static_assert(TL_REDUCE_PROD == 6, "tile__p_reduce_names follows tl_reduce_op");
+_Static_assert(TL_REDUCE_AND == 8, "tile__p_reduce_names follows tl_reduce_op");
 _Static_assert(TL_ATOMIC_XCHG == 6, "tile__p_atomic_names follows tl_atomic_op");
 _Static_assert(TL_CACHE_WT == 6, "tile__p_cache_names follows tl_cache");
 _Static_assert(TL_EVICT_LAST == 2, "tile__p_evict_names follows tl_evict");
 _Static_assert(TL_SEM_RELEASE == 3, "tile__p_sem_names follows tl_sem");
 _Static_assert(TL_SCOPE_SYS == 2, "tile__p_scope_names follows tl_scope");
 _Static_assert(TL_PRECISION_IEEE == 3, "tile__p_precision_names follows tl_precision");
-static const char *const tile__p_reduce_names[] = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "prod"};
+static const char *const tile__p_reduce_names[] = {"sum", "max", "min", "argmax", "argmin", "xor_sum", "prod", "or", "and"};
 static const char *const tile__p_atomic_names[] = {"add", "max", "min", "and", "or", "xor", "xchg"};
 static const char *const tile__p_cache_names[] = {"none", "ca", "cg", "cs", "cv", "wb", "wt"};
 static const char *const tile__p_evict_names[] = {"normal", "first", "last"};

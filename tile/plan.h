@@ -365,7 +365,7 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
             } else if (op->code == TILE__OP_BROADCAST) {
                 if (lay[o[0]].kind == TILE__LAYOUT_SLICE && tile__slice_bcast(&lay[o[0]], &f->vals[op->res].t, nthreads, &L))
                     changed |= tile__mk_mma(lay, op->res, &L);
-            } else if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) {
+            } else if (((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) || op->code == TILE__OP_HINT) {
                 /* the first MMA operand's layout, else the first slice one's */
                 const tile__layout *from = NULL;
                 for (int q = 0; q < 2 && !from; q++)
@@ -621,6 +621,12 @@ static void tile__axis_op(tile__plan *p, const tile__op *op) {
     }
     case TILE__OP_EXPAND_DIMS:
         if (op->i[0] == rt->rank - 1) a.div = x.div; else a = x;
+        break;
+    case TILE__OP_HINT:   /* tl_multiple_of, tl_max_contiguous, tl_max_constancy: what the user vouches for */
+        a = x;
+        if (op->i[0] > 1) a.div = tile__maxi(a.div, tile__mini(tile__pow2_div(op->i[0]), 1 << 12));
+        if (op->i[1] > 1) a.contig = tile__maxi(a.contig, (int)tile__mini((int)op->i[1], last));
+        if (op->i[2] > 1) a.constv = tile__maxi(a.constv, (int)tile__mini((int)op->i[2], last));
         break;
     case TILE__OP_ADD: case TILE__OP_PTR_ADD: {
         int scale = op->code == TILE__OP_PTR_ADD ? (int)tile__dt[rt->elem].bytes : 1;

@@ -149,7 +149,9 @@ enum {
     X(SET,       "slot: pool[slot] = top (a carried update inside a body)")                   \
     X(POP,       "k: drop 1 + k % 3 values")                                                  \
     X(DEEP,      "depth kind [more]: 32 * (1 + depth) nested TL_IF or TL_FOR (or more)")      \
-    X(DEEP_EXPR, "depth pick: tl_add(x, tl_add(x, ...)) through the operand stack")
+    X(DEEP_EXPR, "depth pick: tl_add(x, tl_add(x, ...)) through the operand stack")         \
+    X(HINT,      "kind pick n: tl_multiple_of / tl_max_contiguous / tl_max_constancy")        \
+    X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -933,6 +935,23 @@ static void fz_step(unsigned op) {
         break;
     }
     case FZ_BITCAST: fz_bitcast(); break;
+    case FZ_HINT: {   /* any kind on any value: the wrong dtypes and n < 1 are errors */
+        unsigned kind = fz_u8() % 3;
+        tl_t x = fz_pick();
+        int n = (int)fz_u8() - 8;
+        fz_push(tl_hint_at(FZ_AT, (int)kind, x, n));
+        break;
+    }
+    case FZ_SWIZZLE: {
+        tl_t x = fz_pick(), ni, nj;
+        tl_t one = tl__cint(1);
+        tl_t x1 = tl_add_at(FZ_AT, x, one);
+        tl_t si = tl__cint(8), sj = tl__cint(4), sg = tl__cint(3);   /* made in this order on every compiler */
+        tl_swizzle2d_at(FZ_AT, x, x1, si, sj, sg, &ni, &nj);
+        fz_push(ni);
+        fz_push(nj);
+        break;
+    }
     case FZ_SOFTMAX: {
         tl_t x = fz_pick_where(FZ_W_FLOAT, fz_pool[fz_n - 1]);
         fz_push(tl_softmax_at(FZ_AT, x, fz_axis(tl_rank(x))));
@@ -966,7 +985,7 @@ static void fz_step(unsigned op) {
     }
     case FZ_REDUCE: {
         unsigned kb = fz_u8();
-        unsigned kind = kb == 255 ? 7 : kb % 7;   /* 7 is no reduction */
+        unsigned kind = kb == 255 ? 99 : kb % 9;   /* 99 is no reduction */
         tl_t x = fz_pick_where(FZ_W_TILE, fz_pool[fz_n - 1]);
         int axis = fz_axis(tl_rank(x));
         unsigned fl = fz_u8();

@@ -1,0 +1,429 @@
+/* tests/test_lang.c — the parts of triton.language that porting real Triton
+   kernels runs into first (issue 15), each against a C reference on fresh
+   random inputs, and their user errors at the user's line.
+
+     - TILE_KERNEL with 25 parameters (tutorial 06's _attn_fwd) and with 64,
+       the builder's limit;
+     - rank-0 tl_full / tl_zeros (Triton's `lo = 0`, a scalar accumulator);
+     - tl_reduce_or / tl_reduce_and over integers of each width and over i1,
+       along each axis;
+     - tl_swizzle2d against Triton's definition written out in C;
+     - tl_static_assert and tl_static_print while a kernel is built;
+     - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
+       pass unchanged, and a hint lets the PTX use 16-byte accesses where the
+       analysis alone cannot prove them (both back ends: this program has an
+       LLVM twin). */
+#define _POSIX_C_SOURCE 200809L
+#define TILE_IMPLEMENTATION
+#include "tile.h"
+#include "test_util.h"
+#include <unistd.h>
+
+static void quiet_log(const tile_error *e, void *user) {
+    (void)e;
+    (void)user;
+}
+
+/* ---- 25 and 64 parameters ------------------------------------------------------------- */
+/* out[0] = sum of k * a<k>, so that each parameter lands in its own place */
+#define P_I32(n) (tl_i32, a##n)
+TILE_KERNEL(params25, (tl_ptr_i64, out), P_I32(1), P_I32(2), P_I32(3), P_I32(4), P_I32(5), P_I32(6), P_I32(7), P_I32(8), P_I32(9),
+            P_I32(10), P_I32(11), P_I32(12), P_I32(13), P_I32(14), P_I32(15), P_I32(16), P_I32(17), P_I32(18), P_I32(19), P_I32(20),
+            P_I32(21), P_I32(22), P_I32(23), P_I32(24))
+{
+    const tl_t a[24] = {a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24};
+    tl_t s = tl_zeros(TL_I64);
+    for (int k = 0; k < 24; k++) s = tl_add(s, tl_mul(tl_cast(a[k], TL_I64), k + 1));
+    tl_store(out, s);
+}
+TILE_KERNEL(params64, (tl_ptr_i64, out), (tl_ptr_f32, fout), P_I32(1), P_I32(2), P_I32(3), P_I32(4), P_I32(5), P_I32(6), P_I32(7),
+            P_I32(8), P_I32(9), P_I32(10), P_I32(11), P_I32(12), P_I32(13), P_I32(14), P_I32(15), P_I32(16), P_I32(17), P_I32(18),
+            P_I32(19), P_I32(20), P_I32(21), P_I32(22), P_I32(23), P_I32(24), P_I32(25), P_I32(26), P_I32(27), P_I32(28), P_I32(29),
+            P_I32(30), P_I32(31), P_I32(32), P_I32(33), P_I32(34), P_I32(35), P_I32(36), P_I32(37), P_I32(38), P_I32(39), P_I32(40),
+            P_I32(41), P_I32(42), P_I32(43), P_I32(44), P_I32(45), P_I32(46), P_I32(47), P_I32(48), P_I32(49), P_I32(50), P_I32(51),
+            P_I32(52), P_I32(53), P_I32(54), P_I32(55), P_I32(56), P_I32(57), P_I32(58), P_I32(59), P_I32(60), P_I32(61), (tl_f32, last))
+{
+    const tl_t a[61] = {a1,  a2,  a3,  a4,  a5,  a6,  a7,  a8,  a9,  a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21,
+                        a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, a33, a34, a35, a36, a37, a38, a39, a40, a41, a42,
+                        a43, a44, a45, a46, a47, a48, a49, a50, a51, a52, a53, a54, a55, a56, a57, a58, a59, a60, a61};
+    tl_t s = tl_zeros(TL_I64);
+    for (int k = 0; k < 61; k++) s = tl_add(s, tl_mul(tl_cast(a[k], TL_I64), k + 1));
+    tl_store(out, s);
+    tl_store(fout, tl_mul(last, 2.0f));
+}
+
+static void test_params(void) {
+    int64_t *out = tile_malloc(sizeof(int64_t));
+    float *fout = tile_malloc(sizeof(float));
+    int32_t a[61];
+    for (int k = 0; k < 61; k++) a[k] = (int32_t)tt_int(-1000000, 1000000);
+    int64_t want = 0, got = 0;
+    for (int k = 0; k < 24; k++) want += (int64_t)(k + 1) * a[k];
+    tile_memset(out, 0xa5, sizeof *out);
+    TT_OK(params25(TILE_OPTS(.grid = {1}), out, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14],
+                   a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]));
+    tile_memcpy_dtoh(&got, out, sizeof got);
+    TT_CHECK(got == want, "25 parameters: got %lld, want %lld", (long long)got, (long long)want);
+    TT_CHECK(TILE_KERNEL_OF(params25)->nparams == 25 && TILE_KERNEL_OF(params64)->nparams == 64, "parameter counts %d and %d",
+             TILE_KERNEL_OF(params25)->nparams, TILE_KERNEL_OF(params64)->nparams);
+
+    want = 0;
+    for (int k = 0; k < 61; k++) want += (int64_t)(k + 1) * a[k];
+    float last = (float)tt_uniform(-10, 10), fgot = 0;
+    tile_memset(out, 0xa5, sizeof *out);
+    tile_memset(fout, 0xff, sizeof *fout);
+    TT_OK(params64(TILE_OPTS(.grid = {1}), out, fout, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+                   a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31],
+                   a[32], a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45], a[46], a[47], a[48], a[49],
+                   a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57], a[58], a[59], a[60], last));
+    tile_memcpy_dtoh(&got, out, sizeof got);
+    tile_memcpy_dtoh(&fgot, fout, sizeof fgot);
+    TT_CHECK(got == want && fgot == 2 * last, "64 parameters: got %lld and %g, want %lld and %g", (long long)got, (double)fgot, (long long)want,
+             2.0 * last);
+    tile_free(out);
+    tile_free(fout);
+}
+
+/* ---- rank-0 tl_full / tl_zeros -------------------------------------------------------- */
+/* Triton's `lo, hi = 0, n` and a scalar accumulator: sum of x[lo:n) and the count */
+TILE_KERNEL(scalar_acc, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_ptr_i32, count), (tl_i32, n))
+{
+    tl_t lo = tl_full(TL_I32, 0), acc = tl_zeros(TL_F32), cnt = tl_full(TL_I32, 0.0);
+    tl_static_assert(tl_rank(lo) == 0 && tl_rank(acc) == 0 && tl_dtype_of(acc) == TL_F32 && tl_dtype_of(cnt) == TL_I32,
+                     "rank-0 values of the dtype asked for");
+    TL_FOR (i, lo, n, 1, acc, cnt) {
+        acc = tl_add(acc, tl_load(tl_add(x, i)));
+        cnt = tl_add(cnt, 1);
+    }
+    tl_store(out, acc);
+    tl_store(count, cnt);
+}
+
+static void test_rank0(void) {
+    enum { N = 77 };
+    float hx[N], got = 0;
+    int32_t cgot = -1;
+    double want = 0;
+    for (int i = 0; i < N; i++) want += hx[i] = (float)tt_uniform(-1, 1);
+    float *x = tile_malloc(sizeof hx), *out = tile_malloc(sizeof(float));
+    int32_t *count = tile_malloc(sizeof(int32_t));
+    tile_memcpy_htod(x, hx, sizeof hx);
+    tile_memset(out, 0xff, sizeof(float));
+    tile_memset(count, 0xff, sizeof(int32_t));
+    TT_OK(scalar_acc(TILE_OPTS(.grid = {1}), x, out, count, N));
+    tile_memcpy_dtoh(&got, out, sizeof got);
+    tile_memcpy_dtoh(&cgot, count, sizeof cgot);
+    TT_CHECK(tt_close(got, want, 1e-5, 1e-5) && cgot == N, "rank-0 accumulators: sum %.7g (want %.7g), count %d (want %d)", (double)got, want,
+             cgot, N);
+    tile_free(x);
+    tile_free(out);
+    tile_free(count);
+}
+
+/* ---- tl_reduce_or / tl_reduce_and ------------------------------------------------------ */
+/* x [R, C] of dtype DT (via meta DT): or/and along AXIS into out (keep_dims 0);
+   BOOL: the reductions of x != 0 (i1), stored as 0/1 */
+TILE_KERNEL(red_bits, (tl_ptr_u64, x), (tl_ptr_u64, out_or), (tl_ptr_u64, out_and))
+{
+    int R = TL_META(R), C = TL_META(C), AXIS = TL_META(AXIS), BOOL = TL_META(BOOL);
+    tl_dtype dt = (tl_dtype)TL_META(DT);
+    tl_t offs = tl_add(tl_mul(tl_expand_dims(tl_arange(0, R), 1), C), tl_expand_dims(tl_arange(0, C), 0));
+    tl_t v = tl_cast(tl_load(tl_add(x, offs)), dt);
+    if (BOOL) v = tl_ne(v, 0);
+    tl_t o = tl_reduce_or(v, AXIS), a = tl_reduce_and(v, AXIS);
+    tl_static_assert(tl_dtype_of(o) == tl_dtype_of(v) && tl_dtype_of(a) == tl_dtype_of(v), "the input's dtype");
+    tl_t ro = tl_arange(0, AXIS ? R : C);
+    tl_store(tl_add(out_or, ro), tl_cast(o, TL_U64));
+    tl_store(tl_add(out_and, ro), tl_cast(a, TL_U64));
+}
+
+static uint64_t wrap_to(uint64_t v, tl_dtype dt) {
+    switch (dt) {
+    case TL_I8: return (uint64_t)(int64_t)(int8_t)v;
+    case TL_U8: return v & 0xff;
+    case TL_I16: return (uint64_t)(int64_t)(int16_t)v;
+    case TL_U16: return v & 0xffff;
+    case TL_I32: return (uint64_t)(int64_t)(int32_t)v;
+    case TL_U32: return v & 0xffffffffu;
+    default: return v;
+    }
+}
+
+static void test_reduce_bits(void) {
+    enum { R = 8, C = 16 };
+    const tl_dtype dts[] = {TL_I8, TL_U8, TL_I16, TL_U16, TL_I32, TL_U32, TL_I64, TL_U64};
+    uint64_t hx[R * C], got_or[C], got_and[C];
+    uint64_t *x = tile_malloc(sizeof hx), *oo = tile_malloc(sizeof got_or), *oa = tile_malloc(sizeof got_and);
+    for (int b = 0; b < 2; b++)
+        for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+            for (int axis = 0; axis < 2; axis++) {
+                tl_dtype dt = dts[d];
+                /* mostly-set bits, so that and is not always 0; some zero rows for the i1 case */
+                for (int i = 0; i < R * C; i++) {
+                    uint64_t r = tt_next() | tt_next() | tt_next();
+                    if (b && tt_int(0, 3) == 0) r = 0;
+                    if (b && tt_int(0, 5) == 0) r = 0;
+                    hx[i] = r;
+                }
+                tile_memcpy_htod(x, hx, sizeof hx);
+                tile_memset(oo, 0xa5, sizeof got_or);
+                tile_memset(oa, 0xa5, sizeof got_and);
+                TT_OK(red_bits(TILE_OPTS(.grid = {1}, .meta = {{"R", R}, {"C", C}, {"AXIS", axis}, {"BOOL", b}, {"DT", dt}}), x, oo, oa));
+                tile_memcpy_dtoh(got_or, oo, sizeof got_or);
+                tile_memcpy_dtoh(got_and, oa, sizeof got_and);
+                int n = axis ? R : C, bad = 0;
+                for (int k = 0; k < n; k++) {
+                    uint64_t wo = 0, wa = ~(uint64_t)0;
+                    for (int j = 0; j < (axis ? C : R); j++) {
+                        uint64_t e = wrap_to(hx[axis ? k * C + j : j * C + k], dt);
+                        if (b) e = e != 0;
+                        wo |= e;
+                        wa &= e;
+                    }
+                    if (!b) {
+                        wo = wrap_to(wo, dt);
+                        wa = wrap_to(wa, dt);
+                    }
+                    bad += got_or[k] != wo || got_and[k] != wa;
+                }
+                TT_CHECK(bad == 0, "tl_reduce_or/and of %s%s along axis %d: %d of %d wrong", b ? "i1 from " : "", tile_dtype_name(dt), axis, bad, n);
+            }
+    tile_free(x);
+    tile_free(oo);
+    tile_free(oa);
+}
+
+/* ---- tl_swizzle2d -------------------------------------------------------------------------- */
+TILE_KERNEL(swizzle, (tl_ptr_i32, out_i), (tl_ptr_i32, out_j), (tl_i32, size_i), (tl_i32, size_j), (tl_i32, size_g))
+{
+    int B = TL_META(B);
+    tl_t lin = tl_add(tl_mul(tl_program_id(0), B), tl_arange(0, B));
+    tl_t mask = tl_lt(lin, tl_mul(size_i, size_j));
+    tl_t i = tl_floordiv(lin, size_j), j = tl_mod(lin, size_j), ni, nj;
+    tl_swizzle2d(i, j, size_i, size_j, size_g, &ni, &nj);
+    tl_store(tl_add(out_i, lin), ni, .mask = mask);
+    tl_store(tl_add(out_j, lin), nj, .mask = mask);
+    /* the scalar form, with C ints where Triton passes constexprs: program 0 writes past the grid */
+    tl_t si, sj;
+    tl_swizzle2d(tl_program_id(0), 0, 3, 1, 2, &si, &sj);
+    tl_store(tl_add(out_i, tl_add(tl_mul(size_i, size_j), tl_program_id(0))), tl_add(tl_mul(si, 100), sj));
+}
+
+/* Triton's swizzle2d, transcribed from its definition (language/standard.py) */
+static void swizzle_ref(int i, int j, int size_i, int size_j, int size_g, int *ni, int *nj) {
+    int ij = i * size_j + j;
+    int size_gj = size_g * size_j;
+    int group_id = ij / size_gj;
+    int off_i = group_id * size_g;
+    int g = size_i - off_i < size_g ? size_i - off_i : size_g;
+    ij = ij % size_gj;
+    *ni = off_i + ij % g;
+    *nj = ij / g;
+}
+
+static void test_swizzle(void) {
+    for (int trial = 0; trial < 6; trial++) {
+        int si = (int)tt_int(1, 40), sj = (int)tt_int(1, 40), sg = (int)tt_int(1, 9), n = si * sj, B = 64;
+        int grid = (n + B - 1) / B;
+        size_t bytes = (size_t)(n + grid) * sizeof(int32_t);
+        int32_t *oi = tile_malloc(bytes), *oj = tile_malloc(bytes);
+        int32_t *gi = malloc(bytes), *gj = malloc(bytes);
+        tile_memset(oi, 0xa5, bytes);
+        tile_memset(oj, 0xa5, bytes);
+        TT_OK(swizzle(TILE_OPTS(.grid = {(unsigned)grid}, .meta = {{"B", B}}), oi, oj, si, sj, sg));
+        tile_memcpy_dtoh(gi, oi, bytes);
+        tile_memcpy_dtoh(gj, oj, bytes);
+        int bad = 0, perm = 1;
+        char *hit = calloc((size_t)n, 1);
+        for (int l = 0; l < n; l++) {
+            int wi, wj;
+            swizzle_ref(l / sj, l % sj, si, sj, sg, &wi, &wj);
+            bad += gi[l] != wi || gj[l] != wj;
+            if (gi[l] >= 0 && gi[l] < si && gj[l] >= 0 && gj[l] < sj) {
+                if (hit[gi[l] * sj + gj[l]]++) perm = 0;
+            } else {
+                perm = 0;
+            }
+        }
+        for (int p = 0; p < grid; p++) {
+            int wi, wj;
+            swizzle_ref(p, 0, 3, 1, 2, &wi, &wj);
+            bad += gi[n + p] != wi * 100 + wj;
+        }
+        TT_CHECK(bad == 0 && perm, "tl_swizzle2d %dx%d groups of %d: %d wrong%s", si, sj, sg, bad, perm ? "" : ", not a permutation");
+        free(hit);
+        free(gi);
+        free(gj);
+        tile_free(oi);
+        tile_free(oj);
+    }
+}
+
+/* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
+static int assert_line, print_line;
+TILE_KERNEL(static_checks, (tl_ptr_f32, x))
+{
+    int B = TL_META(B);
+    tl_t v = tl_load(tl_add(x, tl_arange(0, B)));
+    print_line = __LINE__ + 1;
+    tl_static_print("v", v);
+    tl_static_print("", tl_full(TL_I32, B * 3));
+    assert_line = __LINE__ + 1;
+    tl_static_assert(B % 32 == 0, "B must be a multiple of 32");
+    tl_store(tl_add(x, tl_arange(0, B)), tl_mul(v, 2));
+}
+
+static void test_static(void) {
+    float *x = tile_malloc(64 * sizeof(float));
+    tile_memset(x, 0, 64 * sizeof(float));
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *tmp = tmpfile();
+    TT_CHECK(saved >= 0 && tmp, "cannot redirect stdout");
+    if (saved < 0 || !tmp) return;
+    dup2(fileno(tmp), 1);
+    tile_status ok = static_checks(TILE_OPTS(.grid = {1}, .meta = {{"B", 64}}), x);
+    tile_set_log(quiet_log, NULL);
+    tile_status bad = static_checks(TILE_OPTS(.grid = {1}, .meta = {{"B", 16}}), x);
+    tile_set_log(NULL, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    const tile_error *e = tile_last_error_info();
+    TT_CHECK(ok == TILE_OK, "B = 64 passes the static assert: %s", tile_status_id(ok));
+    TT_CHECK(bad == TILE_ERR_ASSERT && e->line == assert_line && strstr(e->file, "test_lang.c") &&
+                 strstr(e->message, "tl_static_assert(B % 32 == 0) failed: B must be a multiple of 32"),
+             "B = 16: want TILE_ERR_ASSERT at line %d naming the condition and message; got %s at %s:%d: %s", assert_line, tile_status_id(bad),
+             e->file, e->line, e->message);
+    rewind(tmp);
+    char line[512], want_v[128], want_c64[128], want_c16[128];
+    snprintf(want_v, sizeof want_v, "test_lang.c:%d: tl_static_print: v: f32[64]", print_line);
+    snprintf(want_c64, sizeof want_c64, "test_lang.c:%d: tl_static_print: i32 = 192", print_line + 1);
+    snprintf(want_c16, sizeof want_c16, "test_lang.c:%d: tl_static_print: i32 = 48", print_line + 1);
+    int nv = 0, n64 = 0, n16 = 0;
+    while (fgets(line, sizeof line, tmp)) {
+        nv += strstr(line, want_v) != NULL;
+        n64 += strstr(line, want_c64) != NULL;
+        n16 += strstr(line, want_c16) != NULL;
+    }
+    fclose(tmp);
+    TT_CHECK(nv == 1 && n64 == 1 && n16 == 1, "tl_static_print: want \"%s\" once, \"%s\" once and \"%s\" once (each build); got %d, %d, %d",
+             want_v, want_c64, want_c16, nv, n64, n16);
+    tile_free(x);
+}
+
+/* ---- hints ---------------------------------------------------------------------------------- */
+/* y[row * stride + c] = x[row * stride + c] + 1, c < C. stride is a plain
+   parameter (not specialized by the launch: 17 is not a multiple of 16), so
+   nothing proves a row's start aligned; HINT 1 vouches that it is a
+   multiple of 4 elements (16 bytes) and that C values run consecutively. */
+TILE_KERNEL(hinted, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_i32, stride))
+{
+    int C = TL_META(C), HINT = TL_META(HINT);
+    tl_t start = tl_mul(tl_program_id(0), stride);
+    if (HINT) {   /* the rows start at multiples of 16 bytes, and so do the buffers */
+        start = tl_multiple_of(start, 4);
+        x = tl_multiple_of(x, 16);
+        y = tl_multiple_of(y, 16);
+    }
+    tl_t offs = tl_add(start, tl_arange(0, C));
+    if (HINT) offs = tl_max_contiguous(tl_multiple_of(offs, 4), C);
+    tl_t flag = tl_max_constancy(tl_full(TL_I32, 1, C), C);
+    tl_store(tl_add(y, offs), tl_add(tl_load(tl_add(x, offs)), tl_cast(flag, TL_F32)));
+}
+
+static void test_hints(void) {
+    enum { ROWS = 8, C = 128 };   /* 4 elements a thread on one warp: 16-byte accesses when aligned */
+    for (int h = 0; h < 2; h++) {
+        int stride = 4 * (int)tt_int(C / 4, C / 2);   /* multiples of 4: the hint holds */
+        size_t n = (size_t)ROWS * stride;
+        float *hx = malloc(n * sizeof(float)), *hy = malloc(n * sizeof(float));
+        for (size_t i = 0; i < n; i++) hx[i] = (float)tt_uniform(-4, 4);
+        float *x = tile_malloc(n * sizeof(float)), *y = tile_malloc(n * sizeof(float));
+        tile_memcpy_htod(x, hx, n * sizeof(float));
+        tile_memset(y, 0xff, n * sizeof(float));
+        TT_OK(hinted(TILE_OPTS(.grid = {ROWS}, .meta = {{"C", C}, {"HINT", h}}), x, y, stride));
+        tile_memcpy_dtoh(hy, y, n * sizeof(float));
+        int bad = 0;
+        for (int r = 0; r < ROWS; r++)
+            for (int c = 0; c < C; c++) bad += hy[(size_t)r * stride + c] != hx[(size_t)r * stride + c] + 1.0f;
+        TT_CHECK(bad == 0, "hinted copy (hints %s): %d of %d wrong", h ? "on" : "off", bad, ROWS * C);
+        free(hx);
+        free(hy);
+        tile_free(x);
+        tile_free(y);
+    }
+    /* the PTX: 16-byte loads and stores with the hints, none without */
+    for (int h = 0; h < 2; h++) {
+        char *ptx = NULL, *ir = NULL;
+        const tile_launch *o = TILE_OPTS(.grid = {ROWS}, .num_warps = 1, .meta = {{"C", C}, {"HINT", h}});
+        tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(hinted), o, "sm_80", &ptx);
+        TT_CHECK(st == TILE_OK && ptx, "hinted kernel's PTX (hints %s): %s", h ? "on" : "off", tile_last_error());
+        if (ptx) {
+            int v4 = strstr(ptx, "ld.global.v4.f32") || strstr(ptx, "ld.global.v4.b32") || strstr(ptx, "ld.global.v4.u32");
+            TT_CHECK(v4 == h, "hints %s: want %s16-byte loads in the PTX (%s)", h ? "on" : "off", h ? "" : "no ", tile_backend_name());
+        }
+        st = tile_kernel_ir(TILE_KERNEL_OF(hinted), o, &ir);
+        TT_CHECK(st == TILE_OK && ir && strstr(ir, "max_constancy=128") && (!h || (strstr(ir, "multiple_of=4") && strstr(ir, "max_contiguous=128"))),
+                 "the IR shows the hints (hints %s)", h ? "on" : "off");
+        tile_free_text(ptx);
+        tile_free_text(ir);
+    }
+}
+
+/* ---- user errors ------------------------------------------------------------------------------- */
+static int err_line;
+TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
+{
+    int WHICH = TL_META(WHICH);
+    tl_t v = tl_load(tl_add(x, tl_arange(0, 16)));
+    tl_t r = v, q = v;
+    err_line = __LINE__ + 2;
+    switch (WHICH) {
+    case 0: r = tl_multiple_of(v, 16); break;                       /* a float */
+    case 1: r = tl_max_contiguous(n, 0); break;                     /* n < 1 */
+    case 2: r = tl_reduce_or(v, 0); break;                          /* a float */
+    case 3: r = tl_reduce_and(tl_cast(v, TL_I32), 0, .dtype = TL_I64); break;   /* no .dtype */
+    case 4: tl_swizzle2d(v, 0, 4, 4, 2, &r, &q); break;             /* a float */
+    default: tl_swizzle2d(n, 0, 4, 4, 2, &r, NULL); break;          /* no place for new_j */
+    }
+    tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
+}
+
+static void test_errors(void) {
+    static const struct {
+        tile_status st;
+        const char *text;
+    } want[] = {
+        {TILE_ERR_DTYPE, "tl_multiple_of: integers or pointers only"},
+        {TILE_ERR_VALUE, "tl_max_contiguous: n must be at least 1"},
+        {TILE_ERR_DTYPE, "tl_reduce_or: integers or i1 only"},
+        {TILE_ERR_VALUE, "tl_reduce_and: no .dtype"},
+        {TILE_ERR_DTYPE, "tl_swizzle2d: integers only (operand 1"},
+        {TILE_ERR_VALUE, "tl_swizzle2d: new_i and new_j must point to the results"},
+    };
+    float *x = tile_malloc(16 * sizeof(float));
+    tile_memset(x, 0, 16 * sizeof(float));
+    tile_set_log(quiet_log, NULL);
+    for (int w = 0; w < (int)(sizeof want / sizeof *want); w++) {
+        tile_status st = bad_hint(TILE_OPTS(.grid = {1}, .meta = {{"WHICH", w}}), x, 3);
+        const tile_error *e = tile_last_error_info();
+        TT_CHECK(st == want[w].st && e->status == st && e->line == err_line + w && strstr(e->file, "test_lang.c") && strstr(e->message, want[w].text),
+                 "error case %d: want %s \"%s\" at line %d; got %s at %s:%d: %s", w, tile_status_id(want[w].st), want[w].text, err_line + w,
+                 tile_status_id(st), e->file, e->line, e->message);
+    }
+    tile_set_log(NULL, NULL);
+    tile_free(x);
+}
+
+int main(void) {
+    tt_seed();
+    test_params();
+    test_rank0();
+    test_reduce_bits();
+    test_swizzle();
+    test_static();
+    test_hints();
+    test_errors();
+    return tt_finish("test_lang");
+}
