@@ -613,6 +613,50 @@ typedef struct tl_scan_args { int tl__none; int reverse; tl_dtype dtype; } tl_sc
 #define tl_cumprod(...) tl_scan_at(TL__HERE, TL_REDUCE_PROD, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_scan_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
 tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t x, int axis, tl_scan_args o);
 
+/* ---- random numbers (Triton 3.6's triton.language.random) -------------------------
+   Philox 4x32 (Random123's; 10 rounds unless .n_rounds = n): a pure function
+   of a seed (any integer; its low and high 32 bits are the key) and a
+   counter, so each offset of the offset tile gets its own numbers, the same
+   in every program, launch and back end, and the same as Triton's for the
+   same seed and offsets.
+     tl_randint(seed, offset)         u32: Philox of the counter (offset's low
+                                      32 bits, its high 32 bits (64-bit
+                                      offsets), 0, 0), its first word
+     tl_randint4x(seed, offset, out)  all four words, into tl_t out[4]
+     tl_rand(seed, offset)            f32 in [0, 1): tl_uint_to_uniform_float
+     tl_rand4x(seed, offset, out)     of the first word (of each word)
+     tl_randn(seed, offset)           f32 N(0, 1): Box-Muller of words 0 and 1
+     tl_randn4x(seed, offset, out)    of words 0, 1 and of 2, 3
+     tl_philox(seed, c, out)          the four words for counters tl_t c[4]
+   e.g. dropout: tl_t keep = tl_gt(tl_rand(seed, offs), p). */
+typedef struct tl_rand_args { int tl__none; int n_rounds; /* 0: 10 */ } tl_rand_args;
+enum { TL__RAND_INT, TL__RAND_INT4, TL__RAND_U, TL__RAND_U4, TL__RAND_N, TL__RAND_N4 };
+#define TILE__RAND1(kind, ...)                                                                                                \
+    (tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))),                                  \
+     tl__random_stk(TL__HERE, kind, NULL, (tl_rand_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
+#define TILE__RAND4(kind, ...)                                                                                                \
+    ((void)(tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))),                           \
+            tl__random_stk(TL__HERE, kind, TILE__THIRD(__VA_ARGS__), (tl_rand_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})))
+#define tl_randint(...)   TILE__RAND1(TL__RAND_INT, __VA_ARGS__)
+#define tl_randint4x(...) TILE__RAND4(TL__RAND_INT4, __VA_ARGS__)
+#define tl_rand(...)      TILE__RAND1(TL__RAND_U, __VA_ARGS__)
+#define tl_rand4x(...)    TILE__RAND4(TL__RAND_U4, __VA_ARGS__)
+#define tl_randn(...)     TILE__RAND1(TL__RAND_N, __VA_ARGS__)
+#define tl_randn4x(...)   TILE__RAND4(TL__RAND_N4, __VA_ARGS__)
+#define tl_philox(...)                                                                                                        \
+    tl_philox_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), TILE__THIRD(__VA_ARGS__),               \
+                 (tl_rand_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})
+/* x (u32 or i32; u64 or i64) to f32 in [0, 1): |x| as a signed integer
+   (-x - 1 when negative) times 1/2^31 (1/2^63), rounded as Triton does */
+#define tl_uint_to_uniform_float(x) tl_uint_to_uniform_float_at(TL__HERE, TL__V(x))
+/* Box-Muller: n1 = r cos(2 pi u2), n2 = r sin(2 pi u2), r = sqrt(-2 log(max(1e-7, u1))) */
+#define tl_pair_uniform_to_normal(u1, u2, n1, n2) tl_pair_uniform_to_normal_at(TL__HERE, (u1), (u2), (n1), (n2))
+tl_t tl_random_at(const char *file, int line, int kind, tl_t seed, tl_t offset, tl_t *out, tl_rand_args o);
+tl_t tl__random_stk(const char *file, int line, int kind, tl_t *out, tl_rand_args o);
+void tl_philox_at(const char *file, int line, tl_t seed, const tl_t *c, tl_t *out, tl_rand_args o);
+tl_t tl_uint_to_uniform_float_at(const char *file, int line, tl_t x);
+void tl_pair_uniform_to_normal_at(const char *file, int line, tl_t u1, tl_t u2, tl_t *n1, tl_t *n2);
+
 /* ---- dot -------------------------------------------------------------------------- */
 typedef enum tl_precision { TL_PRECISION_DEFAULT = 0, TL_PRECISION_TF32, TL_PRECISION_TF32X3, TL_PRECISION_IEEE } tl_precision;
 typedef struct tl_dot_args {

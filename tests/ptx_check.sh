@@ -108,7 +108,7 @@ check_mma() {
 every_launch="matmul matmul_autotune"
 programs=""
 for src in "$root"/examples/*.c; do programs="$programs $bindir/examples/$(basename "$src" .c)"; done
-for src in "$root"/tests/test_ops_*.c "$root"/tests/test_control.c "$root"/tests/test_attention.c "$root"/tests/test_lang.c; do programs="$programs $bindir/tests/$(basename "$src" .c)"; done
+for src in "$root"/tests/test_ops_*.c "$root"/tests/test_control.c "$root"/tests/test_attention.c "$root"/tests/test_lang.c "$root"/tests/test_random.c; do programs="$programs $bindir/tests/$(basename "$src" .c)"; done
 
 # The two programs built from the matmul examples (see the top).
 mkdir "$work/bin"

@@ -1389,6 +1389,170 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
     *new_i = tl_add_at(file, line, off_i, tl_mod_at(file, line, in_group, rows));
     *new_j = tl_floordiv_at(file, line, in_group, rows);
 }
+/* ---- random numbers: Philox 4x32, as Triton 3.6's random.py --------------------------- */
+static int tile__rand_rounds(const char *file, int line, const char *op, tl_rand_args o) {
+    if (o.n_rounds < 0 || o.n_rounds > 64) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: .n_rounds must be 1 to 64 (got %d)", op, o.n_rounds);
+        return -1;
+    }
+    return o.n_rounds ? o.n_rounds : 10;
+}
+/* an integer operand of a random op, or 0 after an error */
+static int tile__rand_int(const char *file, int line, const char *op, const char *what, tl_t v) {
+    int x = tile__use(file, line, op, v);
+    if (!x) return 0;
+    if (!tile__is_int(tile__dty(x)) || tile__dty(x) == TL_I1) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: the %s must be an integer (got %s)", op, what, tile__tys(x, s));
+        return 0;
+    }
+    return x;
+}
+/* The rounds on u32 counters c[4] with key words k0, k1 (u32 scalars): each
+   round c0' = hi(B c2) ^ c1 ^ k0, c1' = lo(B c2), c2' = hi(A c0) ^ c3 ^ k1,
+   c3' = lo(A c0), then the key raised by the Weyl constants. One op per
+   statement, so that the IR is the same whichever order a compiler
+   evaluates arguments in. */
+static void tile__philox_rounds(const char *file, int line, tl_t *c, tl_t k0, tl_t k1, int rounds) {
+    for (int r = 0; r < rounds; r++) {
+        tl_t ra = tl__cuint(0xD2511F53u), rb = tl__cuint(0xCD9E8D57u);
+        tl_t hb = tl_umulhi_at(file, line, rb, c[2]);
+        tl_t x0 = tl_xor_at(file, line, hb, c[1]);
+        tl_t n0 = tl_xor_at(file, line, x0, k0);
+        tl_t ha = tl_umulhi_at(file, line, ra, c[0]);
+        tl_t x2 = tl_xor_at(file, line, ha, c[3]);
+        tl_t n2 = tl_xor_at(file, line, x2, k1);
+        tl_t n1 = tl_mul_at(file, line, rb, c[2]);
+        tl_t n3 = tl_mul_at(file, line, ra, c[0]);
+        c[0] = n0, c[1] = n1, c[2] = n2, c[3] = n3;
+        if (r + 1 < rounds) {
+            tl_t ka = tl__cuint(0x9E3779B9u), kb = tl__cuint(0xBB67AE85u);
+            k0 = tl_add_at(file, line, k0, ka);
+            k1 = tl_add_at(file, line, k1, kb);
+        }
+    }
+}
+/* Philox of counters c (integers, cast to u32) keyed by seed's two halves */
+static int tile__philox(const char *file, int line, const char *op, tl_t seedv, tl_t *c, int rounds) {
+    int seed = tile__rand_int(file, line, op, "seed", seedv);
+    if (!seed) return 0;
+    tl_t s64 = tl_cast_at(file, line, tile__mk(seed), TL_U64);
+    tl_t lo_mask = tl__cuint(0xffffffffu);
+    tl_t lo = tl_and_at(file, line, s64, lo_mask);
+    tl_t k0 = tl_cast_at(file, line, lo, TL_U32);
+    tl_t sh = tl__cint(32);
+    tl_t hi = tl_shr_at(file, line, s64, sh);
+    tl_t k1 = tl_cast_at(file, line, hi, TL_U32);
+    for (int k = 0; k < 4; k++) c[k] = tl_cast_at(file, line, c[k], TL_U32);
+    tile__philox_rounds(file, line, c, k0, k1, rounds);
+    return tile__b && tile__b->st == TILE_OK;
+}
+void tl_philox_at(const char *file, int line, tl_t seed, const tl_t *c, tl_t *out, tl_rand_args o) {
+    if (!out || !c) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_philox: the counters and the results are arrays of 4 tl_t");
+        return;
+    }
+    for (int k = 0; k < 4; k++) out[k] = tile__poison;
+    int rounds = tile__rand_rounds(file, line, "tl_philox", o);
+    if (rounds < 0) return;
+    tl_t w[4];
+    for (int k = 0; k < 4; k++) {
+        int x = tile__rand_int(file, line, "tl_philox", "counter", c[k]);
+        if (!x) return;
+        w[k] = tile__mk(x);
+    }
+    /* the counters broadcast to one shape, as Triton's elementwise ops would */
+    for (int k = 1; k < 4; k++) tl_broadcast_at(file, line, w[0], w[k], &w[0], &w[k]);
+    for (int k = 1; k < 4; k++) tl_broadcast_at(file, line, w[k], w[0], &w[k], &w[0]);
+    if (tile__philox(file, line, "tl_philox", seed, w, rounds))
+        for (int k = 0; k < 4; k++) out[k] = w[k];
+}
+tl_t tl_uint_to_uniform_float_at(const char *file, int line, tl_t xv) {
+    int x = tile__rand_int(file, line, "tl_uint_to_uniform_float", "operand", xv);
+    if (!x) return tile__poison;
+    int wide = tile__dt[tile__dty(x)].bits == 64;
+    if (!wide && tile__dt[tile__dty(x)].bits != 32) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_uint_to_uniform_float: 32- or 64-bit integers only (got %s)", tile__tys(x, s));
+    }
+    tl_t s = tl_bitcast_at(file, line, tile__mk(x), wide ? TL_I64 : TL_I32);
+    tl_t zero = tl__cint(0);
+    tl_t neg = tl_lt_at(file, line, s, zero);
+    tl_t ns = tl_neg_at(file, line, s);
+    tl_t one = tl__cint(1);
+    tl_t alt = tl_sub_at(file, line, ns, one);
+    tl_t mag = tl_where_at(file, line, neg, alt, s);
+    tl_t f = tl_cast_at(file, line, mag, TL_F32);
+    tl_t scale = tl__cflt(wide ? 1.0842020432385337e-19 : 4.6566127342e-10);
+    return tl_mul_at(file, line, f, scale);
+}
+void tl_pair_uniform_to_normal_at(const char *file, int line, tl_t u1, tl_t u2, tl_t *n1, tl_t *n2) {
+    if (!n1 || !n2) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_pair_uniform_to_normal: n1 and n2 must point to the results");
+        return;
+    }
+    *n1 = *n2 = tile__poison;
+    tl_t eps = tl__cflt(1.0e-7);
+    tl_t v1 = tl_maximum_at(file, line, eps, u1);
+    tl_t two_pi = tl__cflt(6.283185307179586);
+    tl_t th = tl_mul_at(file, line, two_pi, u2);
+    tl_t lg = tl_log_at(file, line, v1);
+    tl_t m2 = tl__cflt(-2.0);
+    tl_t e = tl_mul_at(file, line, m2, lg);
+    tl_t r = tl_sqrt_at(file, line, e);
+    tl_t c = tl_cos_at(file, line, th);
+    tl_t sn = tl_sin_at(file, line, th);
+    *n1 = tl_mul_at(file, line, r, c);
+    *n2 = tl_mul_at(file, line, r, sn);
+}
+tl_t tl_random_at(const char *file, int line, int kind, tl_t seed, tl_t offset, tl_t *out, tl_rand_args o) {
+    static const char *const names[] = {"tl_randint", "tl_randint4x", "tl_rand", "tl_rand4x", "tl_randn", "tl_randn4x"};
+    const char *name = kind >= 0 && kind <= TL__RAND_N4 ? names[kind] : "tl_random";
+    int four = kind == TL__RAND_INT4 || kind == TL__RAND_U4 || kind == TL__RAND_N4;
+    if (kind < 0 || kind > TL__RAND_N4) return tile__berr(TILE_ERR_VALUE, file, line, "tl_random: no kind %d", kind);
+    if (four && !out) return tile__berr(TILE_ERR_VALUE, file, line, "%s: the results go to an array of 4 tl_t (got NULL)", name);
+    if (four)
+        for (int k = 0; k < 4; k++) out[k] = tile__poison;
+    int rounds = tile__rand_rounds(file, line, name, o);
+    int off = rounds < 0 ? 0 : tile__rand_int(file, line, name, "offset", offset);
+    if (!off) return tile__poison;
+    /* the counter: the offset's low 32 bits, its high 32 bits (64-bit offsets), 0, 0 */
+    tl_t c[4];
+    c[0] = tl_cast_at(file, line, tile__mk(off), TL_U32);
+    tl_t zero = tl__cuint(0);
+    c[2] = c[3] = tl_mul_at(file, line, c[0], zero);
+    if (tile__dt[tile__dty(off)].bits > 32) {
+        tl_t sh = tl__cint(32);
+        tl_t hi = tl_shr_at(file, line, tile__mk(off), sh);
+        c[1] = tl_cast_at(file, line, hi, TL_U32);
+    } else {
+        c[1] = c[2];
+    }
+    if (!tile__philox(file, line, name, seed, c, rounds)) return tile__poison;
+    if (kind == TL__RAND_INT) return c[0];
+    if (kind == TL__RAND_INT4) {
+        for (int k = 0; k < 4; k++) out[k] = c[k];
+        return c[0];
+    }
+    tl_t u[4];
+    for (int k = 0; k < (kind == TL__RAND_U || kind == TL__RAND_N ? (kind == TL__RAND_U ? 1 : 2) : 4); k++)
+        u[k] = tl_uint_to_uniform_float_at(file, line, c[k]);
+    if (kind == TL__RAND_U) return u[0];
+    if (kind == TL__RAND_U4) {
+        for (int k = 0; k < 4; k++) out[k] = u[k];
+        return u[0];
+    }
+    tl_t n[4];
+    tl_pair_uniform_to_normal_at(file, line, u[0], u[1], &n[0], &n[1]);
+    if (kind == TL__RAND_N) return n[0];
+    tl_pair_uniform_to_normal_at(file, line, u[2], u[3], &n[2], &n[3]);
+    for (int k = 0; k < 4; k++) out[k] = n[k];
+    return n[0];
+}
+tl_t tl__random_stk(const char *file, int line, int kind, tl_t *out, tl_rand_args o) {
+    tl_t offset = tile__pop(file, line), seed = tile__pop(file, line);
+    return tl_random_at(file, line, kind, seed, offset, out, o);
+}
 /* tl_multiple_of (kind 0), tl_max_contiguous (1), tl_max_constancy (2) */
 tl_t tl_hint_at(const char *file, int line, int kind, tl_t xv, int n) {
     static const char *const names[] = {"tl_multiple_of", "tl_max_contiguous", "tl_max_constancy"};

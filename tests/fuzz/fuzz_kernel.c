@@ -151,7 +151,8 @@ enum {
     X(DEEP,      "depth kind [more]: 32 * (1 + depth) nested TL_IF or TL_FOR (or more)")      \
     X(DEEP_EXPR, "depth pick: tl_add(x, tl_add(x, ...)) through the operand stack")         \
     X(HINT,      "kind pick n: tl_multiple_of / tl_max_contiguous / tl_max_constancy")        \
-    X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")
+    X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")                       \
+    X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -940,6 +941,20 @@ static void fz_step(unsigned op) {
         tl_t x = fz_pick();
         int n = (int)fz_u8() - 8;
         fz_push(tl_hint_at(FZ_AT, (int)kind, x, n));
+        break;
+    }
+    case FZ_RAND: {   /* the 4x kinds push their four results */
+        int kind = (int)(fz_u8() % 6);
+        tl_rand_args o;
+        memset(&o, 0, sizeof o);
+        unsigned rb = fz_u8();
+        o.n_rounds = rb < 240 ? (int)(rb % 12) : (int)rb - 240 + 60;   /* 0 (10) .. 11, and the odd one past 64 */
+        tl_t offset = fz_pick(), seed = fz_pick(), out[4];
+        tl_t r = tl_random_at(FZ_AT, kind, seed, offset, out, o);
+        if (kind == TL__RAND_INT4 || kind == TL__RAND_U4 || kind == TL__RAND_N4)
+            for (int k = 0; k < 4; k++) fz_push(out[k]);
+        else
+            fz_push(r);
         break;
     }
     case FZ_SWIZZLE: {
