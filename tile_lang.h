@@ -376,6 +376,11 @@ tl_t tl_permute_at(const char *file, int line, tl_t x, tl_shape order);
 /* tl_trans(x): reverse the dims (a 2-D transpose) */
 #define tl_trans(x) tl_trans_at(TL__HERE, TL__V(x))
 tl_t tl_trans_at(const char *file, int line, tl_t x);
+/* tl_flip(x, dim): x reversed along dim (negative: from the end), a power
+   of two long (Triton's flip: each bit of the index complemented in turn by
+   an xor with the xor-sum of the pair that bit tells apart) */
+#define tl_flip(x, dim) tl_flip_at(TL__HERE, TL__V(x), (dim))
+tl_t tl_flip_at(const char *file, int line, tl_t x, int dim);
 /* concatenate along axis 0 */
 #define tl_cat(a, b) TILE__BIN(tl_cat_at, a, b)
 tl_t tl_cat_at(const char *file, int line, tl_t a, tl_t b);

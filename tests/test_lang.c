@@ -8,6 +8,8 @@
      - tl_reduce_or / tl_reduce_and over integers of each width and over i1,
        along each axis;
      - tl_swizzle2d against Triton's definition written out in C;
+     - tl_flip along each dim (negative too) of 3-D tiles of floats, ints,
+       i1 and f8, bit for bit;
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
@@ -259,6 +261,58 @@ static void test_swizzle(void) {
     }
 }
 
+/* ---- tl_flip -------------------------------------------------------------------------------- */
+/* x [A, B, C] of dtype DT (from u64 bits), flipped along DIM (may be negative) */
+TILE_KERNEL(flip_k, (tl_ptr_u64, x), (tl_ptr_u64, out))
+{
+    int A = TL_META(A), B = TL_META(B), C = TL_META(C), DIM = TL_META(DIM);
+    tl_dtype dt = (tl_dtype)TL_META(DT);
+    tl_t i = tl_expand_dims(tl_expand_dims(tl_arange(0, A), 1), 2), j = tl_expand_dims(tl_expand_dims(tl_arange(0, B), 0), 2);
+    tl_t k = tl_expand_dims(tl_expand_dims(tl_arange(0, C), 0), 1);
+    tl_t offs = tl_add(tl_add(tl_mul(i, B * C), tl_mul(j, C)), k);
+    tl_t bits = tl_load(tl_add(x, offs));
+    int w = tile_dtype_size(dt) * 8;
+    tl_t v = dt == TL_I1 ? tl_ne(tl_and(bits, 1), 0)
+           : tl_bitcast(tl_cast(w == 64 ? bits : tl_and(bits, (long long)((1ull << w) - 1)), w == 8 ? TL_U8 : w == 16 ? TL_U16 : w == 32 ? TL_U32 : TL_U64), dt);
+    tl_t f = tl_flip(v, DIM);
+    tl_static_assert(tl_dtype_of(f) == dt && tl_rank(f) == 3, "same dtype and shape");
+    tl_t fb = dt == TL_I1 ? tl_cast(f, TL_U64)
+            : tl_cast(tl_bitcast(f, w == 8 ? TL_U8 : w == 16 ? TL_U16 : w == 32 ? TL_U32 : TL_U64), TL_U64);
+    tl_store(tl_add(out, offs), fb);
+}
+
+static void test_flip(void) {
+    static const int shapes[][3] = {{1, 1, 16}, {4, 8, 2}, {2, 32, 4}, {8, 1, 8}};
+    static const tl_dtype dts[] = {TL_F32, TL_F16, TL_BF16, TL_I8, TL_I64, TL_I1, TL_F8E4M3};
+    enum { MAXN = 512 };
+    uint64_t hx[MAXN], got[MAXN];
+    uint64_t *x = tile_malloc(sizeof hx), *out = tile_malloc(sizeof got);
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+        for (size_t di = 0; di < sizeof dts / sizeof *dts; di++)
+            for (int dim = -1; dim < 3; dim++) {
+                const int *sh = shapes[si];
+                int n = sh[0] * sh[1] * sh[2], d = dim < 0 ? 2 : dim, w = tile_dtype_size(dts[di]) * 8;
+                for (int q = 0; q < n; q++) hx[q] = tt_next();
+                tile_memcpy_htod(x, hx, (size_t)n * 8);
+                tile_memset(out, 0xa5, (size_t)n * 8);
+                TT_OK(flip_k(TILE_OPTS(.grid = {1}, .meta = {{"A", sh[0]}, {"B", sh[1]}, {"C", sh[2]}, {"DIM", dim}, {"DT", dts[di]}}), x, out));
+                tile_memcpy_dtoh(got, out, (size_t)n * 8);
+                int bad = 0;
+                for (int a = 0; a < sh[0]; a++)
+                    for (int b = 0; b < sh[1]; b++)
+                        for (int c = 0; c < sh[2]; c++) {
+                            int src[3] = {a, b, c};
+                            src[d] = sh[d] - 1 - src[d];
+                            uint64_t v = hx[(src[0] * sh[1] + src[1]) * sh[2] + src[2]];
+                            uint64_t want = dts[di] == TL_I1 ? v & 1 : w == 64 ? v : v & ((1ull << w) - 1);
+                            bad += got[(a * sh[1] + b) * sh[2] + c] != want;
+                        }
+                TT_CHECK(bad == 0, "tl_flip of %s[%d,%d,%d] along %d: %d of %d wrong", tile_dtype_name(dts[di]), sh[0], sh[1], sh[2], dim, bad, n);
+            }
+    tile_free(x);
+    tile_free(out);
+}
+
 /* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
 static int assert_line, print_line;
 TILE_KERNEL(static_checks, (tl_ptr_f32, x))
@@ -422,6 +476,7 @@ int main(void) {
     test_rank0();
     test_reduce_bits();
     test_swizzle();
+    test_flip();
     test_static();
     test_hints();
     test_errors();

@@ -1389,6 +1389,51 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
     *new_i = tl_add_at(file, line, off_i, tl_mod_at(file, line, in_group, rows));
     *new_j = tl_floordiv_at(file, line, in_group, rows);
 }
+/* tl_flip: as a [pre, n, post] tile, for each s = 1, 2, 4 ... < n the
+   index's bit s complemented: viewed as [pre, n / 2s, 2, s, post], each pair
+   along the 2 swapped by y ^ xor_sum(y) over it (in the integers of x's
+   width: exact for every dtype's bits) */
+tl_t tl_flip_at(const char *file, int line, tl_t xv, int dim) {
+    int x = tile__use(file, line, "tl_flip", xv);
+    if (!x) return tile__poison;
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tile__type t = *tile__ty(x);
+    if (t.rank == 0) return tile__berr(TILE_ERR_AXIS, file, line, "tl_flip: cannot flip a scalar");
+    int d = dim < 0 ? dim + t.rank : dim;
+    if (d < 0 || d >= t.rank) return tile__berr(TILE_ERR_AXIS, file, line, "tl_flip: dim %d is out of range for a tile of rank %d", dim, t.rank);
+    if (t.dtype == TL_PTR) return tile__berr(TILE_ERR_DTYPE, file, line, "tl_flip: not on pointers (flip the offsets)");
+    int n = t.shape[d];
+    if (n == 1) return tile__mk(x);
+    tl_dtype it;
+    switch (tile__dt[t.dtype].bits) {
+    case 1: case 8: it = TL_I8; break;
+    case 16: it = TL_I16; break;
+    case 32: it = TL_I32; break;
+    default: it = TL_I64; break;
+    }
+    tl_t y = t.dtype == TL_I1 ? tl_cast_at(file, line, tile__mk(x), it)
+           : t.dtype == it ? tile__mk(x) : tl_bitcast_at(file, line, tile__mk(x), it);
+    int pre = 1, post = 1;
+    for (int k = 0; k < d; k++) pre *= t.shape[k];
+    for (int k = d + 1; k < t.rank; k++) post *= t.shape[k];
+    for (int s = 1; s < n; s *= 2) {
+        tl_shape v;
+        v.rank = 5;
+        v.dim[0] = pre, v.dim[1] = n / (2 * s), v.dim[2] = 2, v.dim[3] = s, v.dim[4] = post;
+        tl_t y5 = tl_reshape_at(file, line, y, v);
+        tl_reduce_args o;
+        memset(&o, 0, sizeof o);
+        o.keep_dims = 1;
+        tl_t pair = tl_reduce_at(file, line, TL_REDUCE_XOR_SUM, y5, 2, o);
+        y = tl_xor_at(file, line, y5, pair);
+    }
+    tl_shape back;
+    back.rank = t.rank;
+    for (int k = 0; k < t.rank; k++) back.dim[k] = t.shape[k];
+    y = tl_reshape_at(file, line, y, back);
+    if (t.dtype == TL_I1) return tl_ne_at(file, line, y, tl__cint(0));
+    return t.dtype == it ? y : tl_bitcast_at(file, line, y, t.dtype);
+}
 /* ---- random numbers: Philox 4x32, as Triton 3.6's random.py --------------------------- */
 static int tile__rand_rounds(const char *file, int line, const char *op, tl_rand_args o) {
     if (o.n_rounds < 0 || o.n_rounds > 64) {
