@@ -381,6 +381,14 @@ tl_t tl_trans_at(const char *file, int line, tl_t x);
    an xor with the xor-sum of the pair that bit tells apart) */
 #define tl_flip(x, dim) tl_flip_at(TL__HERE, TL__V(x), (dim))
 tl_t tl_flip_at(const char *file, int line, tl_t x, int dim);
+/* tl_gather(src, index, axis): Triton's gather: a tile of index's shape
+   whose element at c is src's at c with c[axis] replaced by index[c];
+   index is integer, of src's rank, its dims but axis src's. An index
+   outside [0, src's dim) is TILE_ERR_OOB in the interpreter; on the GPU it
+   wraps modulo that dim (a power of two), never reading outside src. */
+#define tl_gather(src, index, axis) (tl__push(TL__V(src)), tl__push(TL__V(index)), tl__gather_stk(TL__HERE, (axis)))
+tl_t tl_gather_at(const char *file, int line, tl_t src, tl_t index, int axis);
+tl_t tl__gather_stk(const char *file, int line, int axis);
 /* concatenate along axis 0 */
 #define tl_cat(a, b) TILE__BIN(tl_cat_at, a, b)
 tl_t tl_cat_at(const char *file, int line, tl_t a, tl_t b);

@@ -10,6 +10,9 @@
      - tl_swizzle2d against Triton's definition written out in C;
      - tl_flip along each dim (negative too) of 3-D tiles of floats, ints,
        i1 and f8, bit for bit;
+     - tl_gather along either axis, the index longer or shorter than the
+       source there, three source and index dtypes; an index outside the
+       source is TILE_ERR_OOB in the interpreter;
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
@@ -313,6 +316,67 @@ static void test_flip(void) {
     tile_free(out);
 }
 
+/* ---- tl_gather ------------------------------------------------------------------------------ */
+/* src [R, C] (f32 bits, or cast to DT), index [IR, IC] of dtype IT along AXIS */
+TILE_KERNEL(gather_k, (tl_ptr_f32, src), (tl_ptr_i64, index), (tl_ptr_f32, out))
+{
+    int R = TL_META(R), C = TL_META(C), IR = TL_META(IR), IC = TL_META(IC), AXIS = TL_META(AXIS);
+    tl_dtype dt = (tl_dtype)TL_META(DT), it = (tl_dtype)TL_META(IT);
+    tl_t s = tl_load(tl_add(src, tl_add(tl_mul(tl_expand_dims(tl_arange(0, R), 1), C), tl_expand_dims(tl_arange(0, C), 0))));
+    tl_t io = tl_add(tl_mul(tl_expand_dims(tl_arange(0, IR), 1), IC), tl_expand_dims(tl_arange(0, IC), 0));
+    tl_t idx = tl_cast(tl_load(tl_add(index, io)), it);
+    tl_t g = tl_gather(tl_cast(s, dt), idx, AXIS);
+    tl_store(tl_add(out, io), tl_cast(g, TL_F32));
+}
+
+static void test_gather(void) {
+    static const struct { int r, c, ir, ic, axis; } cases[] = {{16, 8, 32, 8, 0}, {16, 8, 16, 4, 1}, {4, 32, 4, 64, -1}, {1, 16, 8, 16, 0}};
+    static const tl_dtype dts[] = {TL_F32, TL_F16, TL_I8};
+    static const tl_dtype its[] = {TL_I32, TL_I64, TL_U8};
+    enum { MAXN = 512 };
+    float hs[MAXN], got[MAXN];
+    int64_t hi[MAXN];
+    float *s = tile_malloc(sizeof hs), *out = tile_malloc(sizeof got);
+    int64_t *ix = tile_malloc(sizeof hi);
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++)
+        for (size_t di = 0; di < 3; di++) {
+            int R = cases[ci].r, C = cases[ci].c, IR = cases[ci].ir, IC = cases[ci].ic, ax = cases[ci].axis < 0 ? 1 : cases[ci].axis;
+            int n = ax == 0 ? R : C;
+            for (int q = 0; q < R * C; q++) hs[q] = (float)tt_int(-100, 100);   /* exact in f16 and i8 */
+            for (int q = 0; q < IR * IC; q++) hi[q] = tt_int(0, n - 1);
+            tile_memcpy_htod(s, hs, sizeof hs);
+            tile_memcpy_htod(ix, hi, sizeof hi);
+            tile_memset(out, 0xff, sizeof got);
+            TT_OK(gather_k(TILE_OPTS(.grid = {1}, .meta = {{"R", R}, {"C", C}, {"IR", IR}, {"IC", IC}, {"AXIS", cases[ci].axis}, {"DT", dts[di]},
+                                                          {"IT", its[di]}}),
+                           s, ix, out));
+            tile_memcpy_dtoh(got, out, sizeof got);
+            int bad = 0;
+            for (int i = 0; i < IR; i++)
+                for (int j = 0; j < IC; j++) {
+                    int k = (int)hi[i * IC + j];
+                    float want = ax == 0 ? hs[k * C + j] : hs[i * C + k];
+                    bad += got[i * IC + j] != want;
+                }
+            TT_CHECK(bad == 0, "tl_gather of %s[%d,%d] by %s[%d,%d] along %d: %d of %d wrong", tile_dtype_name(dts[di]), R, C, tile_dtype_name(its[di]),
+                     IR, IC, cases[ci].axis, bad, IR * IC);
+        }
+    /* an index outside the source: TILE_ERR_OOB in the interpreter (the GPU wraps it) */
+    if (strcmp(tile_backend_name(), "interp") == 0) {
+        for (int q = 0; q < 16 * 8; q++) hi[q] = q == 77 ? 16 : 0;
+        tile_memcpy_htod(ix, hi, sizeof hi);
+        tile_set_log(quiet_log, NULL);
+        tile_status st = gather_k(TILE_OPTS(.grid = {1}, .meta = {{"R", 16}, {"C", 8}, {"IR", 16}, {"IC", 8}, {"AXIS", 0}, {"DT", TL_F32}, {"IT", TL_I32}}),
+                                  s, ix, out);
+        tile_set_log(NULL, NULL);
+        TT_CHECK(st == TILE_ERR_OOB && strstr(tile_last_error(), "tl_gather: lane 77") && strstr(tile_last_error(), "has index 16, outside [0, 16)"),
+                 "tl_gather with index 16 of 16: want TILE_ERR_OOB naming lane 77; got %s: %s", tile_status_id(st), tile_last_error());
+    }
+    tile_free(s);
+    tile_free(ix);
+    tile_free(out);
+}
+
 /* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
 static int assert_line, print_line;
 TILE_KERNEL(static_checks, (tl_ptr_f32, x))
@@ -439,7 +503,10 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 2: r = tl_reduce_or(v, 0); break;                          /* a float */
     case 3: r = tl_reduce_and(tl_cast(v, TL_I32), 0, .dtype = TL_I64); break;   /* no .dtype */
     case 4: tl_swizzle2d(v, 0, 4, 4, 2, &r, &q); break;             /* a float */
-    default: tl_swizzle2d(n, 0, 4, 4, 2, &r, NULL); break;          /* no place for new_j */
+    case 5: tl_swizzle2d(n, 0, 4, 4, 2, &r, NULL); break;           /* no place for new_j */
+    case 6: r = tl_gather(v, v, 0); break;                          /* a float index */
+    case 7: r = tl_gather(v, tl_zeros(TL_I32, 16, 1), 0); break;    /* another rank */
+    default: r = tl_gather(tl_zeros(TL_F32, 4, 16), tl_zeros(TL_I32, 8, 8), 0); break;   /* dim 1 differs */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
 }
@@ -455,6 +522,9 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_reduce_and: no .dtype"},
         {TILE_ERR_DTYPE, "tl_swizzle2d: integers only (operand 1"},
         {TILE_ERR_VALUE, "tl_swizzle2d: new_i and new_j must point to the results"},
+        {TILE_ERR_DTYPE, "tl_gather: the index must be an integer tile"},
+        {TILE_ERR_SHAPE, "must be tiles of one rank"},
+        {TILE_ERR_SHAPE, "tl_gather: dim 1 of the index"},
     };
     float *x = tile_malloc(16 * sizeof(float));
     tile_memset(x, 0, 16 * sizeof(float));
@@ -477,6 +547,7 @@ int main(void) {
     test_reduce_bits();
     test_swizzle();
     test_flip();
+    test_gather();
     test_static();
     test_hints();
     test_errors();

@@ -1389,6 +1389,36 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
     *new_i = tl_add_at(file, line, off_i, tl_mod_at(file, line, in_group, rows));
     *new_j = tl_floordiv_at(file, line, in_group, rows);
 }
+tl_t tl_gather_at(const char *file, int line, tl_t srcv, tl_t indexv, int axis) {
+    int src = tile__use(file, line, "tl_gather", srcv), idx = tile__use(file, line, "tl_gather", indexv);
+    if (!src || !idx) return tile__poison;
+    if (tile__b->f->vals[src].weak) src = tile__cast(src, tile__weak_default(src), file, line);
+    if (tile__b->f->vals[idx].weak) idx = tile__cast(idx, tile__weak_default(idx), file, line);
+    const tile__type *st = tile__ty(src), *it = tile__ty(idx);
+    char a[96], b[96];
+    if (!tile__is_int(it->dtype) || it->dtype == TL_I1)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_gather: the index must be an integer tile (got %s)", tile__tys(idx, a));
+    if (st->rank == 0 || st->rank != it->rank)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_gather: the source (%s) and the index (%s) must be tiles of one rank", tile__tys(src, a),
+                          tile__tys(idx, b));
+    int d = axis < 0 ? axis + st->rank : axis;
+    if (d < 0 || d >= st->rank) return tile__berr(TILE_ERR_AXIS, file, line, "tl_gather: axis %d is out of range for rank %d", axis, st->rank);
+    for (int k = 0; k < st->rank; k++)
+        if (k != d && st->shape[k] != it->shape[k])
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_gather: dim %d of the index (%s) must be the source's (%s): only dim %d may differ", k,
+                              tile__tys(idx, a), tile__tys(src, b), d);
+    tile__type rt = *it;
+    rt.dtype = st->dtype;
+    rt.elem = st->elem;
+    int ops[2] = {src, idx};
+    int r = tile__emit1(TILE__OP_GATHER, ops, 2, rt, file, line);
+    if (r > 0) tile__defop(r)->i[0] = d;
+    return tile__mk(r);
+}
+tl_t tl__gather_stk(const char *file, int line, int axis) {
+    tl_t index = tile__pop(file, line), src = tile__pop(file, line);
+    return tl_gather_at(file, line, src, index, axis);
+}
 /* tl_flip: as a [pre, n, post] tile, for each s = 1, 2, 4 ... < n the
    index's bit s complemented: viewed as [pre, n / 2s, 2, s, post], each pair
    along the 2 swapped by y ^ xor_sum(y) over it (in the integers of x's

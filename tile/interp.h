@@ -749,6 +749,27 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_CAT: case TILE__OP_JOIN: case TILE__OP_SPLIT:
         tile__interp_shape(I, op);
         return TILE_OK;
+    case TILE__OP_GATHER: {
+        const tile__type *st = &f->vals[f->pool[op->opnd]].t, *rt = &f->vals[op->res].t, *it = &f->vals[f->pool[op->opnd + 1]].t;
+        const tile__elem *src = tile__interp_in(I, op, 0), *idx = tile__interp_in(I, op, 1);
+        tile__elem *out = I->buf[op->res];
+        int axis = (int)op->i[0], n = tile__numel(rt), c[TILE__MAX_RANK];
+        for (int e = 0; e < n; e++) {
+            int rest = e;
+            for (int d = rt->rank - 1; d >= 0; d--) c[d] = rest % rt->shape[d], rest /= rt->shape[d];
+            long long k = tile__is_signed(it->dtype) ? idx[e].i : (long long)(idx[e].u > (uint64_t)INT_MAX ? (uint64_t)INT_MAX + 1 : idx[e].u);
+            if (k < 0 || k >= st->shape[axis]) {
+                char midx[96];
+                return tile__error(TILE_ERR_OOB, f->name, op->file, op->line, "tl_gather: lane %d%s of program (%u,%u,%u) has index %lld, outside [0, %d) along axis %d",
+                                   e, tile__interp_midx(rt, e, midx, sizeof midx), I->pid[0], I->pid[1], I->pid[2], k, st->shape[axis], axis);
+            }
+            c[axis] = (int)k;
+            long long lin = 0;
+            for (int d = 0; d < st->rank; d++) lin = lin * st->shape[d] + c[d];
+            out[e] = src[lin];
+        }
+        return TILE_OK;
+    }
     case TILE__OP_HINT: {   /* the facts are the compiler's; the values pass */
         const tile__type *t = &f->vals[op->res].t;
         memcpy(I->buf[op->res], tile__interp_in(I, op, 0), (size_t)tile__numel(t) * sizeof(tile__elem));

@@ -1091,6 +1091,39 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m, 0);
         return;
     }
+    case TILE__OP_GATHER: {
+        /* src through shared memory (4-byte slots at least), each result
+           element read at its index along axis, masked into [0, n) */
+        const tile__type *st = &f->vals[o[0]].t;
+        const tile__layout *Ls = &lw->lay[o[0]], *Lr = &lw->lay[r];
+        tl_dtype t = st->dtype;
+        int axis = (int)op->i[0], sz = tile__smem_size(t), n = st->shape[axis];
+        const int *idx = tile__converted(lw, o[1], Lr);
+        tl_dtype it = tile__vdt(lw, o[1]);
+        int *out = tile__regs_new(lw, r);
+        tile__need_smem(lw, (size_t)tile__numel(st) * (size_t)sz);
+        tile__sync(lw);
+        for (int e = 0; e < Ls->E; e++) {
+            int lin = tile__lin_reg(lw, Ls, e, -1, 0);
+            int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz));
+            tile__sst(lw, t, at, lw->regs[o[0]][e]);
+        }
+        tile__sync(lw);
+        for (int e = 0; e < Lr->E; e++) {
+            int k = it == TL_I32 ? idx[e] : em->op1(em, TILE__OP_CAST, it, TL_I32, idx[e]);
+            k = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, k, tile__li(lw, n - 1));
+            int lin = tile__li(lw, 0);
+            for (int d = 0; d < st->rank; d++) {
+                int c = d == axis ? k : tile__coord_reg(lw, Lr, e, d);
+                int scaled = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, st->shape[d]));
+                lin = em->op2(em, TILE__OP_ADD, TL_I32, TL_I32, scaled, c);
+            }
+            int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lin, tile__li(lw, sz));
+            out[e] = tile__sld(lw, t, at);
+        }
+        tile__sync(lw);
+        return;
+    }
     case TILE__OP_HINT: {   /* the operand is in the result's layout (RES): the same registers */
         int *out = tile__regs_new(lw, r);
         for (int e = 0; e < lw->lay[r].E; e++) out[e] = lw->regs[o[0]][e];

@@ -152,7 +152,8 @@ enum {
     X(DEEP_EXPR, "depth pick: tl_add(x, tl_add(x, ...)) through the operand stack")         \
     X(HINT,      "kind pick n: tl_multiple_of / tl_max_contiguous / tl_max_constancy")        \
     X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")                       \
-    X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)")
+    X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)") \
+    X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -941,6 +942,30 @@ static void fz_step(unsigned op) {
         tl_t x = fz_pick();
         int n = (int)fz_u8() - 8;
         fz_push(tl_hint_at(FZ_AT, (int)kind, x, n));
+        break;
+    }
+    case FZ_GATHER: {
+        unsigned ab = fz_u8();
+        tl_t x = fz_pick();
+        int r = x.id > 0 ? tl_rank(x) : 0, axis = r > 0 ? (int)(ab % (unsigned)r) : 0;
+        tl_t index;
+        if (ab >= 128 || r == 0) {
+            index = fz_pick();   /* anything: the errors */
+        } else {
+            /* x's shape, along axis (arange * 3) % n: in range */
+            tl_t a = tl_arange_at(FZ_AT, 0, tl_dim(x, axis));
+            tl_t three = tl__cint(3);
+            tl_t m = tl_mul_at(FZ_AT, a, three);
+            tl_t nn = tl__cint(tl_dim(x, axis));
+            tl_t ar = tl_mod_at(FZ_AT, m, nn);
+            for (int d = 0; d < r; d++)
+                if (d != axis) ar = tl_expand_dims_at(FZ_AT, ar, d);
+            tl_shape sh;
+            sh.rank = r;
+            for (int d = 0; d < r && d < TL_MAX_RANK; d++) sh.dim[d] = tl_dim(x, d);
+            index = tl_broadcast_to_at(FZ_AT, ar, sh);
+        }
+        fz_push(tl_gather_at(FZ_AT, x, index, ab >= 128 || r == 0 ? (int)(ab % 5) - 2 : axis));
         break;
     }
     case FZ_RAND: {   /* the 4x kinds push their four results */
