@@ -381,6 +381,17 @@ tl_t tl_trans_at(const char *file, int line, tl_t x);
    an xor with the xor-sum of the pair that bit tells apart) */
 #define tl_flip(x, dim) tl_flip_at(TL__HERE, TL__V(x), (dim))
 tl_t tl_flip_at(const char *file, int line, tl_t x, int dim);
+/* tl_histogram(x, num_bins, .mask = m): Triton's histogram: i32[num_bins]
+   counts of x's values (a 1-D integer tile) in each bin k of [k, k + 1),
+   k < num_bins (a power of two); values outside and lanes where m is 0 are
+   not counted. Block-local: the counts of this program's x (on the GPU in
+   shared memory, one atomic per element), to be added up by the caller
+   (one tl_atomic_add per bin per program). */
+typedef struct tl_histogram_args { int tl__none; tl_t mask; } tl_histogram_args;
+#define tl_histogram(...)                                                                                                     \
+    tl_histogram_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__),                                     \
+                    (tl_histogram_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
+tl_t tl_histogram_at(const char *file, int line, tl_t x, int num_bins, tl_histogram_args o);
 /* tl_gather(src, index, axis): Triton's gather: a tile of index's shape
    whose element at c is src's at c with c[axis] replaced by index[c];
    index is integer, of src's rank, its dims but axis src's. An index

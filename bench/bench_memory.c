@@ -3,7 +3,9 @@
    Vector add (fp32 at n = 2^28, fp16 and bf16 at n = 2^29: 3 GiB moved per
    run each), softmax fp32 (16384 x 4096 and 4096 x 16384, one program per
    row, BLOCK the next power of two of the row) and layer norm forward (fp32
-   8192 x 8192, the kernel of examples/layer_norm.c). Each is swept over a
+   8192 x 8192, the kernel of examples/layer_norm.c), and a 256-bin
+   histogram of 2^26 i32 values, half of them in one bin (per-element
+   atomics against tl_histogram's block-local counts). Each is swept over a
    few BLOCK / num_warps choices; every choice is checked once against a C
    reference on a sample (windows of elements, rows) before it is timed, and
    a wrong one is reported as FAILED, never timed. GB/s counts compulsory
@@ -36,6 +38,27 @@ static void vadd_body(tl_t x, tl_t y, tl_t out, tl_t n) {
 TILE_KERNEL(vadd_f32, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, out), (tl_i32, n)) { vadd_body(x, y, out, n); }
 TILE_KERNEL(vadd_f16, (tl_ptr_f16, x), (tl_ptr_f16, y), (tl_ptr_f16, out), (tl_i32, n)) { vadd_body(x, y, out, n); }
 TILE_KERNEL(vadd_bf16, (tl_ptr_bf16, x), (tl_ptr_bf16, y), (tl_ptr_bf16, out), (tl_i32, n)) { vadd_body(x, y, out, n); }
+
+/* A 256-bin histogram of i32 values in [0, BINS), two ways: every element a
+   tl_atomic_add on its bin (examples/histogram.c's way), and tl_histogram's
+   block-local counts in shared memory, then one tl_atomic_add per bin per
+   program (bins counted 0 masked off). */
+TILE_KERNEL(hist_atomic, (tl_ptr_i32, x), (tl_ptr_i32, bins), (tl_i32, n))
+{
+    int  BLOCK = TL_META(BLOCK);
+    tl_t offs  = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask  = tl_lt(offs, n);
+    tl_t v     = tl_load(tl_add(x, offs), .mask = mask);
+    tl_atomic_add(tl_add(bins, v), 1, .mask = mask);
+}
+TILE_KERNEL(hist_local, (tl_ptr_i32, x), (tl_ptr_i32, bins), (tl_i32, n))
+{
+    int  BLOCK = TL_META(BLOCK), BINS = TL_META(BINS);
+    tl_t offs  = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask  = tl_lt(offs, n);
+    tl_t h     = tl_histogram(tl_load(tl_add(x, offs), .mask = mask), BINS, .mask = mask);
+    tl_atomic_add(tl_add(bins, tl_arange(0, BINS)), h, .mask = tl_gt(h, 0));
+}
 
 /* The examples' own softmax and layer norm kernels (each example with its
    main() and helpers renamed; the implementation is guarded, so it is
@@ -208,6 +231,81 @@ done:
     tile_kernel_release(TILE_KERNEL_OF(vadd_f32));
     tile_kernel_release(TILE_KERNEL_OF(vadd_f16));
     tile_kernel_release(TILE_KERNEL_OF(vadd_bf16));
+}
+
+/* ---- histogram --------------------------------------------------------------------------------- */
+enum { HIST_BINS = 256 };
+typedef struct hist_ctx {
+    int32_t n;
+    int block, warps, local;
+    int32_t *x[BENCH_MAX_SETS], *bins[BENCH_MAX_SETS];
+} hist_ctx;
+
+static tile_status hist_run(void *ctx, int set) {
+    const hist_ctx *c = (const hist_ctx *)ctx;
+    const tile_launch *o = TILE_OPTS(.grid = {tile_cdiv(c->n, c->block)}, .num_warps = c->warps, .meta = {{"BLOCK", c->block}, {"BINS", HIST_BINS}});
+    return c->local ? hist_local(o, c->x[set], c->bins[set], c->n) : hist_atomic(o, c->x[set], c->bins[set], c->n);
+}
+
+/* a 2^26-value histogram (half the values in bin 1: the contended case),
+   counted exactly against C; GB/s of the values read (the bins are noise) */
+static void bench_histogram(int32_t n) {
+    char shape[32], what[96];
+    snprintf(shape, sizeof shape, "n=%ld", (long)n);
+    if (n > 0 && (n & (n - 1)) == 0) snprintf(shape, sizeof shape, "n=2^%d", (int)log2((double)n));
+    snprintf(what, sizeof what, "histogram i32 %d bins %s", HIST_BINS, shape);
+    double moved = 4.0 * (double)n, copy = bench_copy_gbps(2 * moved) / 2;   /* reading alone: half a copy's bytes at the copy's rate */
+    hist_ctx c;
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    int nsets = bench_sets_for((size_t)moved);
+    int32_t *hx = (int32_t *)bench_hmalloc((size_t)n * sizeof(int32_t), what);
+    long long want[HIST_BINS] = {0};
+    for (int32_t i = 0; i < n; i++) {
+        hx[i] = bench_uniform(0, 1) < 0.5 ? 1 : (int32_t)(bench_uniform(0, 1) * HIST_BINS) % HIST_BINS;
+        want[hx[i]]++;
+    }
+    for (int s = 0; s < nsets; s++) {
+        c.x[s] = (int32_t *)bench_dmalloc((size_t)n * sizeof(int32_t), what);
+        c.bins[s] = (int32_t *)bench_dmalloc(HIST_BINS * sizeof(int32_t), what);
+        if (!bench_ok(tile_memcpy_htod(c.x[s], hx, (size_t)n * sizeof(int32_t)), what)) goto done;
+    }
+    static const int blocks[] = {1024, 4096}, warps[] = {4, 8};
+    for (int local = 0; local < 2; local++)
+        for (int b = 0; b < 2; b++)
+            for (int w = 0; w < 2; w++) {
+                char config[40], label[160];
+                c.local = local;
+                c.block = blocks[b];
+                c.warps = warps[w];
+                snprintf(config, sizeof config, "%s B=%d w=%d", local ? "tl_histogram" : "atomics", c.block, c.warps);
+                snprintf(label, sizeof label, "%s %s", what, config);
+                int32_t got[HIST_BINS];
+                if (!bench_ok(tile_memset(c.bins[0], 0, sizeof got), label) || !bench_ok(hist_run(&c, 0), label) ||
+                    !bench_ok(tile_memcpy_dtoh(got, c.bins[0], sizeof got), label))
+                    continue;
+                int bad = -1;
+                for (int k = 0; k < HIST_BINS && bad < 0; k++)
+                    if (got[k] != want[k]) bad = k;
+                if (bad >= 0) {
+                    printf("FAILED  %s: bin %d counts %d, want %lld (C reference)\n", label, bad, got[bad], want[bad]);
+                    bench_failures++;
+                    continue;
+                }
+                bench_stats st;
+                if (!bench_ok(bench_time(hist_run, &c, nsets, &st), label)) continue;
+                bench_row("histogram", shape, "i32", config, &st, moved, copy);
+                printf("#   %s: %.2f G values/s\n", config, n / (st.ms * 1e6));
+                keep_best(what, config, bench_gbps(moved, st.ms), copy, 0, NULL);
+            }
+done:
+    for (int s = 0; s < nsets; s++) {
+        tile_free(c.x[s]);
+        tile_free(c.bins[s]);
+    }
+    free(hx);
+    tile_kernel_release(TILE_KERNEL_OF(hist_atomic));
+    tile_kernel_release(TILE_KERNEL_OF(hist_local));
 }
 
 /* ---- softmax ---------------------------------------------------------------------------------- */
@@ -450,6 +548,7 @@ int main(void) {
     bench_softmax(smoke ? 64 : 16384, smoke ? 200 : 4096, 3900, "Triton 4002, torch 2529");
     bench_softmax(smoke ? 16 : 4096, smoke ? 1024 : 16384, 0, "Triton 4000, torch 3082");
     bench_layer_norm(smoke ? 32 : 8192, smoke ? 1000 : 8192);
+    bench_histogram(smoke ? 5003 : 1 << 26);
 
     printf("\n# summary: the best configuration of each (GB/s = compulsory bytes / median time)\n");
     for (int i = 0; i < nbests; i++) {

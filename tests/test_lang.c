@@ -13,6 +13,8 @@
      - tl_gather along either axis, the index longer or shorter than the
        source there, three source and index dtypes; an index outside the
        source is TILE_ERR_OOB in the interpreter;
+     - tl_histogram of skewed integers of five dtypes, values outside the
+       bins and masked lanes left out;
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
@@ -377,6 +379,64 @@ static void test_gather(void) {
     tile_free(out);
 }
 
+/* ---- tl_histogram --------------------------------------------------------------------------- */
+/* each program's counts of x[pid*B, +B) (dtype DT, values where x < n) into hist[pid] */
+TILE_KERNEL(hist_k, (tl_ptr_i64, x), (tl_ptr_i32, hist), (tl_i32, n))
+{
+    int B = TL_META(B), BINS = TL_META(BINS), MASK = TL_META(MASK);
+    tl_dtype dt = (tl_dtype)TL_META(DT);
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), B), tl_arange(0, B));
+    tl_t v = tl_cast(tl_load(tl_add(x, offs)), dt);
+    tl_t h = MASK ? tl_histogram(v, BINS, .mask = tl_lt(offs, n)) : tl_histogram(v, BINS);
+    tl_static_assert(tl_dtype_of(h) == TL_I32 && tl_dim(h, 0) == BINS, "i32[BINS]");
+    tl_store(tl_add(hist, tl_add(tl_mul(tl_program_id(0), BINS), tl_arange(0, BINS))), h);
+}
+
+static void test_histogram(void) {
+    static const struct { int b, bins; tl_dtype dt; int mask; } cases[] = {
+        {256, 16, TL_I32, 0}, {1024, 256, TL_I32, 1}, {64, 128, TL_I8, 1}, {512, 4, TL_U16, 0}, {128, 64, TL_I64, 1}, {32, 1, TL_U32, 0}};
+    enum { G = 3, MAXB = 1024, MAXBINS = 256 };
+    int64_t *hx = malloc(G * MAXB * sizeof *hx);
+    int32_t *got = malloc(G * MAXBINS * sizeof *got);
+    int64_t *x = tile_malloc(G * MAXB * sizeof *hx);
+    int32_t *hist = tile_malloc(G * MAXBINS * sizeof *got);
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        int B = cases[ci].b, bins = cases[ci].bins, n = G * B - (int)tt_int(0, B - 1);
+        for (int i = 0; i < G * B; i++) {
+            /* skewed: half the values in bin 1; some below 0 or past the bins (and their wrap into the dtype) */
+            long long v = tt_int(0, 1) ? 1 : tt_int(-bins / 2 - 3, bins + bins / 2 + 3);
+            hx[i] = v;
+        }
+        tile_memcpy_htod(x, hx, (size_t)G * B * sizeof *hx);
+        tile_memset(hist, 0xa5, (size_t)G * bins * sizeof *got);
+        TT_OK(hist_k(TILE_OPTS(.grid = {G}, .meta = {{"B", B}, {"BINS", bins}, {"MASK", cases[ci].mask}, {"DT", cases[ci].dt}}), x, hist, n));
+        tile_memcpy_dtoh(got, hist, (size_t)G * bins * sizeof *got);
+        int bad = 0;
+        for (int p = 0; p < G; p++)
+            for (int k = 0; k < bins; k++) {
+                int want = 0;
+                for (int i = p * B; i < (p + 1) * B; i++) {
+                    if (cases[ci].mask && i >= n) continue;
+                    long long v = hx[i];
+                    switch (cases[ci].dt) {   /* the value as the dtype holds it */
+                    case TL_I8: v = (int8_t)v; break;
+                    case TL_U16: v = (uint16_t)v; break;
+                    case TL_U32: v = (uint32_t)v; break;
+                    default: break;
+                    }
+                    want += v == k;
+                }
+                bad += got[p * bins + k] != want;
+            }
+        TT_CHECK(bad == 0, "tl_histogram of %s[%d] into %d bins%s: %d of %d counts wrong", tile_dtype_name(cases[ci].dt), B, bins,
+                 cases[ci].mask ? " (masked)" : "", bad, G * bins);
+    }
+    free(hx);
+    free(got);
+    tile_free(x);
+    tile_free(hist);
+}
+
 /* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
 static int assert_line, print_line;
 TILE_KERNEL(static_checks, (tl_ptr_f32, x))
@@ -506,7 +566,9 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 5: tl_swizzle2d(n, 0, 4, 4, 2, &r, NULL); break;           /* no place for new_j */
     case 6: r = tl_gather(v, v, 0); break;                          /* a float index */
     case 7: r = tl_gather(v, tl_zeros(TL_I32, 16, 1), 0); break;    /* another rank */
-    default: r = tl_gather(tl_zeros(TL_F32, 4, 16), tl_zeros(TL_I32, 8, 8), 0); break;   /* dim 1 differs */
+    case 8: r = tl_gather(tl_zeros(TL_F32, 4, 16), tl_zeros(TL_I32, 8, 8), 0); break;   /* dim 1 differs */
+    case 9: r = tl_histogram(v, 16); break;                           /* floats */
+    default: r = tl_histogram(tl_cast(v, TL_I32), 12); break;        /* not a power of two */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
 }
@@ -525,6 +587,8 @@ static void test_errors(void) {
         {TILE_ERR_DTYPE, "tl_gather: the index must be an integer tile"},
         {TILE_ERR_SHAPE, "must be tiles of one rank"},
         {TILE_ERR_SHAPE, "tl_gather: dim 1 of the index"},
+        {TILE_ERR_DTYPE, "tl_histogram: the input must be integers"},
+        {TILE_ERR_BLOCK, "tl_histogram: num_bins must be a power of two"},
     };
     float *x = tile_malloc(16 * sizeof(float));
     tile_memset(x, 0, 16 * sizeof(float));
@@ -548,6 +612,7 @@ int main(void) {
     test_swizzle();
     test_flip();
     test_gather();
+    test_histogram();
     test_static();
     test_hints();
     test_errors();

@@ -1389,6 +1389,25 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
     *new_i = tl_add_at(file, line, off_i, tl_mod_at(file, line, in_group, rows));
     *new_j = tl_floordiv_at(file, line, in_group, rows);
 }
+tl_t tl_histogram_at(const char *file, int line, tl_t xv, int num_bins, tl_histogram_args o) {
+    int x = tile__use(file, line, "tl_histogram", xv);
+    if (!x) return tile__poison;
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tile__type xt = *tile__ty(x);
+    char s[96];
+    if (!tile__is_int(xt.dtype) || xt.dtype == TL_I1)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_histogram: the input must be integers (got %s)", tile__tys(x, s));
+    if (xt.rank != 1) return tile__berr(TILE_ERR_SHAPE, file, line, "tl_histogram: the input must be a 1-D tile (got %s)", tile__tys(x, s));
+    if (num_bins < 1 || !tile__is_pow2(num_bins) || num_bins > TILE__MAX_NUMEL)
+        return tile__berr(TILE_ERR_BLOCK, file, line, "tl_histogram: num_bins must be a power of two from 1 to %d (got %d)", TILE__MAX_NUMEL, num_bins);
+    int m = tile__mask(file, line, "tl_histogram", o.mask, &xt);
+    if (m < 0) return tile__poison;
+    tile__type rt = tile__scalar_type(TL_I32);
+    rt.rank = 1;
+    rt.shape[0] = num_bins;
+    int ops[2] = {x, m};
+    return tile__mk(tile__emit1(TILE__OP_HISTOGRAM, ops, 2, rt, file, line));
+}
 tl_t tl_gather_at(const char *file, int line, tl_t srcv, tl_t indexv, int axis) {
     int src = tile__use(file, line, "tl_gather", srcv), idx = tile__use(file, line, "tl_gather", indexv);
     if (!src || !idx) return tile__poison;

@@ -749,6 +749,18 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_CAT: case TILE__OP_JOIN: case TILE__OP_SPLIT:
         tile__interp_shape(I, op);
         return TILE_OK;
+    case TILE__OP_HISTOGRAM: {
+        const tile__type *xt = &f->vals[f->pool[op->opnd]].t;
+        const tile__elem *x = tile__interp_in(I, op, 0), *m = f->pool[op->opnd + 1] > 0 ? tile__interp_in(I, op, 1) : NULL;
+        tile__elem *out = I->buf[op->res];
+        int nb = f->vals[op->res].t.shape[0], n = tile__numel(xt), sg = tile__is_signed(xt->dtype);
+        for (int b = 0; b < nb; b++) out[b].i = 0;
+        for (int e = 0; e < n; e++) {
+            if (m && !m[e].u) continue;
+            if (sg ? x[e].i >= 0 && x[e].i < nb : x[e].u < (uint64_t)nb) out[sg ? x[e].i : (int64_t)x[e].u].i++;
+        }
+        return TILE_OK;
+    }
     case TILE__OP_GATHER: {
         const tile__type *st = &f->vals[f->pool[op->opnd]].t, *rt = &f->vals[op->res].t, *it = &f->vals[f->pool[op->opnd + 1]].t;
         const tile__elem *src = tile__interp_in(I, op, 0), *idx = tile__interp_in(I, op, 1);

@@ -100,6 +100,7 @@ enum {
     X(CAT,          "cat",          2,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* a then b along axis 0 */ \
     X(JOIN,         "join",         2,  1,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* stack a, b on a new last dim of 2 */ \
     X(SPLIT,        "split",        1,  2,  TILE__F_PURE,           0,       0,     0, OWN,  0)                      /* the halves of the last dim (of 2) */ \
+    X(HISTOGRAM,    "histogram",    2,  1,  TILE__F_PURE,           0,       0,     2, OWN,  0)                      /* x, mask (optional): i32 counts of x's values in [0, bins), lanes where mask */ \
     X(GATHER,       "gather",       2,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* src, index: the result has index's shape; at c, src at c with c[axis] = index[c] */ \
     X(HINT,         "hint",         1,  1,  TILE__F_PURE,           0,       0,     0, RES,  "multiple_of,max_contiguous,max_constancy") /* x itself; facts of its last dim the user vouches for (0: none) */ \
     X(ADD,          "add",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a + b (ints wrap) */ \

@@ -1091,6 +1091,44 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         tile__relayout(lw, 2, &lw->lay[o[0]], srcs, dt->dtype, &lw->lay[r], out, op->code == TILE__OP_CAT ? tile__map_same : tile__map_join, &m, 0);
         return;
     }
+    case TILE__OP_HISTOGRAM: {
+        /* counts in shared memory: zeroed, one red.shared.add per element
+           in range (its owner only: replicas stay silent), read back */
+        const tile__layout *Lx = &lw->lay[o[0]], *Lr = &lw->lay[r];
+        tl_dtype xt = tile__vdt(lw, o[0]);
+        int nb = f->vals[r].t.shape[0], sg = tile__is_signed(xt);
+        const int *mask = o[1] > 0 ? tile__converted(lw, o[1], Lx) : NULL;
+        int own = tile__owner_reg(lw, Lx), *out = tile__regs_new(lw, r);
+        tile__elem z, top;
+        z.i = 0;
+        top.i = nb;
+        int zero32 = tile__li(lw, 0), four = tile__li(lw, 4);
+        tile__need_smem(lw, (size_t)nb * 4);
+        tile__sync(lw);
+        for (int e = 0; e < Lr->E; e++) {
+            int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 0), four);
+            tile__sst(lw, TL_I32, at, zero32);
+        }
+        tile__sync(lw);
+        int lo = em->lit(em, xt, z), hi = em->lit(em, xt, top);
+        for (int e = 0; e < Lx->E; e++) {
+            int v = lw->regs[o[0]][e];
+            int in = em->op2(em, TILE__OP_LT, xt, TL_I1, v, hi);
+            if (sg) in = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, in, em->op2(em, TILE__OP_GE, xt, TL_I1, v, lo));
+            int pred = tile__and_pred(lw, tile__and_pred(lw, own, mask ? mask[e] : -1), in);
+            int bin = xt == TL_I32 || xt == TL_U32 ? v : em->op1(em, TILE__OP_CAST, xt, TL_I32, v);
+            bin = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, bin, tile__li(lw, nb - 1));   /* in range already; keeps the address inside */
+            int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, bin, four);
+            tile__ptx_red_shared_inc(em, tile__soff(lw, at), pred);
+        }
+        tile__sync(lw);
+        for (int e = 0; e < Lr->E; e++) {
+            int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, tile__coord_reg(lw, Lr, e, 0), four);
+            out[e] = tile__sld(lw, TL_I32, at);
+        }
+        tile__sync(lw);
+        return;
+    }
     case TILE__OP_GATHER: {
         /* src through shared memory (4-byte slots at least), each result
            element read at its index along axis, masked into [0, n) */

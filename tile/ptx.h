@@ -417,6 +417,15 @@ static void tile__ptx_ktime(tile__emitter *em, int ptr, int tid, int end) {
                       TILE__KTIME_LANES - 1, TILE__KTIME_LANE_STRIDE);
     tile__pb_emit(em, &b);
 }
+/* >>histogram: one more in the u32 at shared byte offset off, where pred */
+static void tile__ptx_red_shared_inc(tile__emitter *em, int off, int pred) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SMEM, off, 0);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p red.shared.add.u32 [$0], 1; }");
+    tile__pb_emit(em, &b);
+}
 static int tile__ptx_tid_here(tile__emitter *em) {
     tile__ptxb b;
     int out;

@@ -153,7 +153,8 @@ enum {
     X(HINT,      "kind pick n: tl_multiple_of / tl_max_contiguous / tl_max_constancy")        \
     X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")                       \
     X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)") \
-    X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick")
+    X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick") \
+    X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -942,6 +943,15 @@ static void fz_step(unsigned op) {
         tl_t x = fz_pick();
         int n = (int)fz_u8() - 8;
         fz_push(tl_hint_at(FZ_AT, (int)kind, x, n));
+        break;
+    }
+    case FZ_HISTOGRAM: {
+        unsigned bb = fz_u8();
+        tl_t x = fz_pick();
+        tl_histogram_args o;
+        memset(&o, 0, sizeof o);
+        if (bb & 128) o.mask = fz_pick();
+        fz_push(tl_histogram_at(FZ_AT, x, (bb & 15) == 15 ? 12 : 1 << (bb % 10), o));
         break;
     }
     case FZ_GATHER: {
