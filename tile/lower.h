@@ -1096,9 +1096,14 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
            in range (its owner only: replicas stay silent), read back */
         const tile__layout *Lx = &lw->lay[o[0]], *Lr = &lw->lay[r];
         tl_dtype xt = tile__vdt(lw, o[0]);
-        int nb = f->vals[r].t.shape[0], sg = tile__is_signed(xt);
+        int nb = f->vals[r].t.shape[0], sg = tile__is_signed(xt);   /* (sg: i8..i64) */
         const int *mask = o[1] > 0 ? tile__converted(lw, o[1], Lx) : NULL;
         int own = tile__owner_reg(lw, Lx), *out = tile__regs_new(lw, r);
+        /* the range test in i32 for the narrower dtypes (a u8's 256 bins
+           do not fit a u8 literal; a u32 past 2^31 turns negative: out), in
+           the dtype itself for the 64-bit ones */
+        int wide = tile__dt[xt].bits == 64;
+        tl_dtype ct = wide ? xt : TL_I32;
         tile__elem z, top;
         z.i = 0;
         top.i = nb;
@@ -1110,13 +1115,17 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
             tile__sst(lw, TL_I32, at, zero32);
         }
         tile__sync(lw);
-        int lo = em->lit(em, xt, z), hi = em->lit(em, xt, top);
+        int lo = em->lit(em, ct, z), hi = em->lit(em, ct, top);
         for (int e = 0; e < Lx->E; e++) {
             int v = lw->regs[o[0]][e];
-            int in = em->op2(em, TILE__OP_LT, xt, TL_I1, v, hi);
-            if (sg) in = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, in, em->op2(em, TILE__OP_GE, xt, TL_I1, v, lo));
+            if (!wide && xt != TL_I32) v = em->op1(em, xt == TL_U32 ? TILE__OP_BITCAST : TILE__OP_CAST, xt, TL_I32, v);
+            int in = em->op2(em, TILE__OP_LT, ct, TL_I1, v, hi);
+            if (sg || !wide) {
+                int ge = em->op2(em, TILE__OP_GE, ct, TL_I1, v, lo);
+                in = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, in, ge);
+            }
             int pred = tile__and_pred(lw, tile__and_pred(lw, own, mask ? mask[e] : -1), in);
-            int bin = xt == TL_I32 || xt == TL_U32 ? v : em->op1(em, TILE__OP_CAST, xt, TL_I32, v);
+            int bin = wide ? em->op1(em, TILE__OP_CAST, xt, TL_I32, v) : v;
             bin = em->op2(em, TILE__OP_AND, TL_I32, TL_I32, bin, tile__li(lw, nb - 1));   /* in range already; keeps the address inside */
             int at = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, bin, four);
             tile__ptx_red_shared_inc(em, tile__soff(lw, at), pred);
