@@ -864,10 +864,22 @@ static void fz_deep(void) {
     free(fs);
 }
 /* depth pick: tl_add(x, tl_add(x, ... tl_add(x, x))) as the macros trace it */
+/* A composite op (one call, many IR ops) on a big tile: its elements times
+   the ops it makes count against FZ_ELEMS; 0 (do not make it) when the
+   budget is spent. A deep expression of 510 adds on a 2^20 tile inside a
+   loop took libFuzzer's 30 s under the sanitizers. */
+static int fz_spend(tl_t x, long long ops) {
+    long long n = x.id > 0 ? fz_numel(x) : 0;
+    if (n <= FZ_BIG) return 1;
+    if (fz_elems + n * ops > FZ_ELEMS) return 0;
+    fz_elems += n * ops;
+    return 1;
+}
 static void fz_deep_expr(void) {
     unsigned b = fz_u8();
     int depth = b < 200 ? (int)(b % 32) : 2 * (int)b;   /* > 254: the stack's limit */
     tl_t x = fz_pick();
+    if (!fz_spend(x, depth + 1)) depth = 0;
     for (int d = 0; d < depth; d++) tl__push(x);
     tl__push(x);
     tl__push(x);
@@ -985,6 +997,7 @@ static void fz_step(unsigned op) {
         unsigned rb = fz_u8();
         o.n_rounds = rb < 240 ? (int)(rb % 12) : (int)rb - 240 + 60;   /* 0 (10) .. 11, and the odd one past 64 */
         tl_t offset = fz_pick(), seed = fz_pick(), out[4];
+        if (!fz_spend(offset, 16 * (o.n_rounds ? o.n_rounds : 10) + 40)) offset = tl__cint(7);   /* ~16 ops a round, ~40 to convert */
         tl_t r = tl_random_at(FZ_AT, kind, seed, offset, out, o);
         if (kind == TL__RAND_INT4 || kind == TL__RAND_U4 || kind == TL__RAND_N4)
             for (int k = 0; k < 4; k++) fz_push(out[k]);
