@@ -85,6 +85,15 @@ static inline int tt_check_close(const char *what, const double *got, const doub
                  tile_status_id(tt_st_), tile_last_error());                       \
     } while (0)
 
+/* A call that must fail: status `want`, reported at `line` of a file whose
+   name contains `file`, its message containing `text`. */
+static inline void tt_check_user_error(const char *what, tile_status st, tile_status want, const char *file, int line, const char *text) {
+    const tile_error *e = tile_last_error_info();
+    TT_CHECK(st == want && e->status == st && e->line == line && strstr(e->file, file) && strstr(e->message, text),
+             "%s: want %s \"%s\" at %s:%d; got %s at %s:%d: %s", what, tile_status_id(want), text, file, line, tile_status_id(st), e->file, e->line,
+             e->message);
+}
+
 /* Print the summary and return the process exit code. */
 static inline int tt_finish(const char *name) {
     printf("%s: %d checks, %d failures\n", name, tt_checks, tt_failures);
