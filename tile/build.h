@@ -148,6 +148,7 @@ static tile__op *tile__defop(int id) {
 }
 
 static int tile__is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
+static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
 /* A tile shape: each dim a power of two, numel within the limit. */
 static int tile__check_shape(const char *file, int line, const char *op, const tile__type *t) {
     long long n = 1;

@@ -54,8 +54,6 @@ typedef struct tile__layout {
 } tile__layout;
 enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA, TILE__LAYOUT_SLICE };
 
-static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
-
 /* The canonical layout of a shape for nthreads threads. The last dim is the
    fastest (row-major); each thread holds up to TILE__VEC consecutive elements
    of it, lanes fill dims from the last, warps from the first. */
