@@ -381,6 +381,22 @@ tl_t tl_trans_at(const char *file, int line, tl_t x);
    an xor with the xor-sum of the pair that bit tells apart) */
 #define tl_flip(x, dim) tl_flip_at(TL__HERE, TL__V(x), (dim))
 tl_t tl_flip_at(const char *file, int line, tl_t x, int dim);
+/* tl_sort(x[, dim[, descending]]): Triton's sort: x sorted along dim (by
+   default the last; negative counts from the end; Triton takes the last
+   only), ascending, or descending when descending is 1; a bitonic network
+   of compare-and-swaps in registers, so a power of two long. Floats compare
+   as numbers (a NaN is kept, in a place the network decides); i1 false
+   before true. tl_topk(x, k[, dim]): Triton's topk: the k largest along
+   dim (default the last), largest first; k a power of two up to the dim. */
+#define tl_sort(...) TILE__CAT(tl__sort_, TILE__NARG(__VA_ARGS__))(__VA_ARGS__)
+#define tl__sort_1(x) tl_sort_at(TL__HERE, TL__V(x), -1, 0)
+#define tl__sort_2(x, dim) tl_sort_at(TL__HERE, TL__V(x), (dim), 0)
+#define tl__sort_3(x, dim, descending) tl_sort_at(TL__HERE, TL__V(x), (dim), (descending))
+tl_t tl_sort_at(const char *file, int line, tl_t x, int dim, int descending);
+#define tl_topk(...) TILE__CAT(tl__topk_, TILE__NARG(__VA_ARGS__))(__VA_ARGS__)
+#define tl__topk_2(x, k) tl_topk_at(TL__HERE, TL__V(x), (k), -1)
+#define tl__topk_3(x, k, dim) tl_topk_at(TL__HERE, TL__V(x), (k), (dim))
+tl_t tl_topk_at(const char *file, int line, tl_t x, int k, int dim);
 /* tl_histogram(x, num_bins, .mask = m): Triton's histogram: i32[num_bins]
    counts of x's values (a 1-D integer tile) in each bin k of [k, k + 1),
    k < num_bins (a power of two); values outside and lanes where m is 0 are

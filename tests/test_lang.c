@@ -15,6 +15,9 @@
        source is TILE_ERR_OOB in the interpreter;
      - tl_histogram of skewed integers of five dtypes, values outside the
        bins and masked lanes left out;
+     - tl_sort (each dim, either order) and tl_topk (k the whole dim or a
+       quarter) of twelve dtypes, many values equal, against qsort; with
+       NaNs in the input the result is a permutation of it;
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
@@ -437,6 +440,95 @@ static void test_histogram(void) {
     tile_free(hist);
 }
 
+/* ---- tl_sort / tl_topk ---------------------------------------------------------------------- */
+/* x [A, B] (f64, cast to DT) sorted along DIM (DESC), or its top K (K > 0) */
+TILE_KERNEL(sort_k, (tl_ptr_f64, x), (tl_ptr_f64, out))
+{
+    int A = TL_META(A), B = TL_META(B), DIM = TL_META(DIM), DESC = TL_META(DESC), K = TL_META(K);
+    tl_dtype dt = (tl_dtype)TL_META(DT);
+    tl_t v = tl_cast(tl_load(tl_add(x, tl_add(tl_mul(tl_expand_dims(tl_arange(0, A), 1), B), tl_expand_dims(tl_arange(0, B), 0)))), dt);
+    tl_t r = K ? tl_topk(v, K, DIM) : DIM == -1 && !DESC ? tl_sort(v) : tl_sort(v, DIM, DESC);
+    int d = DIM < 0 ? DIM + 2 : DIM, oa = d == 0 && K ? K : A, ob = d == 1 && K ? K : B;
+    tl_static_assert(tl_dtype_of(r) == dt && tl_dim(r, 0) == oa && tl_dim(r, 1) == ob, "the dtype, and the dim cut to k");
+    tl_store(tl_add(out, tl_add(tl_mul(tl_expand_dims(tl_arange(0, oa), 1), ob), tl_expand_dims(tl_arange(0, ob), 0))), tl_cast(r, TL_F64));
+}
+
+static int cmp_up(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static int cmp_bits(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_sort(void) {
+    /* each dtype with values it holds exactly, many of them equal */
+    static const struct { tl_dtype dt; double lo, hi, step; } dts[] = {
+        {TL_F32, -1e6, 1e6, 0}, {TL_F16, -16, 16, 0.5}, {TL_BF16, -64, 64, 0.25}, {TL_F8E4M3, -8, 8, 0.5}, {TL_F64, -1, 1, 0},
+        {TL_I8, -100, 100, 1}, {TL_U8, 0, 255, 1}, {TL_I16, -3, 3, 1}, {TL_I32, -2e9, 2e9, 1}, {TL_U32, 0, 4e9, 1},
+        {TL_I64, -1e15, 1e15, 1}, {TL_I1, 0, 1, 1}};
+    static const int shapes[][2] = {{1, 16}, {4, 32}, {8, 8}, {2, 128}, {16, 1}, {1, 1024}};
+    enum { MAXN = 1024 };
+    double hx[MAXN], got[MAXN], line[MAXN];
+    double *x = tile_malloc(sizeof hx), *out = tile_malloc(sizeof got);
+    for (size_t di = 0; di < sizeof dts / sizeof *dts; di++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            int A = shapes[si][0], B = shapes[si][1], n = A * B;
+            for (int i = 0; i < n; i++) {
+                double v = tt_uniform(dts[di].lo, dts[di].hi);
+                if (dts[di].step) v = dts[di].lo + dts[di].step * (double)tt_int(0, (long long)((dts[di].hi - dts[di].lo) / dts[di].step));
+                hx[i] = dts[di].dt == TL_F32 ? (double)(float)v : v;
+            }
+            tile_memcpy_htod(x, hx, (size_t)n * sizeof *hx);
+            /* one of the twelve: each dim (-1 for the last) by each order and
+               each k of topk, in turn over the dtypes and shapes (every one
+               compiles to PTX twice per back end in ptx_check: kept few) */
+            {
+                int c = (int)(di * 5 + si) % 12, dim = c / 4 - 1, mode = c % 4;
+                    int d = dim < 0 ? 1 : dim, len = d ? B : A, other = d ? A : B;
+                    int K = mode < 2 ? 0 : mode == 2 ? len : (len >= 4 ? len / 4 : 1), desc = mode == 1 || K;
+                    int klen = K ? K : len;
+                    tile_memset(out, 0xa5, (size_t)n * sizeof *got);
+                    TT_OK(sort_k(TILE_OPTS(.grid = {1}, .meta = {{"A", A}, {"B", B}, {"DIM", dim}, {"DESC", desc}, {"K", K}, {"DT", dts[di].dt}}), x, out));
+                    tile_memcpy_dtoh(got, out, (size_t)other * klen * sizeof *got);
+                    int bad = 0;
+                    for (int o = 0; o < other; o++) {
+                        for (int i = 0; i < len; i++) {
+                            double v = d ? hx[o * B + i] : hx[i * B + o];
+                            line[i] = dts[di].dt == TL_I1 ? (double)(v != 0) : v;
+                        }
+                        qsort(line, (size_t)len, sizeof *line, cmp_up);
+                        for (int i = 0; i < klen; i++) {
+                            double want = desc ? line[len - 1 - i] : line[i];
+                            double g = d ? got[o * klen + i] : got[i * B + o];
+                            bad += g != want;
+                        }
+                    }
+                    TT_CHECK(bad == 0, "%s of %s[%d,%d] along %d%s: %d of %d wrong", K ? "tl_topk" : "tl_sort", tile_dtype_name(dts[di].dt), A, B, dim,
+                             K ? "" : desc ? " descending" : "", bad, other * klen);
+                }
+        }
+    /* NaNs: the result is still a permutation of the input */
+    for (int i = 0; i < 256; i++) hx[i] = tt_int(0, 7) ? (double)(float)tt_normal() : NAN;
+    tile_memcpy_htod(x, hx, 256 * sizeof *hx);
+    tile_memset(out, 0xa5, 256 * sizeof *got);
+    TT_OK(sort_k(TILE_OPTS(.grid = {1}, .meta = {{"A", 1}, {"B", 256}, {"DIM", -1}, {"DESC", 0}, {"K", 0}, {"DT", TL_F32}}), x, out));
+    tile_memcpy_dtoh(got, out, 256 * sizeof *got);
+    uint64_t bi[256], bo[256];   /* the bits, a NaN's as one key (a conversion may make it the canonical NaN) */
+    for (int i = 0; i < 256; i++) {
+        memcpy(&bi[i], &hx[i], 8);
+        memcpy(&bo[i], &got[i], 8);
+        if (isnan(hx[i])) bi[i] = ~0ull;
+        if (isnan(got[i])) bo[i] = ~0ull;
+    }
+    qsort(bi, 256, 8, cmp_bits);
+    qsort(bo, 256, 8, cmp_bits);
+    TT_CHECK(memcmp(bi, bo, sizeof bi) == 0, "tl_sort of f32[256] with NaNs: the result is not a permutation of the input");
+    tile_free(x);
+    tile_free(out);
+}
+
 /* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
 static int assert_line, print_line;
 TILE_KERNEL(static_checks, (tl_ptr_f32, x))
@@ -568,7 +660,12 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 7: r = tl_gather(v, tl_zeros(TL_I32, 16, 1), 0); break;    /* another rank */
     case 8: r = tl_gather(tl_zeros(TL_F32, 4, 16), tl_zeros(TL_I32, 8, 8), 0); break;   /* dim 1 differs */
     case 9: r = tl_histogram(v, 16); break;                           /* floats */
-    default: r = tl_histogram(tl_cast(v, TL_I32), 12); break;        /* not a power of two */
+    case 10: r = tl_histogram(tl_cast(v, TL_I32), 12); break;        /* not a power of two */
+    case 11: r = tl_sort(n); break;                                   /* a scalar */
+    case 12: r = tl_sort(v, 1); break;                                /* no dim 1 */
+    case 13: r = tl_sort(v, 0, 2); break;                             /* descending is 0 or 1 */
+    case 14: r = tl_sort(tl_add(x, tl_arange(0, 16))); break;         /* pointers */
+    default: r = tl_topk(v, 3); break;                                /* k not a power of two */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
 }
@@ -589,6 +686,11 @@ static void test_errors(void) {
         {TILE_ERR_SHAPE, "tl_gather: dim 1 of the index"},
         {TILE_ERR_DTYPE, "tl_histogram: the input must be integers"},
         {TILE_ERR_BLOCK, "tl_histogram: num_bins must be a power of two"},
+        {TILE_ERR_AXIS, "tl_sort: cannot sort a scalar"},
+        {TILE_ERR_AXIS, "tl_sort: dim 1 is out of range for a tile of rank 1"},
+        {TILE_ERR_VALUE, "tl_sort: descending must be 0 or 1 (got 2)"},
+        {TILE_ERR_DTYPE, "tl_sort: not on pointers"},
+        {TILE_ERR_VALUE, "tl_topk: k must be a power of two from 1 to dim 0's 16 (got 3)"},
     };
     float *x = tile_malloc(16 * sizeof(float));
     tile_memset(x, 0, 16 * sizeof(float));
@@ -612,6 +714,7 @@ int main(void) {
     test_flip();
     test_gather();
     test_histogram();
+    test_sort();
     test_static();
     test_hints();
     test_errors();

@@ -1484,6 +1484,129 @@ tl_t tl_flip_at(const char *file, int line, tl_t xv, int dim) {
     if (t.dtype == TL_I1) return tl_ne_at(file, line, y, tl__cint(0));
     return t.dtype == it ? y : tl_bitcast_at(file, line, y, t.dtype);
 }
+/* ---- tl_sort and tl_topk: Triton's bitonic network ---------------------------------------
+   x is viewed as [pre, n, post] around the sorted dim. A compare-and-swap
+   across bit s of the index views it as [pre, n / 2s, 2, s, post]: the
+   partner of each element is found, as tl_flip does, by an xor with the
+   xor-sum of its pair's bits (exact for every dtype), both elements of a
+   pair take the one decision (left > right) != flip, so the result is a
+   permutation of x whatever the values (NaNs included), and the pair is
+   swapped where it holds. Merge stage t (sorted runs of 2^t) compares bits
+   t-1 .. 0 with flip the index's bit t (runs alternately up and down, so
+   that each pair of runs is bitonic), or, at the last stage, the order
+   asked for. Top-k (Triton's): sort runs of k, then while n > k keep the
+   larger half of each bitonic pair of runs (an elementwise max) and merge
+   it again. Every step is ops the back ends already have. */
+typedef struct tile__sorter {
+    const char *file;
+    int line;
+    tl_dtype dt, it; /* the values' dtype, and the integers of their bits */
+    int pre, post;
+} tile__sorter;
+static tl_t tile__sort_view(const tile__sorter *z, tl_t v, int a, int b, int c, int d, int e) {
+    tl_shape sh;
+    sh.rank = 5;
+    sh.dim[0] = a, sh.dim[1] = b, sh.dim[2] = c, sh.dim[3] = d, sh.dim[4] = e;
+    return tl_reshape_at(z->file, z->line, v, sh);
+}
+/* one compare-and-swap of bits y ([pre, n, post] integers) across stride
+   s; flip_bit >= 0: flip is the index's bit flip_bit, else flip is
+   flip_const */
+static tl_t tile__sort_cas(const tile__sorter *z, tl_t y, int n, int s, int flip_bit, int flip_const) {
+    const char *file = z->file;
+    int line = z->line;
+    tl_t y5 = tile__sort_view(z, y, z->pre, n / (2 * s), 2, s, z->post);
+    tl_reduce_args o;
+    memset(&o, 0, sizeof o);
+    o.keep_dims = 1;
+    tl_t pair = tl_reduce_at(file, line, TL_REDUCE_XOR_SUM, y5, 2, o);
+    tl_t other = tl_xor_at(file, line, y5, pair);
+    tl_t side = tile__sort_view(z, tl_ne_at(file, line, tl_arange_at(file, line, 0, 2), tl__cint(0)), 1, 1, 2, 1, 1);
+    tl_t lb = tl_where_at(file, line, side, other, y5), rb = tl_where_at(file, line, side, y5, other);
+    tl_t l = z->dt == z->it ? lb : tl_bitcast_at(file, line, lb, z->dt);
+    tl_t r = z->dt == z->it ? rb : tl_bitcast_at(file, line, rb, z->dt);
+    tl_t swap = tl_gt_at(file, line, l, r);
+    if (flip_bit >= 0) {
+        /* bit flip_bit of the index a * 2s + b * s + c lies in a */
+        int m = n / (2 * s), sh = flip_bit - tile__log2i(2 * s);
+        tl_t a = tl_arange_at(file, line, 0, m);
+        tl_t bit = tl_and_at(file, line, tl_shr_at(file, line, a, tl__cint(sh)), tl__cint(1));
+        tl_t f = tile__sort_view(z, tl_ne_at(file, line, bit, tl__cint(0)), 1, m, 1, 1, 1);
+        swap = tl_xor_at(file, line, swap, f);
+    } else if (flip_const) {
+        swap = tl_xor_at(file, line, swap, tl_ne_at(file, line, tl__cint(1), tl__cint(0)));
+    }
+    tl_t out = tl_where_at(file, line, swap, other, y5);
+    tl_shape back;
+    back.rank = 3;
+    back.dim[0] = z->pre, back.dim[1] = n, back.dim[2] = z->post;
+    return tl_reshape_at(file, line, out, back);
+}
+/* merge stage t over n: bits t-1 .. 0, flip bit t or the final order */
+static tl_t tile__sort_merge(const tile__sorter *z, tl_t y, int n, int t, int last, int descending) {
+    for (int b = t - 1; b >= 0; b--) y = tile__sort_cas(z, y, n, 1 << b, last ? -1 : t, descending);
+    return y;
+}
+/* k: the top k (tl_topk), or 0: the whole dim (tl_sort) */
+static tl_t tile__sort(const char *file, int line, const char *op, tl_t xv, int dim, int k, int descending) {
+    int x = tile__use(file, line, op, xv);
+    if (!x) return tile__poison;
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    tile__type t = *tile__ty(x);
+    char s[96];
+    if (t.rank == 0) return tile__berr(TILE_ERR_AXIS, file, line, "%s: cannot sort a scalar", op);
+    int d = dim < 0 ? dim + t.rank : dim;
+    if (d < 0 || d >= t.rank) return tile__berr(TILE_ERR_AXIS, file, line, "%s: dim %d is out of range for a tile of rank %d", op, dim, t.rank);
+    if (t.dtype == TL_PTR) return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not on pointers (got %s)", op, tile__tys(x, s));
+    if (descending != 0 && descending != 1) return tile__berr(TILE_ERR_VALUE, file, line, "%s: descending must be 0 or 1 (got %d)", op, descending);
+    int n = t.shape[d];
+    if (!k) k = n; /* tl_sort */
+    else if (k < 1 || k > n || !tile__is_pow2(k))
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s: k must be a power of two from 1 to dim %d's %d (got %d)", op, d, n, k);
+    tile__sorter z;
+    z.file = file, z.line = line, z.dt = t.dtype, z.pre = 1, z.post = 1;
+    for (int q = 0; q < d; q++) z.pre *= t.shape[q];
+    for (int q = d + 1; q < t.rank; q++) z.post *= t.shape[q];
+    tl_t v = tile__mk(x);
+    if (t.dtype == TL_I1) v = tl_cast_at(file, line, v, TL_U8), z.dt = TL_U8;   /* false < true */
+    switch (tile__dt[z.dt].bits) {
+    case 8: z.it = TL_I8; break;
+    case 16: z.it = TL_I16; break;
+    case 32: z.it = TL_I32; break;
+    default: z.it = TL_I64; break;
+    }
+    if (tile__is_int(z.dt)) z.it = z.dt;
+    tl_shape v3;
+    v3.rank = 3;
+    v3.dim[0] = z.pre, v3.dim[1] = n, v3.dim[2] = z.post;
+    v = tl_reshape_at(file, line, v, v3);
+    tl_t y = z.dt == z.it ? v : tl_bitcast_at(file, line, v, z.it);
+    int log_n = tile__log2i(n), log_k = tile__log2i(k);
+    for (int st = 1; st <= log_k; st++) y = tile__sort_merge(&z, y, n, st, st == log_n, descending);
+    for (int st = log_k + 1; st <= log_n; st++) {
+        /* runs of k alternately up and down: the larger of each pair of runs'
+           elements are the pair's top k, a bitonic run; sort it again */
+        tl_t y5 = tile__sort_view(&z, z.dt == z.it ? y : tl_bitcast_at(file, line, y, z.dt), z.pre, n / (2 * k), 2, k, z.post);
+        tl_reduce_args o;
+        memset(&o, 0, sizeof o);
+        tl_t m = tl_reduce_at(file, line, TL_REDUCE_MAX, y5, 2, o);
+        if (tl_dtype_of(m) != z.dt) m = tl_cast_at(file, line, m, z.dt);   /* a 16-bit float's max comes as f32: exact back */
+        n /= 2;
+        v3.dim[1] = n;
+        m = tl_reshape_at(file, line, m, v3);
+        y = z.dt == z.it ? m : tl_bitcast_at(file, line, m, z.it);
+        y = tile__sort_merge(&z, y, n, log_k, st == log_n, descending);
+    }
+    tl_t r = z.dt == z.it ? y : tl_bitcast_at(file, line, y, z.dt);
+    tl_shape back;
+    back.rank = t.rank;
+    for (int q = 0; q < t.rank; q++) back.dim[q] = t.shape[q];
+    back.dim[d] = k;
+    r = tl_reshape_at(file, line, r, back);
+    return t.dtype == TL_I1 ? tl_ne_at(file, line, r, tl__cint(0)) : r;
+}
+tl_t tl_sort_at(const char *file, int line, tl_t x, int dim, int descending) { return tile__sort(file, line, "tl_sort", x, dim, 0, descending); }
+tl_t tl_topk_at(const char *file, int line, tl_t x, int k, int dim) { return tile__sort(file, line, "tl_topk", x, dim, k, 1); }
 /* ---- random numbers: Philox 4x32, as Triton 3.6's random.py --------------------------- */
 static int tile__rand_rounds(const char *file, int line, const char *op, tl_rand_args o) {
     if (o.n_rounds < 0 || o.n_rounds > 64) {
