@@ -362,6 +362,8 @@ static void tile__cc_smem_store(tile__emitter *e, tl_dtype t, int off, int v) {
     tile__cc_out(c, "*(%s *)(tile_smem + r%d) = r%d;\n", tile__cc_ctype(t), off, v);
 }
 static int tile__cc_smem_load(tile__emitter *e, tl_dtype t, int off) {
+    /* const after the type: for a pointer, `const char **` would be a pointer to pointers to const */
+    if (t == TL_PTR) return tile__cc_def(tile__cc_self(e), t, "*(%s const *)(tile_smem + r%d)", tile__cc_ctype(t), off);
     return tile__cc_def(tile__cc_self(e), t, "*(const %s *)(tile_smem + r%d)", tile__cc_ctype(t), off);
 }
 /* >>mma: tensor cores and cp.async as inline PTX; tile_smem_u32 is the
