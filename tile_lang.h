@@ -543,6 +543,10 @@ tl_t tl_bitcast_at(const char *file, int line, tl_t x, tl_dtype dtype);
 /* ---- memory -------------------------------------------------------------------- */
 typedef enum tl_cache { TL_CACHE_NONE = 0, TL_CACHE_CA, TL_CACHE_CG, TL_CACHE_CS, TL_CACHE_CV, TL_CACHE_WB, TL_CACHE_WT } tl_cache;
 typedef enum tl_evict { TL_EVICT_NORMAL = 0, TL_EVICT_FIRST, TL_EVICT_LAST } tl_evict;
+/* a block pointer (tl_make_block_ptr, below) */
+typedef struct tl_block_ptr { tl_t hdr; tl_t off[TL_MAX_RANK]; } tl_block_ptr;
+typedef enum tl_padding { TL_PAD_NONE = 0, TL_PAD_ZERO, TL_PAD_NAN } tl_padding;
+void tl__push_block(tl_block_ptr bp);
 typedef struct tl_load_args {
     int tl__none;
     tl_t mask;         /* lanes where mask is 0 are not read                  */
@@ -551,19 +555,32 @@ typedef struct tl_load_args {
     tl_cache cache;
     tl_evict eviction;
     int is_volatile;
+    int boundary_check;            /* block pointers: TL_DIMS(...) of the dims checked */
+    tl_padding padding_option;     /* block pointers: what a lane outside them reads   */
 } tl_load_args;
 typedef struct tl_store_args {
     int tl__none;
     tl_t mask;
     tl_cache cache;
     tl_evict eviction;
+    int boundary_check;            /* block pointers: TL_DIMS(...) of the dims checked */
 } tl_store_args;
+/* the first operand of tl_load / tl_store: a tile of pointers, or a block pointer (below) */
+#ifdef __cplusplus
+}
+static inline void tl__push_ptr(tl_t p) { tl__push(p); }
+static inline void tl__push_ptr(tl_block_ptr p) { tl__push_block(p); }
+extern "C" {
+#define TILE__PUSH_PTR(x) tl__push_ptr(x)
+#else
+#define TILE__PUSH_PTR(x) _Generic((x), struct tl_block_ptr: tl__push_block, default: tl__push)(x)
+#endif
 /* tl_load(ptrs, .mask = m, .other = 0.0, .cache = TL_CACHE_CG, .eviction = ...) */
-#define tl_load(...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__load_stk(TL__HERE, (tl_load_args){.tl__none = 0 TILE__REST(__VA_ARGS__)}))
+#define tl_load(...) (TILE__PUSH_PTR(TILE__FIRST(__VA_ARGS__)), tl__load_stk(TL__HERE, (tl_load_args){.tl__none = 0 TILE__REST(__VA_ARGS__)}))
 tl_t tl_load_at(const char *file, int line, tl_t ptr, tl_load_args o);
 tl_t tl__load_stk(const char *file, int line, tl_load_args o);
 /* tl_store(ptrs, value, .mask = m) */
-#define tl_store(...) (tl__push(TILE__FIRST(__VA_ARGS__)), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__store_stk(TL__HERE, (tl_store_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
+#define tl_store(...) (TILE__PUSH_PTR(TILE__FIRST(__VA_ARGS__)), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__store_stk(TL__HERE, (tl_store_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
 void tl_store_at(const char *file, int line, tl_t ptr, tl_t value, tl_store_args o);
 void tl__store_stk(const char *file, int line, tl_store_args o);
 
@@ -628,6 +645,42 @@ void tl_desc_store_at(const char *file, int line, int kind, tl_t desc, int n, co
 tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape block);
 tl_t tl__desc_load_stk(const char *file, int line, int n);
 void tl__desc_store_stk(const char *file, int line, int kind, int n);
+
+/* ---- block pointers: Triton's tl.make_block_ptr / tl.advance -----------------------
+   A block pointer names a block of a tensor in global memory: the tensor's
+   base, shape and strides (in elements), the block's offsets (its first
+   element's coordinates), its shape, and `order` (the dims from fastest to
+   slowest in memory; a permutation, kept as Triton keeps it: a layout hint).
+       tl_block_ptr a = tl_make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BM, 0), (BM, BK), (1, 0));
+       tl_t x = tl_load(a, .boundary_check = TL_DIMS(0, 1), .padding_option = TL_PAD_ZERO);   // [BM, BK]
+       a = tl_advance(a, (0, BK));
+       tl_store(c, acc, .boundary_check = TL_DIMS(0, 1));
+   A load or store through one moves the whole block: the dims named in
+   boundary_check are checked against [0, shape) (a lane outside is not
+   read, and reads padding_option's value: TL_PAD_ZERO, or TL_PAD_NAN for
+   floats; left out, zero), the others are not (as in Triton, a lane outside
+   them is the caller's promise not to happen). `mask` and `other` are not
+   taken. A block pointer is carried through TL_FOR, TL_IF and TL_WHILE as
+   any tl_t is (its offsets are what flows around; advance it, do not remake
+   it inside the body); it is not a tile and is not computed on. The
+   offsets are i32, as Triton's. Rank 1 to 5. */
+/* (tl_block_ptr and tl_padding are declared with tl_load's arguments) */
+/* boundary_check's dims, as a bit set */
+#define TL_DIMS(...) tl__dims(TILE__NARG(__VA_ARGS__), __VA_ARGS__)
+int tl__dims(int n, ...);
+#define tl_make_block_ptr(base, shape, strides, offsets, block_shape, order)                                      \
+    (tl__push(TL__V(base)), TILE__MAP(TL__PUSHV, TILE__ID shape), TILE__MAP(TL__PUSHV, TILE__ID strides),          \
+     TILE__MAP(TL__PUSHV, TILE__ID offsets),                                                                        \
+     tl__make_block_ptr_stk(TL__HERE, TILE__NARG shape, TILE__NARG strides, TILE__NARG offsets, TL__SHAPE block_shape, TL__SHAPE order))
+#define tl_advance(bp, offsets) (TILE__MAP(TL__PUSHV, TILE__ID offsets), tl__advance_stk(TL__HERE, (bp), TILE__NARG offsets))
+tl_block_ptr tl_make_block_ptr_at(const char *file, int line, tl_t base, int n, const tl_t *shape, int nstrides, const tl_t *strides, int noffsets,
+                                  const tl_t *offsets, tl_shape block_shape, tl_shape order);
+tl_block_ptr tl_advance_at(const char *file, int line, tl_block_ptr bp, int n, const tl_t *offsets);
+tl_block_ptr tl__make_block_ptr_stk(const char *file, int line, int n, int nstrides, int noffsets, tl_shape block_shape, tl_shape order);
+tl_block_ptr tl__advance_stk(const char *file, int line, tl_block_ptr bp, int n);
+/* tl_load / tl_store through a block pointer, as functions */
+tl_t tl_load_block_at(const char *file, int line, tl_block_ptr bp, tl_load_args o);
+void tl_store_block_at(const char *file, int line, tl_block_ptr bp, tl_t value, tl_store_args o);
 
 /* ---- reductions and scans --------------------------------------------------------- */
 #define TL_ALL 0x7fff /* axis: reduce over every dim */
@@ -808,7 +861,8 @@ void tl__loop_options(const char *file, int line, tl_loop_options o);
 #define TL_LOOP_OPTIONS(...) tl__loop_options(TL__HERE, (tl_loop_options){__VA_ARGS__})
 #endif
 
-#define TILE__ADDR(v) &(v)
+/* a carried variable: a tl_t, or a tl_block_ptr (whose first member is its tl_t header) */
+#define TILE__ADDR(v) (tl_t *)(void *)&(v)
 #define TILE__ADDRS_ONE(step)
 #define TILE__ADDRS_MANY(step, ...) , TILE__MAP(TILE__ADDR, __VA_ARGS__)
 #define TILE__CARRIED(...) #__VA_ARGS__, TILE__NARG(__VA_ARGS__) - 1 TILE__CAT(TILE__ADDRS_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)

@@ -18,6 +18,11 @@
      - tl_sort (each dim, either order) and tl_topk (k the whole dim or a
        quarter) of twelve dtypes, many values equal, against qsort; with
        NaNs in the input the result is a permutation of it;
+     - block pointers: row sums read through one carried and advanced by a
+       TL_FOR (row- and column-major, ragged edges padded with zeros) and
+       stored through another, rows past the tensor untouched; a block
+       partly outside each side padded with zeros or NaNs, moved by a
+       TL_IF; their user errors;
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
@@ -529,6 +534,90 @@ static void test_sort(void) {
     tile_free(out);
 }
 
+/* ---- block pointers ------------------------------------------------------------------------- */
+/* c[pid block of BM rows, BK] = the sum over the K blocks of a [M, K]
+   (strides sam, sak: row- or column-major), read through a block pointer
+   advanced by a TL_FOR that carries it, the last block's columns past K
+   read as zeros; stored through another, rows past M left alone */
+TILE_KERNEL(bp_rows, (tl_ptr_f32, a), (tl_ptr_f32, c), (tl_i32, M), (tl_i32, K), (tl_i32, sam), (tl_i32, sak))
+{
+    int BM = TL_META(BM), BK = TL_META(BK);
+    tl_t pid = tl_program_id(0);
+    tl_block_ptr a_bp = tl_make_block_ptr(a, (M, K), (sam, sak), (tl_mul(pid, BM), 0), (BM, BK), (1, 0));
+    tl_t acc = tl_zeros(TL_F32, BM, BK);
+    TL_FOR (k, 0, K, BK, acc, a_bp) {
+        acc = tl_add(acc, tl_load(a_bp, .boundary_check = TL_DIMS(0, 1), .padding_option = TL_PAD_ZERO));
+        a_bp = tl_advance(a_bp, (0, BK));
+    }
+    tl_block_ptr c_bp = tl_make_block_ptr(c, (M, BK), (BK, 1), (tl_mul(pid, BM), 0), (BM, BK), (1, 0));
+    tl_store(c_bp, acc, .boundary_check = TL_DIMS(0));
+}
+/* out[8, 16] = the block of a [M, N] at (o0, o1) (moved back 100 rows by a
+   TL_IF when o0 > 100), lanes outside the tensor read as PAD gives */
+TILE_KERNEL(bp_pad, (tl_ptr_f32, a), (tl_ptr_f32, out), (tl_i32, M), (tl_i32, N), (tl_i32, o0), (tl_i32, o1))
+{
+    tl_block_ptr bp = tl_make_block_ptr(a, (M, N), (N, 1), (o0, o1), (8, 16), (1, 0));
+    TL_IF (tl_gt(o0, 100), bp) {
+        bp = tl_advance(bp, (-100, 0));
+    }
+    tl_t x = tl_load(bp, .boundary_check = TL_DIMS(0, 1), .padding_option = (tl_padding)TL_META(PAD));
+    tl_store(tl_make_block_ptr(out, (8, 16), (16, 1), (0, 0), (8, 16), (0, 1)), x);
+}
+
+static void test_block_ptr(void) {
+    enum { MAXM = 200, MAXK = 200 };
+    float *ha = malloc(MAXM * MAXK * sizeof *ha), *hc = malloc(MAXM * 64 * sizeof *hc);
+    float *a = tile_malloc(MAXM * MAXK * sizeof *ha), *c = tile_malloc(MAXM * 64 * sizeof *hc);
+    static const struct { int m, k, bm, bk, colmajor; } cases[] = {{100, 90, 16, 32, 0}, {64, 64, 32, 16, 1}, {37, 5, 8, 8, 0}, {130, 200, 64, 64, 1}};
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        int M = cases[ci].m, K = cases[ci].k, BM = cases[ci].bm, BK = cases[ci].bk, G = (M + BM - 1) / BM;
+        int sam = cases[ci].colmajor ? 1 : K, sak = cases[ci].colmajor ? M : 1;
+        for (int i = 0; i < M * K; i++) ha[i] = (float)tt_uniform(-1, 1);
+        tile_memcpy_htod(a, ha, (size_t)M * K * sizeof *ha);
+        tile_memset(c, 0xff, (size_t)G * BM * BK * sizeof *hc);   /* NaN: rows past M must stay so */
+        TT_OK(bp_rows(TILE_OPTS(.grid = {G}, .meta = {{"BM", BM}, {"BK", BK}}), a, c, M, K, sam, sak));
+        tile_memcpy_dtoh(hc, c, (size_t)G * BM * BK * sizeof *hc);
+        int bad = 0;
+        for (int i = 0; i < G * BM; i++)
+            for (int j = 0; j < BK; j++) {
+                float g = hc[i * BK + j];
+                if (i >= M) {
+                    bad += !isnan(g);
+                    continue;
+                }
+                double want = 0;
+                for (int k = j; k < K; k += BK) want += ha[i * sam + k * sak];
+                bad += !tt_close(g, want, 1e-5, 1e-5);
+            }
+        TT_CHECK(bad == 0, "block pointers: the row sums of a %s %dx%d by %dx%d blocks: %d of %d wrong", cases[ci].colmajor ? "column-major" : "row-major", M, K,
+                 BM, BK, bad, G * BM * BK);
+    }
+    /* a block partly outside the tensor on each side, padded with zeros or NaNs */
+    static const struct { int o0, o1, pad; } pads[] = {{-3, -5, TL_PAD_ZERO}, {10, 20, TL_PAD_NAN}, {103, 30, TL_PAD_NAN}, {2, 3, TL_PAD_NONE}, {114, -9, TL_PAD_ZERO}};
+    int M = 16, N = 40;
+    for (int i = 0; i < M * N; i++) ha[i] = (float)tt_uniform(-1, 1);
+    tile_memcpy_htod(a, ha, (size_t)M * N * sizeof *ha);
+    for (size_t pi = 0; pi < sizeof pads / sizeof *pads; pi++) {
+        tile_memset(c, 0xa5, 128 * sizeof *hc);
+        TT_OK(bp_pad(TILE_OPTS(.grid = {1}, .meta = {{"PAD", pads[pi].pad}}), a, c, M, N, pads[pi].o0, pads[pi].o1));
+        tile_memcpy_dtoh(hc, c, 128 * sizeof *hc);
+        int bad = 0, r0 = pads[pi].o0 > 100 ? pads[pi].o0 - 100 : pads[pi].o0;
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 16; j++) {
+                int r = r0 + i, q = pads[pi].o1 + j;
+                float g = hc[i * 16 + j];
+                if (r >= 0 && r < M && q >= 0 && q < N) bad += g != ha[r * N + q];
+                else bad += pads[pi].pad == TL_PAD_NAN ? !isnan(g) : g != 0;
+            }
+        TT_CHECK(bad == 0, "block pointers: the 8x16 block at (%d, %d) of a 16x40 tensor, padding %d: %d of 128 wrong", pads[pi].o0, pads[pi].o1, pads[pi].pad,
+                 bad);
+    }
+    free(ha);
+    free(hc);
+    tile_free(a);
+    tile_free(c);
+}
+
 /* ---- tl_static_assert / tl_static_print ---------------------------------------------------- */
 static int assert_line, print_line;
 TILE_KERNEL(static_checks, (tl_ptr_f32, x))
@@ -665,7 +754,13 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 12: r = tl_sort(v, 1); break;                                /* no dim 1 */
     case 13: r = tl_sort(v, 0, 2); break;                             /* descending is 0 or 1 */
     case 14: r = tl_sort(tl_add(x, tl_arange(0, 16))); break;         /* pointers */
-    default: r = tl_topk(v, 3); break;                                /* k not a power of two */
+    case 15: r = tl_topk(v, 3); break;                                /* k not a power of two */
+    case 16: r = tl_load(tl_make_block_ptr(x, (n), (1), (0), (16), (0)), .mask = tl_lt(tl_arange(0, 16), n)); break;   /* a mask */
+    case 17: r = tl_load(tl_make_block_ptr(x, (n), (1), (0), (16), (0)), .boundary_check = TL_DIMS(1)); break;         /* no dim 1 */
+    case 18: r = tl_add(tl_make_block_ptr(x, (n), (1), (0), (16), (0)).hdr, 1); break;                                /* computed on */
+    case 19: r = tl_load(tl_make_block_ptr(x, (n, n), (n, 1), (0, 0), (4, 4), (1, 1))); break;                         /* order */
+    case 20: { tl_block_ptr b = tl_make_block_ptr(x, (n), (1), (0), (16), (0)); TL_FOR (i, 0, n, 1, b) { b = tl_make_block_ptr(x, (n), (1), (i), (16), (0)); } } break;
+    default: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                           /* not a block pointer */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
 }
@@ -691,6 +786,12 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_sort: descending must be 0 or 1 (got 2)"},
         {TILE_ERR_DTYPE, "tl_sort: not on pointers"},
         {TILE_ERR_VALUE, "tl_topk: k must be a power of two from 1 to dim 0's 16 (got 3)"},
+        {TILE_ERR_VALUE, "tl_load: `mask` and `other` are not taken through a block pointer"},
+        {TILE_ERR_AXIS, "tl_load: boundary_check names dim 1 for a block pointer of 1 dims"},
+        {TILE_ERR_DTYPE, "tl_add: an operand is a block pointer's header"},
+        {TILE_ERR_VALUE, "tl_make_block_ptr: order must be a permutation of the dims 0 to 1 (got 1 at 1)"},
+        {TILE_ERR_CARRY, "TL_FOR: the carried block pointer 'b' was made anew in the body"},
+        {TILE_ERR_VALUE, "tl_load: `boundary_check` is for block pointers"},
     };
     float *x = tile_malloc(16 * sizeof(float));
     tile_memset(x, 0, 16 * sizeof(float));
@@ -715,6 +816,7 @@ int main(void) {
     test_gather();
     test_histogram();
     test_sort();
+    test_block_ptr();
     test_static();
     test_hints();
     test_errors();

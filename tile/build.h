@@ -37,6 +37,10 @@ struct tl__frame {
     int end_nops;                   /* IF: f->nops when the then-part closed */
     int down_lo;                    /* FOR counting down: its lo            */
     int depth;                      /* 1 for the outermost construct        */
+    int nbp;                        /* carried block pointers: their offsets are among vars */
+    tl_block_ptr *bp[TILE__MAX_CARRY];
+    tl_t bp_hdr[TILE__MAX_CARRY];   /* ... and their headers, which must not change */
+    int bp_name[TILE__MAX_CARRY];   /* ... and the index of the first offset's name */
     const char *file;
     int line;
     struct tl__frame *up;
@@ -55,9 +59,31 @@ typedef struct tile__builder {
     tl_loop_options lopt;           /* TL_LOOP_OPTIONS for the next TL_FOR   */
     const char *lopt_file;          /* where they were given (NULL: none)    */
     int lopt_line;
+    struct tile__bptr *bps;         /* the block pointers made (tl_make_block_ptr) */
+    int nbps, capbps;
 } tile__builder;
 
 static _Thread_local tile__builder *tile__b;
+
+/* A block pointer's header (tl_make_block_ptr): the builder's record k is
+   named by the handle {-2 - k, serial}, which no op takes as a value
+   (tile__use says so); its offsets are ordinary i32 scalars beside it in
+   the tl_block_ptr. Loads and stores through it become pointer arithmetic
+   and masks at the call, so no op of the IR knows block pointers. */
+typedef struct tile__bptr {
+    int rank;
+    int base, shape[TILE__MAX_RANK], strides[TILE__MAX_RANK]; /* values */
+    int block[TILE__MAX_RANK], order[TILE__MAX_RANK];
+    const char *file;
+    int line;
+} tile__bptr;
+static int tile__bptr_rank(const tile__bptr *r) { return r->rank; }
+/* the record a handle names, or NULL when it is not a block pointer's header of this build */
+static const tile__bptr *tile__bptr_of(tl_t hdr) {
+    if (!tile__b || hdr.id > -2 || hdr.build != tile__b->serial) return NULL;
+    int k = -2 - hdr.id;
+    return k < tile__b->nbps ? &tile__b->bps[k] : NULL;
+}
 
 static const tl_t tile__poison = {-1, 0};
 static tl_t tile__mk(int id) {
@@ -101,7 +127,13 @@ static int tile__use(const char *file, int line, const char *op, tl_t v) {
             tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
         return 0;
     }
-    if (v.id < 0) return 0;
+    if (v.id < 0) {
+        if (v.id <= -2)
+            tile__berr(TILE_ERR_DTYPE, file, line,
+                       "%s: an operand is a block pointer's header (tl_make_block_ptr): only tl_load, tl_store and tl_advance take a block pointer, "
+                       "and it is not computed on", op);
+        return 0;   /* poison: its error is already recorded */
+    }
     if (v.id > 0 && v.build != b->serial) {
         tile__berr(TILE_ERR_VALUE, file, line, "%s: an operand comes from another kernel's build (a tl_t kept in a static or global?)", op);
         return 0;
@@ -202,13 +234,31 @@ void tl__broadcast_stk(const char *file, int line, tl_t *pa, tl_t *pb) {
     tl_t b = tile__pop(file, line), a = tile__pop(file, line);
     tl_broadcast_at(file, line, a, b, pa, pb);
 }
+/* a block pointer pushed by tl__push_block (its offsets, then its header), popped */
+static int tile__pop_block(const char *file, int line, tl_t hdr, tl_block_ptr *bp) {
+    const tile__bptr *r = tile__bptr_of(hdr);
+    if (!r) return 0;
+    memset(bp, 0, sizeof *bp);
+    bp->hdr = hdr;
+    for (int d = r->rank - 1; d >= 0; d--) bp->off[d] = tile__pop(file, line);
+    return 1;
+}
 tl_t tl__load_stk(const char *file, int line, tl_load_args o) {
     tl_t p = tile__pop(file, line);
+    tl_block_ptr bp;
+    if (tile__pop_block(file, line, p, &bp)) return tl_load_block_at(file, line, bp, o);
     return tl_load_at(file, line, p, o);
 }
 void tl__store_stk(const char *file, int line, tl_store_args o) {
     tl_t v = tile__pop(file, line), p = tile__pop(file, line);
-    tl_store_at(file, line, p, v, o);
+    tl_block_ptr bp;
+    if (tile__pop_block(file, line, p, &bp)) tl_store_block_at(file, line, bp, v, o);
+    else tl_store_at(file, line, p, v, o);
+}
+void tl__push_block(tl_block_ptr bp) {
+    const tile__bptr *r = tile__bptr_of(bp.hdr);
+    for (int d = 0; r && d < r->rank; d++) tl__push(bp.off[d]);
+    tl__push(bp.hdr);
 }
 tl_t tl__atomic_stk(const char *file, int line, tl_atomic_op kind, tl_atomic_args o) {
     tl_t v = tile__pop(file, line), p = tile__pop(file, line);
@@ -892,6 +942,9 @@ static int tile__mask(const char *file, int line, const char *op, tl_t mv, tile_
 tl_t tl_load_at(const char *file, int line, tl_t pv, tl_load_args o) {
     int p = tile__ptr_operand(file, line, "tl_load", pv);
     if (!p) return tile__poison;
+    if (o.boundary_check || o.padding_option)
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_load: `%s` is for block pointers (tl_make_block_ptr); through a tile of pointers give a `mask` and `other`",
+                          o.boundary_check ? "boundary_check" : "padding_option");
     tile__type sh = *tile__ty(p);
     int m = tile__mask(file, line, "tl_load", o.mask, &sh);
     if (m < 0) return tile__poison;
@@ -924,6 +977,10 @@ void tl_store_at(const char *file, int line, tl_t pv, tl_t vv, tl_store_args o) 
     int p = tile__ptr_operand(file, line, "tl_store", pv);
     int v = tile__use(file, line, "tl_store", vv);
     if (!p || !v || !tile__check_num(file, line, "tl_store", v)) return;
+    if (o.boundary_check) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_store: `boundary_check` is for block pointers (tl_make_block_ptr); through a tile of pointers give a `mask`");
+        return;
+    }
     tile__type sh = *tile__ty(p);
     if (!tile__onto(file, line, "tl_store", "value", v, &sh)) return;
     int m = tile__mask(file, line, "tl_store", o.mask, &sh);
@@ -1484,6 +1541,222 @@ tl_t tl_flip_at(const char *file, int line, tl_t xv, int dim) {
     if (t.dtype == TL_I1) return tl_ne_at(file, line, y, tl__cint(0));
     return t.dtype == it ? y : tl_bitcast_at(file, line, y, t.dtype);
 }
+/* ---- block pointers ------------------------------------------------------------------------------
+   Triton's tl.make_block_ptr: the record holds the tensor (base, shape,
+   strides) and the block (shape, order); the offsets travel in the
+   tl_block_ptr beside its header. An access makes the block's pointers
+   base + sum over d of (off_d + arange(block_d)) * stride_d, and the mask
+   of the checked dims, 0 <= off_d + i < shape_d, with ordinary ops. */
+int tl__dims(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        int d = va_arg(ap, int);
+        m |= d >= 0 && d < TILE__MAX_RANK ? 1 << d : 1 << 30;   /* a dim past the last: said at the access */
+    }
+    va_end(ap);
+    return m;
+}
+static tl_block_ptr tile__bp_poison(void) {
+    tl_block_ptr bp;
+    memset(&bp, 0, sizeof bp);
+    bp.hdr = tile__poison;
+    for (int d = 0; d < TL_MAX_RANK; d++) bp.off[d] = tile__poison;
+    return bp;
+}
+/* an integer scalar operand of a block pointer, weak literals typed; 0 after an error */
+static int tile__bp_scalar(const char *file, int line, const char *op, const char *what, int d, tl_t xv) {
+    int x = tile__use(file, line, op, xv);
+    if (!x) return 0;
+    char s[96];
+    if (!tile__is_int(tile__dty(x)) || tile__dty(x) == TL_I1 || tile__ty(x)->rank != 0) {
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: %s %d must be an integer scalar, not %s", op, what, d, tile__tys(x, s));
+        return 0;
+    }
+    if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
+    return x;
+}
+tl_block_ptr tl_make_block_ptr_at(const char *file, int line, tl_t basev, int n, const tl_t *shape, int nstrides, const tl_t *strides, int noffsets,
+                                  const tl_t *offsets, tl_shape block, tl_shape order) {
+    static const char *op = "tl_make_block_ptr";
+    tile__bptr r;
+    memset(&r, 0, sizeof r);
+    int b = tile__ptr_operand(file, line, op, basev);
+    if (!b) return tile__bp_poison();
+    char s[96];
+    if (tile__ty(b)->rank != 0) {
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: the base must be a scalar pointer (the tensor's first element), not %s", op, tile__tys(b, s));
+        return tile__bp_poison();
+    }
+    if (n < 1 || n > TL_MAX_RANK || nstrides != n || noffsets != n || block.rank != n || order.rank != n) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d shape dims, %d strides, %d offsets, %d block dims and %d in order; a block pointer has one of each per dim, 1 to %d dims",
+                   op, n, nstrides, noffsets, block.rank, order.rank, TL_MAX_RANK);
+        return tile__bp_poison();
+    }
+    int numel = 1, seen = 0;
+    for (int d = 0; d < n; d++) {
+        if (!tile__is_pow2(block.dim[d])) {
+            tile__berr(TILE_ERR_BLOCK, file, line, "%s: block dim %d is %d; each must be a power of two", op, d, block.dim[d]);
+            return tile__bp_poison();
+        }
+        numel *= block.dim[d];
+        if (numel > TILE__MAX_NUMEL) {
+            tile__berr(TILE_ERR_BLOCK, file, line, "%s: a block of more than %d elements", op, TILE__MAX_NUMEL);
+            return tile__bp_poison();
+        }
+        if (order.dim[d] < 0 || order.dim[d] >= n || (seen >> order.dim[d] & 1)) {
+            tile__berr(TILE_ERR_VALUE, file, line, "%s: order must be a permutation of the dims 0 to %d (got %d at %d)", op, n - 1, order.dim[d], d);
+            return tile__bp_poison();
+        }
+        seen |= 1 << order.dim[d];
+    }
+    r.rank = n;
+    r.base = b;
+    r.file = file;
+    r.line = line;
+    tl_block_ptr bp = tile__bp_poison();
+    for (int d = 0; d < n; d++) {
+        if (!(r.shape[d] = tile__bp_scalar(file, line, op, "shape dim", d, shape[d]))) return tile__bp_poison();
+        if (!(r.strides[d] = tile__bp_scalar(file, line, op, "stride", d, strides[d]))) return tile__bp_poison();
+        int o = tile__bp_scalar(file, line, op, "offset", d, offsets[d]);
+        if (!o) return tile__bp_poison();
+        bp.off[d] = tile__mk(tile__cast(o, TL_I32, file, line));   /* Triton's offsets are i32 */
+        r.block[d] = block.dim[d];
+        r.order[d] = order.dim[d];
+    }
+    tile__builder *B = tile__b;
+    if (B->nbps >= (1 << 24) || !TILE__RESERVE(B->f, B->bps, B->capbps, B->nbps + 1)) {
+        tile__berr(TILE_ERR_NOMEM, file, line, "%s: out of host memory while building the kernel", op);
+        return tile__bp_poison();
+    }
+    B->bps[B->nbps] = r;
+    bp.hdr.id = -2 - B->nbps++;
+    bp.hdr.build = B->serial;
+    return bp;
+}
+/* the block pointer's record, its offsets checked; NULL after an error */
+static const tile__bptr *tile__bp_use(const char *file, int line, const char *op, tl_block_ptr bp) {
+    if (!tile__b) {
+        tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
+        return NULL;
+    }
+    if (bp.hdr.id == -1) return NULL;   /* poison: said already */
+    const tile__bptr *r = tile__bptr_of(bp.hdr);
+    if (!r) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the block pointer was not made by tl_make_block_ptr in this kernel's build", op);
+        return NULL;
+    }
+    for (int d = 0; d < r->rank; d++)
+        if (!tile__use(file, line, op, bp.off[d])) return NULL;
+    return r;
+}
+tl_block_ptr tl_advance_at(const char *file, int line, tl_block_ptr bp, int n, const tl_t *offsets) {
+    static const char *op = "tl_advance";
+    const tile__bptr *r = tile__bp_use(file, line, op, bp);
+    if (!r) return tile__bp_poison();
+    if (n != r->rank) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d offsets for a block pointer of %d dims (made at line %d)", op, n, r->rank, r->line);
+        return tile__bp_poison();
+    }
+    tl_block_ptr out = bp;
+    for (int d = 0; d < n; d++) {
+        int x = tile__bp_scalar(file, line, op, "offset", d, offsets[d]);
+        if (!x) return tile__bp_poison();
+        tl_t sum = tl_add_at(file, line, bp.off[d], tile__mk(tile__cast(x, TL_I32, file, line)));
+        out.off[d] = sum;
+    }
+    return out;
+}
+tl_block_ptr tl__make_block_ptr_stk(const char *file, int line, int n, int nstrides, int noffsets, tl_shape block, tl_shape order) {
+    tl_t sh[TL_MAX_RANK], st[TL_MAX_RANK], of[TL_MAX_RANK];
+    if (n < 1 || n > TL_MAX_RANK || nstrides < 1 || nstrides > TL_MAX_RANK || noffsets < 1 || noffsets > TL_MAX_RANK) {
+        for (int k = 0; k < n + nstrides + noffsets + 1; k++) tile__pop(file, line);
+        tile__berr(TILE_ERR_ARITY, file, line, "tl_make_block_ptr: %d shape dims, %d strides and %d offsets; a block pointer has 1 to %d dims", n, nstrides,
+                   noffsets, TL_MAX_RANK);
+        return tile__bp_poison();
+    }
+    for (int k = noffsets - 1; k >= 0; k--) of[k] = tile__pop(file, line);
+    for (int k = nstrides - 1; k >= 0; k--) st[k] = tile__pop(file, line);
+    for (int k = n - 1; k >= 0; k--) sh[k] = tile__pop(file, line);
+    tl_t base = tile__pop(file, line);
+    return tl_make_block_ptr_at(file, line, base, n, sh, nstrides, st, noffsets, of, block, order);
+}
+tl_block_ptr tl__advance_stk(const char *file, int line, tl_block_ptr bp, int n) {
+    tl_t of[TL_MAX_RANK];
+    if (n < 1 || n > TL_MAX_RANK) {
+        for (int k = 0; k < n; k++) tile__pop(file, line);
+        tile__berr(TILE_ERR_ARITY, file, line, "tl_advance: %d offsets; a block pointer has 1 to %d dims", n, TL_MAX_RANK);
+        return tile__bp_poison();
+    }
+    for (int k = n - 1; k >= 0; k--) of[k] = tile__pop(file, line);
+    return tl_advance_at(file, line, bp, n, of);
+}
+/* the block's pointers and, for the dims in check, its mask (mask->id 0: none) */
+static tl_t tile__bp_access(const char *file, int line, const char *op, const tile__bptr *r, tl_block_ptr bp, int check, tl_t *mask) {
+    int bad = check & ~((1 << r->rank) - 1);
+    if (bad) {
+        int d = 0;
+        while (d < 30 && !(bad >> d & 1)) d++;
+        if (d == 30) tile__berr(TILE_ERR_AXIS, file, line, "%s: boundary_check names a dim outside 0 to %d", op, TL_MAX_RANK - 1);
+        else tile__berr(TILE_ERR_AXIS, file, line, "%s: boundary_check names dim %d for a block pointer of %d dims (made at line %d)", op, d, r->rank, r->line);
+        return tile__poison;
+    }
+    tl_t p = tile__mk(r->base);
+    mask->id = 0;
+    mask->build = 0;
+    for (int d = 0; d < r->rank; d++) {
+        tl_shape sh;
+        sh.rank = r->rank;
+        for (int q = 0; q < r->rank; q++) sh.dim[q] = q == d ? r->block[d] : 1;
+        tl_t i = tl_reshape_at(file, line, tl_add_at(file, line, bp.off[d], tl_arange_at(file, line, 0, r->block[d])), sh);
+        p = tl_add_at(file, line, p, tl_mul_at(file, line, i, tile__mk(r->strides[d])));
+        if (check >> d & 1) {
+            tl_t in = tl_and_at(file, line, tl_ge_at(file, line, i, tl__cint(0)), tl_lt_at(file, line, i, tile__mk(r->shape[d])));
+            *mask = mask->id ? tl_and_at(file, line, *mask, in) : in;
+        }
+    }
+    if (mask->id) {   /* onto the block's shape */
+        tl_t ignored;
+        tl_broadcast_at(file, line, *mask, p, mask, &ignored);
+    }
+    return p;
+}
+tl_t tl_load_block_at(const char *file, int line, tl_block_ptr bp, tl_load_args o) {
+    static const char *op = "tl_load";
+    const tile__bptr *r = tile__bp_use(file, line, op, bp);
+    if (!r) return tile__poison;
+    if (o.mask.id != 0 || o.other != 0 || o.other_v.id != 0)
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s: `mask` and `other` are not taken through a block pointer (as in Triton); give `boundary_check` and "
+                          "`padding_option`", op);
+    tl_dtype et = tile__ty(r->base)->elem;
+    if ((unsigned)o.padding_option > TL_PAD_NAN) return tile__berr(TILE_ERR_VALUE, file, line, "%s: no padding_option %d", op, (int)o.padding_option);
+    if (o.padding_option == TL_PAD_NAN && !tile__is_float(et))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: padding_option TL_PAD_NAN needs floats; the block pointer's are %s", op, tile_dtype_name(et));
+    tl_t mask;
+    tl_t p = tile__bp_access(file, line, op, r, bp, o.boundary_check, &mask);
+    tl_load_args lo = o;
+    lo.boundary_check = 0;
+    lo.padding_option = TL_PAD_NONE;
+    lo.mask = mask;
+    if (mask.id && o.padding_option == TL_PAD_NAN) lo.other = NAN;
+    return tl_load_at(file, line, p, lo);
+}
+void tl_store_block_at(const char *file, int line, tl_block_ptr bp, tl_t value, tl_store_args o) {
+    static const char *op = "tl_store";
+    const tile__bptr *r = tile__bp_use(file, line, op, bp);
+    if (!r) return;
+    if (o.mask.id != 0) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: `mask` is not taken through a block pointer (as in Triton); give `boundary_check`", op);
+        return;
+    }
+    tl_t mask;
+    tl_t p = tile__bp_access(file, line, op, r, bp, o.boundary_check, &mask);
+    tl_store_args so = o;
+    so.boundary_check = 0;
+    so.mask = mask;
+    tl_store_at(file, line, p, value, so);
+}
 /* ---- tl_sort and tl_topk: Triton's bitonic network ---------------------------------------
    x is viewed as [pre, n, post] around the sorted dim. A compare-and-swap
    across bit s of the index views it as [pre, n / 2s, 2, s, post]: the
@@ -1927,6 +2200,55 @@ static int tile__control_ok(const char *file, int line, const char *what) {
     tile__b->pending_else = NULL;
     return 1;
 }
+/* A carried block pointer flows around a construct as its offsets: each
+   becomes a carried variable of its own (named "bp.off[d]"); its header
+   (base, shape, strides, block) is the one from before and must stay so.
+   0 after an error. */
+static int tile__carry_blocks(struct tl__frame *fr, const char *what) {
+    int n = 0;
+    tl_t *vars[TILE__MAX_CARRY];
+    char names[TILE__MAX_CARRY][32];
+    for (int k = 0; k < fr->n; k++) {
+        const struct tile__bptr *r = tile__bptr_of(*fr->vars[k]);
+        int m = r ? tile__bptr_rank(r) : 1;
+        if (n + m > TILE__MAX_CARRY) {
+            tile__berr(TILE_ERR_ARITY, fr->file, fr->line, "%s: at most %d carried values (a block pointer counts one per dim)", what, TILE__MAX_CARRY);
+            return 0;
+        }
+        if (!r) {
+            vars[n] = fr->vars[k];
+            memcpy(names[n++], fr->names[k], sizeof names[0]);
+            continue;
+        }
+        tl_block_ptr *bp = (tl_block_ptr *)(void *)fr->vars[k];
+        fr->bp[fr->nbp] = bp;
+        fr->bp_hdr[fr->nbp] = bp->hdr;
+        fr->bp_name[fr->nbp++] = n;
+        for (int d = 0; d < m; d++) {
+            vars[n] = &bp->off[d];
+            snprintf(names[n++], sizeof names[0], "%.20s.off[%d]", fr->names[k], d);
+        }
+    }
+    fr->n = n;
+    memcpy(fr->vars, vars, sizeof(tl_t *) * (size_t)n);
+    memcpy(fr->names, names, sizeof names[0] * (size_t)n);
+    return 1;
+}
+/* the carried block pointers kept their headers; 0 after an error */
+static int tile__blocks_kept(struct tl__frame *fr, const char *file, int line, const char *what) {
+    for (int j = 0; j < fr->nbp; j++) {
+        if (fr->bp[j]->hdr.id == fr->bp_hdr[j].id && fr->bp[j]->hdr.build == fr->bp_hdr[j].build) continue;
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s", fr->names[fr->bp_name[j]]);
+        char *dot = strrchr(nm, '.');
+        if (dot) *dot = 0;
+        tile__berr(TILE_ERR_CARRY, file, line,
+                   "%s: the carried block pointer '%s' was made anew in the body; a block pointer flows around a construct by its offsets only: "
+                   "move it with tl_advance (or make it before the %s)", what, nm, what);
+        return 0;
+    }
+    return 1;
+}
 /* Open a TL_FOR/TL_IF/TL_WHILE frame; NULL after an error (no builder, too
    many carried values). */
 static struct tl__frame *tile__frame_open(int kind, const char *what, const char *file, int line, const char *names, int n, va_list ap) {
@@ -1959,6 +2281,10 @@ static struct tl__frame *tile__frame_open(int kind, const char *what, const char
         if (k < TILE__MAX_CARRY) fr->vars[k] = v;
     }
     tile__carry_names(fr, names);
+    if (!tile__carry_blocks(fr, what)) {
+        TILE_FREE(fr);
+        return NULL;
+    }
     fr->outer = tile__b->cur;
     fr->up = tile__b->top;
     tile__b->top = fr;
@@ -1986,6 +2312,7 @@ static int tile__carried(struct tl__frame *fr, int *ids, const char *what) {
 /* check the values yielded at the end of a body against the expected types,
    casting weak literals; returns 0 after an error */
 static int tile__yield_check(struct tl__frame *fr, const char *file, int line, const char *what, int *ids, const tile__type *want) {
+    if (!tile__blocks_kept(fr, file, line, what)) return 0;
     for (int k = 0; k < fr->n; k++) {
         tl_t v = *fr->vars[k];
         ids[k] = v.id == 0 ? 0 : tile__use(file, line, what, v);
@@ -2408,6 +2735,7 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
         TILE_FREE(fr);
     }
     TILE_FREE(b.pending_else);
+    TILE_FREE(b.bps);
     if (b.st == TILE_OK && !out->nomem && tile__profile_nesting(out, 0)) {
         const char *names[257];
         if (tile__kprof_names(out, names, 257) > 256) tile__berr(TILE_ERR_PROFILE, k->file, k->line, "the kernel has more than 256 names of in-kernel scopes");
