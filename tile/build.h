@@ -2226,7 +2226,7 @@ static int tile__carry_blocks(struct tl__frame *fr, const char *what) {
         fr->bp_name[fr->nbp++] = n;
         for (int d = 0; d < m; d++) {
             vars[n] = &bp->off[d];
-            snprintf(names[n++], sizeof names[0], "%.20s.off[%d]", fr->names[k], d);
+            snprintf(names[n++], sizeof names[0], "%.20s.off[%c]", fr->names[k], (char)('0' + d));   /* d < TL_MAX_RANK */
         }
     }
     fr->n = n;
