@@ -1220,6 +1220,11 @@ static void tile__ll_check(tile__emitter *e, int cond, int kind, int id, const c
     LLVMBuilderRef B = c->B;
     const char *base = file ? strrchr(file, '/') : NULL;
     LLVMValueRef ok = tile__ll_get(c, cond);
+    if (kind == TILE__CHECK_ASSUME) {
+        LLVMTypeRef i1 = c->i1;
+        tile__ll_call(c, "llvm.assume", c->vd, &i1, 1, &ok);
+        return;
+    }
     LLVMBasicBlockRef fail = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.fail"),
                       first = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.first"),
                       report = L.LLVMAppendBasicBlockInContext(c->C, c->fn, "assert.report"),

@@ -793,6 +793,14 @@ void tl_static_print_at(const char *file, int line, const char *label, tl_t x);
 #define tl_device_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))
 #define tl_assert(cond, msg) tl_assert_at(TL__HERE, TL__V(cond), (msg))
 void tl_assert_at(const char *file, int line, tl_t cond, const char *msg);
+/* tl_assume(cond): Triton's assume: the compiler may take cond (i1 or an
+   integer; a scalar or a tile, each element) as true. The interpreter
+   checks it (TILE_ERR_ASSERT at this line where it is false); the GPU code
+   does not check it, and hands it to the compiler (CUDA C's
+   __builtin_assume, LLVM's llvm.assume), whose results are undefined where
+   it is false. */
+#define tl_assume(cond) tl_assume_at(TL__HERE, TL__V(cond), #cond)
+void tl_assume_at(const char *file, int line, tl_t cond, const char *text);
 #define tl_debug_barrier() tl_debug_barrier_at(TL__HERE)
 void tl_debug_barrier_at(const char *file, int line);
 /* tl_profile_enter("name") ... tl_profile_exit("name"): a scope inside the

@@ -24,6 +24,8 @@
        partly outside each side padded with zeros or NaNs, moved by a
        TL_IF; their user errors;
      - tl_static_assert and tl_static_print while a kernel is built;
+     - tl_assume on a scalar and a tile: the kernel runs, the IR has it,
+       the PTX compiles; a false one is TILE_ERR_ASSERT in the interpreter;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
        analysis alone cannot prove them (both back ends: this program has an
@@ -730,6 +732,49 @@ static void test_hints(void) {
     }
 }
 
+/* ---- tl_assume ----------------------------------------------------------------------------- */
+TILE_KERNEL(assumed, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_i32, n))
+{
+    tl_t offs = tl_arange(0, 64);
+    tl_assume(tl_gt(n, 0));
+    tl_assume(tl_lt(offs, 64));   /* a tile: each element */
+    tl_t m = tl_lt(offs, n);
+    tl_store(tl_add(y, offs), tl_mul(tl_load(tl_add(x, offs), .mask = m), 2.0f), .mask = m);
+}
+
+static void test_assume(void) {
+    float hx[64], hy[64];
+    float *x = tile_malloc(sizeof hx), *y = tile_malloc(sizeof hy);
+    for (int i = 0; i < 64; i++) hx[i] = (float)tt_uniform(-8, 8);
+    tile_memcpy_htod(x, hx, sizeof hx);
+    tile_memset(y, 0xff, sizeof hy);
+    int n = (int)tt_int(1, 64);
+    TT_OK(assumed(TILE_OPTS(.grid = {1}), x, y, n));
+    tile_memcpy_dtoh(hy, y, sizeof hy);
+    int bad = 0;
+    for (int i = 0; i < 64; i++) bad += i < n ? hy[i] != 2 * hx[i] : !isnan(hy[i]);
+    TT_CHECK(bad == 0, "tl_assume: a kernel with two assumptions, n = %d: %d of 64 wrong", n, bad);
+    char *ir = NULL, *ptx = NULL;
+    tile_status st = tile_kernel_ir(TILE_KERNEL_OF(assumed), TILE_OPTS(.grid = {1}), &ir);
+    TT_CHECK(st == TILE_OK && ir && strstr(ir, "assume") && strstr(ir, "tl_gt(n, 0)"), "tl_assume: the IR shows the assumption");
+    st = tile_kernel_ptx(TILE_KERNEL_OF(assumed), TILE_OPTS(.grid = {1}), "sm_80", &ptx);
+    TT_CHECK(st == TILE_OK && ptx, "tl_assume: the PTX (%s): %s", tile_backend_name(), tile_last_error());
+    tile_free_text(ir);
+    tile_free_text(ptx);
+    /* false: the interpreter says so at the line; a GPU takes it on trust */
+    if (strcmp(tile_backend_name(), "interp") == 0) {
+        tile_set_log(quiet_log, NULL);
+        st = assumed(TILE_OPTS(.grid = {1}), x, y, 0);
+        tile_set_log(NULL, NULL);
+        TT_CHECK(st == TILE_ERR_ASSERT && strstr(tile_last_error(), "tl_assume(tl_gt(n, 0)) does not hold in program (0,0,0)"),
+                 "tl_assume false in the interpreter: want TILE_ERR_ASSERT; got %s: %s", tile_status_id(st), tile_last_error());
+    } else {
+        printf("skipped: a false tl_assume is checked by the interpreter only (the GPU code takes it on trust)\n");
+    }
+    tile_free(x);
+    tile_free(y);
+}
+
 /* ---- user errors ------------------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
@@ -760,7 +805,8 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 18: r = tl_add(tl_make_block_ptr(x, (n), (1), (0), (16), (0)).hdr, 1); break;                                /* computed on */
     case 19: r = tl_load(tl_make_block_ptr(x, (n, n), (n, 1), (0, 0), (4, 4), (1, 1))); break;                         /* order */
     case 20: { tl_block_ptr b = tl_make_block_ptr(x, (n), (1), (0), (16), (0)); TL_FOR (i, 0, n, 1, b) { b = tl_make_block_ptr(x, (n), (1), (i), (16), (0)); } } break;
-    default: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                           /* not a block pointer */
+    case 21: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                          /* not a block pointer */
+    default: tl_assume(v); break;                                                                                      /* a float */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
 }
@@ -792,6 +838,7 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_make_block_ptr: order must be a permutation of the dims 0 to 1 (got 1 at 1)"},
         {TILE_ERR_CARRY, "TL_FOR: the carried block pointer 'b' was made anew in the body"},
         {TILE_ERR_VALUE, "tl_load: `boundary_check` is for block pointers"},
+        {TILE_ERR_DTYPE, "tl_assume: the condition must be i1 or an integer (got f32[16])"},
     };
     float *x = tile_malloc(16 * sizeof(float));
     tile_memset(x, 0, 16 * sizeof(float));
@@ -819,6 +866,7 @@ int main(void) {
     test_block_ptr();
     test_static();
     test_hints();
+    test_assume();
     test_errors();
     return tt_finish("test_lang");
 }

@@ -1418,6 +1418,21 @@ void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
     int op = tile__emit(TILE__OP_ASSERT, &c, 1, NULL, 0, file, line);
     tile__b->f->ops[op].s = tile__func_str(tile__b->f, msg ? msg : "");
 }
+/* tl_assume: an ASSERT whose i[0] is 1: checked by the interpreter, a fact for the GPU compilers */
+void tl_assume_at(const char *file, int line, tl_t cv, const char *text) {
+    int c = tile__use(file, line, "tl_assume", cv);
+    if (!c) return;
+    if (tile__b->f->vals[c].weak) c = tile__cast(c, tile__weak_default(c), file, line);
+    if (!tile__is_int(tile__dty(c))) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "tl_assume: the condition must be i1 or an integer (got %s)", tile__tys(c, s));
+        return;
+    }
+    c = tile__truth(c, file, line);
+    int op = tile__emit(TILE__OP_ASSERT, &c, 1, NULL, 0, file, line);
+    tile__b->f->ops[op].i[0] = 1;
+    tile__b->f->ops[op].s = tile__func_str(tile__b->f, text ? text : "");
+}
 /* Triton's swizzle2d, step by step (its integer // and % truncate, as
    tl_floordiv and tl_mod do) */
 void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl_t size_j, tl_t size_g, tl_t *new_i, tl_t *new_j) {

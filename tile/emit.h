@@ -97,6 +97,7 @@ enum { TILE__WG_FENCE, TILE__WG_COMMIT, TILE__WG_WAIT, TILE__WG_PROXY };
    library's own check from a user's. A compiled kernel's has_assert says
    which kinds it has: a user's assert makes the launch wait for it. */
 enum { TILE__CHECK_ASSERT = 1, TILE__CHECK_STEP = 2 };   /* tl_device_assert; a TL_FOR step <= 0 */
+enum { TILE__CHECK_ASSUME = 3 };   /* tl_assume: no check, cond handed to the compiler as a fact */
 enum { TILE__HAS_USER_CHECK = 1, TILE__HAS_LIB_CHECK = 2 };
 enum { TILE__REC_INTS = 8 };
 /* hopper modes of tile__lower_func: no wgmma; wgmma, each tl_dot waiting

@@ -524,6 +524,10 @@ static void tile__cc_check(tile__emitter *e, int cond, int kind, int id, const c
     tile__cuda_em *c = tile__cc_self(e);
     const char *base = file ? strrchr(file, '/') : NULL;
     tile__cc_indent(c);
+    if (kind == TILE__CHECK_ASSUME) {
+        tile__cc_out(c, "__builtin_assume(r%d);\n", cond);
+        return;
+    }
     tile__cc_out(c, "if (!r%d) tile_assert_fail(tile_err, %d, %d, %d, \"", cond, kind, id, line);
     tile__cc_cstr(c, base ? base + 1 : file ? file : "?");
     tile__cc_out(c, "\", \"");

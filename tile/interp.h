@@ -616,7 +616,11 @@ static tile_status tile__interp_assert(tile__interp *I, const tile__op *op) {
     int n = tile__numel(t);
     char midx[96];
     for (int e = 0; e < n; e++)
-        if (!c[e].u)
+        if (!c[e].u && op->i[0])   /* tl_assume */
+            return tile__error(TILE_ERR_ASSERT, I->f->name, op->file, op->line,
+                               "tl_assume(%s) does not hold in program (%u,%u,%u) at lane %d%s (the GPU code would be undefined there)",
+                               op->s ? op->s : "", I->pid[0], I->pid[1], I->pid[2], e, tile__interp_midx(t, e, midx, sizeof midx));
+        else if (!c[e].u)
             return tile__error(TILE_ERR_ASSERT, I->f->name, op->file, op->line,
                                "tl_device_assert failed in program (%u,%u,%u) at lane %d%s: %s", I->pid[0],
                                I->pid[1], I->pid[2], e, tile__interp_midx(t, e, midx, sizeof midx),

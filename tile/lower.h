@@ -1224,6 +1224,11 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         return;
     case TILE__OP_ASSERT: {
         const tile__layout *L = &lw->lay[o[0]];
+        if (op->i[0]) {   /* tl_assume: a fact for the compiler, no check */
+            for (int e = 0; e < L->E; e++)
+                em->check(em, lw->regs[o[0]][e], TILE__CHECK_ASSUME, (int)(op - lw->f->ops), op->s ? op->s : "", op->file, op->line);
+            return;
+        }
         lw->has_check |= TILE__HAS_USER_CHECK;
         for (int e = 0; e < L->E; e++)
             em->check(em, lw->regs[o[0]][e], TILE__CHECK_ASSERT, (int)(op - lw->f->ops), op->s ? op->s : "", op->file, op->line);

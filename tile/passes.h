@@ -525,7 +525,7 @@ static void tile__p_op(tile__printer *p, const tile__op *o, int depth) {
         s_used = 1;
         break;
     case TILE__OP_ASSERT:
-        tile__p(p, "assert");
+        tile__p(p, o->i[0] ? "assume" : "assert");
         tile__p_uses(p, a, n);
         tile__p(p, ", ");
         tile__p_str(p, o->s ? o->s : "");
