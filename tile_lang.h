@@ -544,7 +544,10 @@ tl_t tl_bitcast_at(const char *file, int line, tl_t x, tl_dtype dtype);
 typedef enum tl_cache { TL_CACHE_NONE = 0, TL_CACHE_CA, TL_CACHE_CG, TL_CACHE_CS, TL_CACHE_CV, TL_CACHE_WB, TL_CACHE_WT } tl_cache;
 typedef enum tl_evict { TL_EVICT_NORMAL = 0, TL_EVICT_FIRST, TL_EVICT_LAST } tl_evict;
 /* a block pointer (tl_make_block_ptr, below) */
-typedef struct tl_block_ptr { tl_t hdr; tl_t off[TL_MAX_RANK]; } tl_block_ptr;
+/* the header names the builder's record of base, shape, strides and block
+   (no op takes it); the offsets are i32 scalars. Both are the library's:
+   copy and assign a tl_block_ptr whole. */
+typedef struct tl_block_ptr { tl_t tl__hdr; tl_t tl__off[TL_MAX_RANK]; } tl_block_ptr;
 typedef enum tl_padding { TL_PAD_NONE = 0, TL_PAD_ZERO, TL_PAD_NAN } tl_padding;
 void tl__push_block(tl_block_ptr bp);
 typedef struct tl_load_args {

@@ -802,7 +802,7 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 15: r = tl_topk(v, 3); break;                                /* k not a power of two */
     case 16: r = tl_load(tl_make_block_ptr(x, (n), (1), (0), (16), (0)), .mask = tl_lt(tl_arange(0, 16), n)); break;   /* a mask */
     case 17: r = tl_load(tl_make_block_ptr(x, (n), (1), (0), (16), (0)), .boundary_check = TL_DIMS(1)); break;         /* no dim 1 */
-    case 18: r = tl_add(tl_make_block_ptr(x, (n), (1), (0), (16), (0)).hdr, 1); break;                                /* computed on */
+    case 18: r = tl_add(tl_make_block_ptr(x, (n), (1), (0), (16), (0)).tl__hdr, 1); break;                                /* computed on */
     case 19: r = tl_load(tl_make_block_ptr(x, (n, n), (n, 1), (0, 0), (4, 4), (1, 1))); break;                         /* order */
     case 20: { tl_block_ptr b = tl_make_block_ptr(x, (n), (1), (0), (16), (0)); TL_FOR (i, 0, n, 1, b) { b = tl_make_block_ptr(x, (n), (1), (i), (16), (0)); } } break;
     case 21: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                          /* not a block pointer */

@@ -239,8 +239,8 @@ static int tile__pop_block(const char *file, int line, tl_t hdr, tl_block_ptr *b
     const tile__bptr *r = tile__bptr_of(hdr);
     if (!r) return 0;
     memset(bp, 0, sizeof *bp);
-    bp->hdr = hdr;
-    for (int d = r->rank - 1; d >= 0; d--) bp->off[d] = tile__pop(file, line);
+    bp->tl__hdr = hdr;
+    for (int d = r->rank - 1; d >= 0; d--) bp->tl__off[d] = tile__pop(file, line);
     return 1;
 }
 tl_t tl__load_stk(const char *file, int line, tl_load_args o) {
@@ -256,9 +256,9 @@ void tl__store_stk(const char *file, int line, tl_store_args o) {
     else tl_store_at(file, line, p, v, o);
 }
 void tl__push_block(tl_block_ptr bp) {
-    const tile__bptr *r = tile__bptr_of(bp.hdr);
-    for (int d = 0; r && d < r->rank; d++) tl__push(bp.off[d]);
-    tl__push(bp.hdr);
+    const tile__bptr *r = tile__bptr_of(bp.tl__hdr);
+    for (int d = 0; r && d < r->rank; d++) tl__push(bp.tl__off[d]);
+    tl__push(bp.tl__hdr);
 }
 tl_t tl__atomic_stk(const char *file, int line, tl_atomic_op kind, tl_atomic_args o) {
     tl_t v = tile__pop(file, line), p = tile__pop(file, line);
@@ -1576,8 +1576,8 @@ int tl__dims(int n, ...) {
 static tl_block_ptr tile__bp_poison(void) {
     tl_block_ptr bp;
     memset(&bp, 0, sizeof bp);
-    bp.hdr = tile__poison;
-    for (int d = 0; d < TL_MAX_RANK; d++) bp.off[d] = tile__poison;
+    bp.tl__hdr = tile__poison;
+    for (int d = 0; d < TL_MAX_RANK; d++) bp.tl__off[d] = tile__poison;
     return bp;
 }
 /* an integer scalar operand of a block pointer, weak literals typed; 0 after an error */
@@ -1636,7 +1636,7 @@ tl_block_ptr tl_make_block_ptr_at(const char *file, int line, tl_t basev, int n,
         if (!(r.strides[d] = tile__bp_scalar(file, line, op, "stride", d, strides[d]))) return tile__bp_poison();
         int o = tile__bp_scalar(file, line, op, "offset", d, offsets[d]);
         if (!o) return tile__bp_poison();
-        bp.off[d] = tile__mk(tile__cast(o, TL_I32, file, line));   /* Triton's offsets are i32 */
+        bp.tl__off[d] = tile__mk(tile__cast(o, TL_I32, file, line));   /* Triton's offsets are i32 */
         r.block[d] = block.dim[d];
         r.order[d] = order.dim[d];
     }
@@ -1646,8 +1646,8 @@ tl_block_ptr tl_make_block_ptr_at(const char *file, int line, tl_t basev, int n,
         return tile__bp_poison();
     }
     B->bps[B->nbps] = r;
-    bp.hdr.id = -2 - B->nbps++;
-    bp.hdr.build = B->serial;
+    bp.tl__hdr.id = -2 - B->nbps++;
+    bp.tl__hdr.build = B->serial;
     return bp;
 }
 /* the block pointer's record, its offsets checked; NULL after an error */
@@ -1656,14 +1656,14 @@ static const tile__bptr *tile__bp_use(const char *file, int line, const char *op
         tile__error(TILE_ERR_CONTEXT, NULL, file, line, "%s called outside a kernel body being built", op);
         return NULL;
     }
-    if (bp.hdr.id == -1) return NULL;   /* poison: said already */
-    const tile__bptr *r = tile__bptr_of(bp.hdr);
+    if (bp.tl__hdr.id == -1) return NULL;   /* poison: said already */
+    const tile__bptr *r = tile__bptr_of(bp.tl__hdr);
     if (!r) {
         tile__berr(TILE_ERR_VALUE, file, line, "%s: the block pointer was not made by tl_make_block_ptr in this kernel's build", op);
         return NULL;
     }
     for (int d = 0; d < r->rank; d++)
-        if (!tile__use(file, line, op, bp.off[d])) return NULL;
+        if (!tile__use(file, line, op, bp.tl__off[d])) return NULL;
     return r;
 }
 tl_block_ptr tl_advance_at(const char *file, int line, tl_block_ptr bp, int n, const tl_t *offsets) {
@@ -1678,8 +1678,8 @@ tl_block_ptr tl_advance_at(const char *file, int line, tl_block_ptr bp, int n, c
     for (int d = 0; d < n; d++) {
         int x = tile__bp_scalar(file, line, op, "offset", d, offsets[d]);
         if (!x) return tile__bp_poison();
-        tl_t sum = tl_add_at(file, line, bp.off[d], tile__mk(tile__cast(x, TL_I32, file, line)));
-        out.off[d] = sum;
+        tl_t sum = tl_add_at(file, line, bp.tl__off[d], tile__mk(tile__cast(x, TL_I32, file, line)));
+        out.tl__off[d] = sum;
     }
     return out;
 }
@@ -1724,7 +1724,7 @@ static tl_t tile__bp_access(const char *file, int line, const char *op, const ti
         tl_shape sh;
         sh.rank = r->rank;
         for (int q = 0; q < r->rank; q++) sh.dim[q] = q == d ? r->block[d] : 1;
-        tl_t i = tl_reshape_at(file, line, tl_add_at(file, line, bp.off[d], tl_arange_at(file, line, 0, r->block[d])), sh);
+        tl_t i = tl_reshape_at(file, line, tl_add_at(file, line, bp.tl__off[d], tl_arange_at(file, line, 0, r->block[d])), sh);
         p = tl_add_at(file, line, p, tl_mul_at(file, line, i, tile__mk(r->strides[d])));
         if (check >> d & 1) {
             tl_t in = tl_and_at(file, line, tl_ge_at(file, line, i, tl__cint(0)), tl_lt_at(file, line, i, tile__mk(r->shape[d])));
@@ -2237,10 +2237,10 @@ static int tile__carry_blocks(struct tl__frame *fr, const char *what) {
         }
         tl_block_ptr *bp = (tl_block_ptr *)(void *)fr->vars[k];
         fr->bp[fr->nbp] = bp;
-        fr->bp_hdr[fr->nbp] = bp->hdr;
+        fr->bp_hdr[fr->nbp] = bp->tl__hdr;
         fr->bp_name[fr->nbp++] = n;
         for (int d = 0; d < m; d++) {
-            vars[n] = &bp->off[d];
+            vars[n] = &bp->tl__off[d];
             snprintf(names[n++], sizeof names[0], "%.20s.off[%c]", fr->names[k], (char)('0' + d));   /* d < TL_MAX_RANK */
         }
     }
@@ -2252,7 +2252,7 @@ static int tile__carry_blocks(struct tl__frame *fr, const char *what) {
 /* the carried block pointers kept their headers; 0 after an error */
 static int tile__blocks_kept(struct tl__frame *fr, const char *file, int line, const char *what) {
     for (int j = 0; j < fr->nbp; j++) {
-        if (fr->bp[j]->hdr.id == fr->bp_hdr[j].id && fr->bp[j]->hdr.build == fr->bp_hdr[j].build) continue;
+        if (fr->bp[j]->tl__hdr.id == fr->bp_hdr[j].id && fr->bp[j]->tl__hdr.build == fr->bp_hdr[j].build) continue;
         char nm[32];
         snprintf(nm, sizeof nm, "%s", fr->names[fr->bp_name[j]]);
         char *dot = strrchr(nm, '.');
