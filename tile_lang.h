@@ -384,7 +384,8 @@ tl_t tl_flip_at(const char *file, int line, tl_t x, int dim);
 /* tl_sort(x[, dim[, descending]]): Triton's sort: x sorted along dim (by
    default the last; negative counts from the end; Triton takes the last
    only), ascending, or descending when descending is 1; a bitonic network
-   of compare-and-swaps in registers, so a power of two long. Floats compare
+   of compare-and-swaps (partners exchanged through shared memory), so a
+   power of two long. Floats compare
    as numbers (a NaN is kept, in a place the network decides); i1 false
    before true. tl_topk(x, k[, dim]): Triton's topk: the k largest along
    dim (default the last), largest first; k a power of two up to the dim. */
@@ -543,8 +544,7 @@ tl_t tl_bitcast_at(const char *file, int line, tl_t x, tl_dtype dtype);
 /* ---- memory -------------------------------------------------------------------- */
 typedef enum tl_cache { TL_CACHE_NONE = 0, TL_CACHE_CA, TL_CACHE_CG, TL_CACHE_CS, TL_CACHE_CV, TL_CACHE_WB, TL_CACHE_WT } tl_cache;
 typedef enum tl_evict { TL_EVICT_NORMAL = 0, TL_EVICT_FIRST, TL_EVICT_LAST } tl_evict;
-/* a block pointer (tl_make_block_ptr, below) */
-/* the header names the builder's record of base, shape, strides and block
+/* a block pointer (tl_make_block_ptr, below): the header names the builder's record of base, shape, strides and block
    (no op takes it); the offsets are i32 scalars. Both are the library's:
    copy and assign a tl_block_ptr whole. */
 typedef struct tl_block_ptr { tl_t tl__hdr; tl_t tl__off[TL_MAX_RANK]; } tl_block_ptr;
