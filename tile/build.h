@@ -77,7 +77,6 @@ typedef struct tile__bptr {
     const char *file;
     int line;
 } tile__bptr;
-static int tile__bptr_rank(const tile__bptr *r) { return r->rank; }
 /* the record a handle names, or NULL when it is not a block pointer's header of this build */
 static const tile__bptr *tile__bptr_of(tl_t hdr) {
     if (!tile__b || hdr.id > -2 || hdr.build != tile__b->serial) return NULL;
@@ -181,6 +180,15 @@ static tile__op *tile__defop(int id) {
 
 static int tile__is_pow2(long long x) { return x > 0 && (x & (x - 1)) == 0; }
 static int tile__log2i(int x) { int k = 0; while ((1 << k) < x) k++; return k; }
+/* the signed integer dtype as wide as dt (i1 and 8-bit: i8) */
+static tl_dtype tile__bits_int(tl_dtype dt) {
+    switch (tile__dt[dt].bits) {
+    case 1: case 8: return TL_I8;
+    case 16: return TL_I16;
+    case 32: return TL_I32;
+    default: return TL_I64;
+    }
+}
 /* A tile shape: each dim a power of two, numel within the limit. */
 static int tile__check_shape(const char *file, int line, const char *op, const tile__type *t) {
     long long n = 1;
@@ -1526,13 +1534,7 @@ tl_t tl_flip_at(const char *file, int line, tl_t xv, int dim) {
     if (t.dtype == TL_PTR) return tile__berr(TILE_ERR_DTYPE, file, line, "tl_flip: not on pointers (flip the offsets)");
     int n = t.shape[d];
     if (n == 1) return tile__mk(x);
-    tl_dtype it;
-    switch (tile__dt[t.dtype].bits) {
-    case 1: case 8: it = TL_I8; break;
-    case 16: it = TL_I16; break;
-    case 32: it = TL_I32; break;
-    default: it = TL_I64; break;
-    }
+    tl_dtype it = tile__bits_int(t.dtype);
     tl_t y = t.dtype == TL_I1 ? tl_cast_at(file, line, tile__mk(x), it)
            : t.dtype == it ? tile__mk(x) : tl_bitcast_at(file, line, tile__mk(x), it);
     int pre = 1, post = 1;
@@ -1857,13 +1859,7 @@ static tl_t tile__sort(const char *file, int line, const char *op, tl_t xv, int 
     for (int q = d + 1; q < t.rank; q++) z.post *= t.shape[q];
     tl_t v = tile__mk(x);
     if (t.dtype == TL_I1) v = tl_cast_at(file, line, v, TL_U8), z.dt = TL_U8;   /* false < true */
-    switch (tile__dt[z.dt].bits) {
-    case 8: z.it = TL_I8; break;
-    case 16: z.it = TL_I16; break;
-    case 32: z.it = TL_I32; break;
-    default: z.it = TL_I64; break;
-    }
-    if (tile__is_int(z.dt)) z.it = z.dt;
+    z.it = tile__is_int(z.dt) ? z.dt : tile__bits_int(z.dt);
     tl_shape v3;
     v3.rank = 3;
     v3.dim[0] = z.pre, v3.dim[1] = n, v3.dim[2] = z.post;
@@ -2225,7 +2221,7 @@ static int tile__carry_blocks(struct tl__frame *fr, const char *what) {
     char names[TILE__MAX_CARRY][32];
     for (int k = 0; k < fr->n; k++) {
         const struct tile__bptr *r = tile__bptr_of(*fr->vars[k]);
-        int m = r ? tile__bptr_rank(r) : 1;
+        int m = r ? r->rank : 1;
         if (n + m > TILE__MAX_CARRY) {
             tile__berr(TILE_ERR_ARITY, fr->file, fr->line, "%s: at most %d carried values (a block pointer counts one per dim)", what, TILE__MAX_CARRY);
             return 0;
