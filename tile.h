@@ -268,8 +268,23 @@ typedef struct tile_launch {
 } tile_launch;
 #define TILE_OPTS(...) (&(tile_launch){.file = __FILE__, .line = __LINE__, __VA_ARGS__})
 
-/* One kernel parameter as the launcher passes it. */
-typedef union tile_arg { void *p; int64_t i; double f; } tile_arg;
+/* One kernel parameter as the launcher passes it: p, i or f by the
+   parameter's dtype; elem is the pointee of an untyped pointer parameter
+   (tl_ptr, which TILE_PTR fills) and is read for no other. */
+typedef struct tile_arg {
+    union { void *p; int64_t i; double f; };
+    tl_dtype elem;
+} tile_arg;
+/* A pointer with its element dtype: the argument of a tl_ptr parameter,
+   whose dtype is given at launch and specializes the kernel (as Triton
+   specializes on a tensor's dtype). Make one with TILE_PTR. */
+typedef struct tile_ptr { void *p; tl_dtype dtype; } tile_ptr;
+static inline tile_ptr tile_ptr_of(const void *p, tl_dtype dtype) {
+    tile_ptr r;
+    r.p = (void *)(uintptr_t)p;
+    r.dtype = dtype;
+    return r;
+}
 typedef struct tile_param { const char *name; tl_dtype dtype; tl_dtype elem; } tile_param;
 
 /* What TILE_KERNEL defines for each kernel; `state` is the library's cache. */
@@ -294,6 +309,12 @@ void        tile_free_text(char *text);
    in and loads, else NVRTC, with no GPU needed; free the text with
    tile_free_text. Pointer arguments are assumed 16-byte aligned. */
 tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx);
+/* The same for the arguments of one launch (args as the launcher passes
+   them): the dtypes of untyped pointer parameters (tl_ptr) come from them,
+   and the PTX is specialized as a launch with them would be. A kernel with
+   a tl_ptr parameter needs these. */
+tile_status tile_kernel_ir_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, char **text);
+tile_status tile_kernel_ptx_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, const char *arch, char **ptx);
 /* Free everything cached for a kernel (its built IR for every meta key). */
 void        tile_kernel_release(tile_kernel *k);
 

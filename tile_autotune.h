@@ -373,6 +373,18 @@ static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k,
             if (p < 0) st = tile__error(TILE_ERR_ARG, k->name, o->file, o->line, "autotune key \"%s\" is not a parameter of %s", t->key[i], k->name);
             key_idx[n++] = p;
         }
+        /* a tl_ptr parameter's dtype is always part of the key, as Triton's
+           tuner keys on its tensors' dtypes */
+        for (int p = 0; p < k->nparams && st == TILE_OK; p++) {
+            int have = 0;
+            if (k->params[p].dtype != TL_PTR || k->params[p].elem != TL_VOID) continue;
+            for (int i = 0; i < n; i++) have |= key_idx[i] == p;
+            if (have) continue;
+            if (n == TILE_AUTOTUNE_MAX_KEY)
+                st = tile__error(TILE_ERR_ARG, k->name, o->file, o->line, "the tuner's key has no room for the dtype of the tl_ptr parameter %s (at most %d entries)",
+                                 k->params[p].name, TILE_AUTOTUNE_MAX_KEY);
+            else key_idx[n++] = p;
+        }
         if (st == TILE_OK && !(s = (tile__tune_state *)calloc(1, sizeof *s))) st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         if (st == TILE_OK) {
             pthread_mutex_init(&s->lock, NULL);
@@ -388,13 +400,14 @@ static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k,
     *out = s;
     return st;
 }
-/* The key's values: integers and floats by value, pointers by alignment to 16. */
+/* The key's values: integers and floats by value, pointers by alignment to
+   16 (and a tl_ptr's dtype above that bit). */
 static uint64_t tile__tune_key(const tile__tune_state *s, const tile_kernel *k, const tile_arg *args, int64_t *key) {
     uint64_t h = tile__fnv(TILE__FNV0, &k, sizeof k);
     for (int i = 0; i < s->nkey; i++) {
         int p = s->key_idx[i];
         tl_dtype t = k->params[p].dtype;
-        if (t == TL_PTR) key[i] = (uintptr_t)args[p].p % 16 == 0;
+        if (t == TL_PTR) key[i] = ((uintptr_t)args[p].p % 16 == 0) | (k->params[p].elem == TL_VOID ? (int64_t)args[p].elem << 1 : 0);
         else if (t == TL_F32 || t == TL_F64) memcpy(&key[i], &args[p].f, sizeof key[i]);
         else key[i] = args[p].i;
         h = tile__fnv(h, &key[i], sizeof key[i]);
@@ -498,7 +511,9 @@ static void tile__key_text(tile__sbuf *b, const tile__tune_state *s, const tile_
         const tile_param *p = &k->params[s->key_idx[i]];
         double f;
         memcpy(&f, &key[i], sizeof f);
-        if (p->dtype == TL_PTR) tile__sb(b, "%s%s.aligned16=%lld", i ? " " : "", p->name, (long long)key[i]);
+        if (p->dtype == TL_PTR && p->elem == TL_VOID)
+            tile__sb(b, "%s%s.dtype=%s %s.aligned16=%lld", i ? " " : "", p->name, tile_dtype_name((tl_dtype)(key[i] >> 1)), p->name, (long long)(key[i] & 1));
+        else if (p->dtype == TL_PTR) tile__sb(b, "%s%s.aligned16=%lld", i ? " " : "", p->name, (long long)key[i]);
         else if (p->dtype == TL_F32 || p->dtype == TL_F64) tile__sb(b, "%s%s=%.17g", i ? " " : "", p->name, f);
         else tile__sb(b, "%s%s=%lld", i ? " " : "", p->name, (long long)key[i]);
     }
@@ -582,6 +597,7 @@ static tile_status tile__tune_unsave(tile__tune_run *r) {
 typedef struct tile__precompile_job {
     tile_kernel *k;
     const tile_launch *l;
+    const tile_arg *args;
     tile__config cfg;
 } tile__precompile_job;
 static void *tile__precompile_one(void *p) {
@@ -589,7 +605,7 @@ static void *tile__precompile_one(void *p) {
     tile__entry *e;
     tile__variant *v;
     tile__err_mute++;
-    if (tile__get_entry(j->k, j->l, &e) == TILE_OK) tile__get_variant(e, j->k, j->l, &j->cfg, &v);
+    if (tile__get_entry_for(j->k, j->l, j->args, &e) == TILE_OK) tile__get_variant(e, j->k, j->l, &j->cfg, &v);
     tile__err_mute--;
     tile_clear_error();
     return NULL;
@@ -604,6 +620,7 @@ static void tile__precompile(tile_kernel *k, const tile_launch *full, int n, con
         for (int i = 0; i < m; i++) {
             jobs[i].k = k;
             jobs[i].l = &full[i0 + i];
+            jobs[i].args = args;
             if (tile__config_resolve(k, jobs[i].l, args, NULL, &jobs[i].cfg) != TILE_OK) {
                 tile_clear_error();
                 started[i] = 0;
@@ -711,7 +728,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     tile__err_mute++;
     for (int i = 0; i < n; i++) {
         tile__entry *e;
-        tile_status cst = tile__get_entry(k, &full[i], &e);
+        tile_status cst = tile__get_entry_for(k, &full[i], args, &e);
         char *ir = cst == TILE_OK ? tile__print_func(&e->f) : NULL;
         failed[i] = cst != TILE_OK;
         if (cst != TILE_OK) tile__tune_failure(&first, firsterr, sizeof firsterr, cst);

@@ -1600,7 +1600,7 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
     char *msg = NULL;
     if (st == TILE_OK && L.LLVMVerifyModule(c.M, LLVM_ReturnStatusAction, &msg)) {
         char *ir = L.LLVMPrintModuleToString(c.M);
-        job->dump(f->name, "llir", ir);
+        job->dump(f->dump_name, "llir", ir);
         L.LLVMDisposeMessage(ir);
         st = tile__ll_fail(job, f->name, "LLVM rejected the IR made for this kernel (a bug in tile; the IR is above): %s", msg ? msg : "");
     }
@@ -1655,10 +1655,10 @@ static tile_status tile__ll_assemble(tile_backend_job *job) {
         char *text = (char *)malloc(n);
         if (text) {
             snprintf(text, n, "; made by libLLVM %u.%u.%u (default<O3>)\n%s", tile__ll_major, tile__ll_minor, tile__ll_patch, ir);
-            job->dump(f->name, "llir", text);
+            job->dump(f->dump_name, "llir", text);
             free(text);
         } else {
-            job->dump(f->name, "llir", ir);
+            job->dump(f->dump_name, "llir", ir);
         }
         L.LLVMDisposeMessage(ir);
     }

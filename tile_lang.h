@@ -43,6 +43,7 @@ extern "C" {
 #define TILE__PT_tl_ptr_f64    double *,      TL_PTR, TL_F64
 #define TILE__PT_tl_ptr_f8e4m3 tile_f8e4m3 *, TL_PTR, TL_F8E4M3
 #define TILE__PT_tl_ptr_f8e5m2 tile_f8e5m2 *, TL_PTR, TL_F8E5M2
+#define TILE__PT_tl_ptr        tile_ptr,      TL_PTR, TL_VOID   /* the dtype given at launch */
 #define TILE__PT_tl_i32        int32_t,       TL_I32, TL_VOID
 #define TILE__PT_tl_i64        int64_t,       TL_I64, TL_VOID
 #define TILE__PT_tl_u32        uint32_t,      TL_U32, TL_VOID
@@ -234,10 +235,18 @@ extern "C" {
 #define TILE__IDX_64 TILE__IDX_63, a[63]
 
 /* host argument -> tile_arg, by the parameter's dtype */
-static inline tile_arg tile__arg_ptr(const void *p) { tile_arg a; a.p = (void *)(uintptr_t)p; return a; }
-static inline tile_arg tile__arg_int(int64_t i) { tile_arg a; a.i = i; return a; }
-static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; return a; }
+static inline tile_arg tile__arg_ptr(const void *p) { tile_arg a; a.p = (void *)(uintptr_t)p; a.elem = TL_VOID; return a; }
+static inline tile_arg tile__arg_int(int64_t i) { tile_arg a; a.i = i; a.elem = TL_VOID; return a; }
+static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; a.elem = TL_VOID; return a; }
+static inline tile_arg tile__arg_tptr(tile_ptr p) { tile_arg a; a.p = p.p; a.elem = p.dtype; return a; }
+#ifdef __cplusplus
+}
+static inline tile_arg tile__arg_ptr(tile_ptr p) { return tile__arg_tptr(p); }
+extern "C" {
 #define tile__arg_TL_PTR(x) tile__arg_ptr(x)
+#else
+#define tile__arg_TL_PTR(x) _Generic((x), tile_ptr: tile__arg_tptr, default: tile__arg_ptr)(x)
+#endif
 #define tile__arg_TL_I32(x) tile__arg_int(x)
 #define tile__arg_TL_I64(x) tile__arg_int(x)
 #define tile__arg_TL_U32(x) tile__arg_int((int64_t)(x))
@@ -245,9 +254,53 @@ static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; return a; 
 #define tile__arg_TL_F32(x) tile__arg_flt(x)
 #define tile__arg_TL_F64(x) tile__arg_flt(x)
 
+/* TILE_PTR(p, TL_F16): the argument of a tl_ptr parameter, memory and its
+   dtype. TILE_PTR(p) takes the dtype from p's C type (float * is f32,
+   tile_bf16 * is bf16, uint8_t * is u8, ...); a void * needs the dtype. */
+#define TILE_PTR(...) TILE__CAT(TILE__PTR_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
+#define TILE__PTR_MANY(p, dtype) tile_ptr_of((p), (dtype))
+#define TILE__PTR_ONE(p) tile_ptr_of((p), TILE__DTYPE_OF_PTR(p))
+#ifdef __cplusplus
+}
+static inline tl_dtype tile__dtype_of_ptr(const int8_t *) { return TL_I8; }
+static inline tl_dtype tile__dtype_of_ptr(const int16_t *) { return TL_I16; }
+static inline tl_dtype tile__dtype_of_ptr(const int32_t *) { return TL_I32; }
+static inline tl_dtype tile__dtype_of_ptr(const int64_t *) { return TL_I64; }
+static inline tl_dtype tile__dtype_of_ptr(const uint8_t *) { return TL_U8; }
+static inline tl_dtype tile__dtype_of_ptr(const uint16_t *) { return TL_U16; }
+static inline tl_dtype tile__dtype_of_ptr(const uint32_t *) { return TL_U32; }
+static inline tl_dtype tile__dtype_of_ptr(const uint64_t *) { return TL_U64; }
+static inline tl_dtype tile__dtype_of_ptr(const tile_f16 *) { return TL_F16; }
+static inline tl_dtype tile__dtype_of_ptr(const tile_bf16 *) { return TL_BF16; }
+static inline tl_dtype tile__dtype_of_ptr(const float *) { return TL_F32; }
+static inline tl_dtype tile__dtype_of_ptr(const double *) { return TL_F64; }
+static inline tl_dtype tile__dtype_of_ptr(const tile_f8e4m3 *) { return TL_F8E4M3; }
+static inline tl_dtype tile__dtype_of_ptr(const tile_f8e5m2 *) { return TL_F8E5M2; }
+extern "C" {
+#define TILE__DTYPE_OF_PTR(p) tile__dtype_of_ptr(p)
+#else
+#define TILE__DTYPE_OF_PTR(p) _Generic((p),                   \
+    int8_t *: TL_I8, const int8_t *: TL_I8,                   \
+    int16_t *: TL_I16, const int16_t *: TL_I16,               \
+    int32_t *: TL_I32, const int32_t *: TL_I32,               \
+    int64_t *: TL_I64, const int64_t *: TL_I64,               \
+    uint8_t *: TL_U8, const uint8_t *: TL_U8,                 \
+    uint16_t *: TL_U16, const uint16_t *: TL_U16,             \
+    uint32_t *: TL_U32, const uint32_t *: TL_U32,             \
+    uint64_t *: TL_U64, const uint64_t *: TL_U64,             \
+    tile_f16 *: TL_F16, const tile_f16 *: TL_F16,             \
+    tile_bf16 *: TL_BF16, const tile_bf16 *: TL_BF16,         \
+    float *: TL_F32, const float *: TL_F32,                   \
+    double *: TL_F64, const double *: TL_F64,                 \
+    tile_f8e4m3 *: TL_F8E4M3, const tile_f8e4m3 *: TL_F8E4M3, \
+    tile_f8e5m2 *: TL_F8E5M2, const tile_f8e5m2 *: TL_F8E5M2)
+#endif
+
 /* TILE_KERNEL(name, (type, param)...) { body }
    Defines `tile_status name(const tile_launch *opts, <C params>)` and the
-   builder body. Parameter types: tl_ptr_<dtype> for every dtype, and the
+   builder body. Parameter types: tl_ptr_<dtype> for every dtype, tl_ptr
+   (a pointer whose dtype is given at launch: the launcher takes a tile_ptr,
+   TILE_PTR(p, TL_F16), and each dtype is its own specialization), and the
    scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. At most 64
    parameters (the builder's limit); a 65th is a compile error naming
    more_than_64_arguments. */
@@ -540,6 +593,11 @@ tl_t tl_cast_at(const char *file, int line, tl_t x, tl_dtype dtype);
 /* reinterpret the bits (same width) */
 #define tl_bitcast(x, dtype) tl_bitcast_at(TL__HERE, TL__V(x), (dtype))
 tl_t tl_bitcast_at(const char *file, int line, tl_t x, tl_dtype dtype);
+/* tl_ptr_cast(p, TL_F16): the same addresses as pointers to another dtype
+   (Triton's p.to(tl.pointer_type(tl.float16))); offsets added afterwards
+   count the new dtype's elements. */
+#define tl_ptr_cast(p, dtype) tl_ptr_cast_at(TL__HERE, TL__V(p), (dtype))
+tl_t tl_ptr_cast_at(const char *file, int line, tl_t p, tl_dtype dtype);
 
 /* ---- memory -------------------------------------------------------------------- */
 typedef enum tl_cache { TL_CACHE_NONE = 0, TL_CACHE_CA, TL_CACHE_CG, TL_CACHE_CS, TL_CACHE_CV, TL_CACHE_WB, TL_CACHE_WT } tl_cache;
@@ -819,6 +877,11 @@ void tl_profile_at(const char *file, int line, const char *name, int exit);
 int      tl_rank(tl_t x);
 int      tl_dim(tl_t x, int axis);
 tl_dtype tl_dtype_of(tl_t x);
+/* the pointee of a pointer (or a tensor descriptor's element dtype), as
+   Triton's x.dtype.element_ty; another value's own dtype. With tl_ptr
+   parameters it is how one body serves several dtypes:
+   tl_store(out, tl_cast(acc, tl_element_ty(out)), ...) */
+tl_dtype tl_element_ty(tl_t x);
 
 /* ---- runtime control flow -----------------------------------------------------------
    TL_FOR (i, lo, hi, step, carried...) { ... }

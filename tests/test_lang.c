@@ -26,6 +26,11 @@
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_assume on a scalar and a tile: the kernel runs, the IR has it,
        the PTX compiles; a false one is TILE_ERR_ASSERT in the interpreter;
+     - dtype-generic kernels (tl_ptr parameters, TILE_PTR arguments): one
+       body converting 8 source dtypes to 5 destinations (40
+       specializations), mixed f16 + bf16 -> f32, the IR of each
+       specialization; tl_ptr_cast reading f32s as u32s and bytes; a dtype
+       combination a body refuses is an error naming the launch;
      - tl_multiple_of / tl_max_contiguous / tl_max_constancy: the values
        pass unchanged, and a hint lets the PTX use 16-byte accesses where the
        analysis alone cannot prove them (both back ends: this program has an
@@ -775,6 +780,174 @@ static void test_assume(void) {
     tile_free(y);
 }
 
+/* ---- dtype-generic kernels (tl_ptr) and pointer casts ------------------------------------- */
+/* out = x converted to out's dtype: one body, a specialization per pair */
+TILE_KERNEL(gen_convert, (tl_ptr, x), (tl_ptr, out), (tl_i32, n))
+{
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), 64), tl_arange(0, 64)), m = tl_lt(offs, n);
+    tl_store(tl_add(out, offs), tl_cast(tl_load(tl_add(x, offs), .mask = m), tl_element_ty(out)), .mask = m);
+}
+/* out = x + y in f32, stored as out's dtype; x and y may differ */
+TILE_KERNEL(gen_add, (tl_ptr, x), (tl_ptr, y), (tl_ptr, out), (tl_i32, n))
+{
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), 64), tl_arange(0, 64)), m = tl_lt(offs, n);
+    tl_t s = tl_add(tl_cast(tl_load(tl_add(x, offs), .mask = m), TL_F32), tl_cast(tl_load(tl_add(y, offs), .mask = m), TL_F32));
+    tl_store(tl_add(out, offs), tl_cast(s, tl_element_ty(out)), .mask = m);
+}
+/* x and y must share a dtype: checked while building, reported with the launch */
+static int same_line;
+TILE_KERNEL(gen_same, (tl_ptr, x), (tl_ptr_f32, out), (tl_ptr, y))
+{
+    same_line = __LINE__ + 1;
+    tl_static_assert(tl_element_ty(x) == tl_element_ty(y), "x and y must have one dtype");
+    tl_store(out, tl_cast(tl_add(tl_load(x), tl_load(y)), TL_F32));
+}
+/* a pointer cast: the bits of f32s read as u32s and as bytes (offsets count the new dtype) */
+TILE_KERNEL(ptr_casts, (tl_ptr_f32, x), (tl_ptr_u32, bits), (tl_ptr_u8, bytes))
+{
+    tl_t u = tl_ptr_cast(x, TL_U32), b = tl_ptr_cast(x, TL_U8);
+    tl_static_assert(tl_element_ty(u) == TL_U32 && tl_element_ty(x) == TL_F32 && tl_dtype_of(u) == TL_PTR, "pointee dtypes");
+    tl_store(tl_add(bits, tl_arange(0, 16)), tl_load(tl_add(u, tl_arange(0, 16))));
+    tl_store(tl_add(bytes, tl_arange(0, 64)), tl_load(tl_add(b, tl_arange(0, 64))));
+}
+
+/* host side of the dtypes the generic tests use */
+static void put_as(tl_dtype t, void *buf, int i, double v) {
+    switch (t) {
+    case TL_I8: ((int8_t *)buf)[i] = (int8_t)v; break;
+    case TL_I16: ((int16_t *)buf)[i] = (int16_t)v; break;
+    case TL_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
+    case TL_U8: ((uint8_t *)buf)[i] = (uint8_t)v; break;
+    case TL_F16: ((tile_f16 *)buf)[i] = tile_f16_from(v); break;
+    case TL_BF16: ((tile_bf16 *)buf)[i] = tile_bf16_from(v); break;
+    case TL_F32: ((float *)buf)[i] = (float)v; break;
+    case TL_F64: ((double *)buf)[i] = v; break;
+    default: break;
+    }
+}
+static double get_as(tl_dtype t, const void *buf, int i) {
+    switch (t) {
+    case TL_I8: return ((const int8_t *)buf)[i];
+    case TL_I16: return ((const int16_t *)buf)[i];
+    case TL_I32: return ((const int32_t *)buf)[i];
+    case TL_U8: return ((const uint8_t *)buf)[i];
+    case TL_F16: return tile_f16_to(((const tile_f16 *)buf)[i]);
+    case TL_BF16: return tile_bf16_to(((const tile_bf16 *)buf)[i]);
+    case TL_F32: return ((const float *)buf)[i];
+    case TL_F64: return ((const double *)buf)[i];
+    default: return 0;
+    }
+}
+
+static void test_generic(void) {
+    enum { N = 300 };
+    static const tl_dtype src[] = {TL_I8, TL_I16, TL_I32, TL_U8, TL_F16, TL_BF16, TL_F32, TL_F64};
+    static const tl_dtype dst[] = {TL_F16, TL_BF16, TL_F32, TL_F64, TL_I32};
+    void *hx = malloc(N * 8), *hy = malloc(N * 8), *ho = malloc(N * 8);
+    void *x = tile_malloc(N * 8), *y = tile_malloc(N * 8), *out = tile_malloc(N * 8);
+    double ref[N];
+    int G = (N + 63) / 64;
+    /* 40 conversions from one body, each its own specialization */
+    for (size_t a = 0; a < sizeof src / sizeof *src; a++)
+        for (size_t b = 0; b < sizeof dst / sizeof *dst; b++) {
+            int bad = 0;
+            for (int i = 0; i < N; i++) {
+                double v = src[a] >= TL_F16 ? tt_uniform(-100, 100) : (double)tt_int(src[a] == TL_U8 ? 0 : -100, 100);
+                put_as(src[a], hx, i, v);
+                double exact = get_as(src[a], hx, i);
+                ref[i] = dst[b] == TL_I32 ? trunc(exact) : tile_round_to(dst[b], exact);
+            }
+            tile_memcpy_htod(x, hx, N * tile_dtype_size(src[a]));
+            tile_memset(out, 0xa5, N * 8);
+            TT_OK(gen_convert(TILE_OPTS(.grid = {G}), TILE_PTR(x, src[a]), TILE_PTR(out, dst[b]), N));
+            tile_memcpy_dtoh(ho, out, N * tile_dtype_size(dst[b]));
+            for (int i = 0; i < N; i++) bad += get_as(dst[b], ho, i) != ref[i];
+            TT_CHECK(bad == 0, "gen_convert %s -> %s: %d of %d wrong", tile_dtype_name(src[a]), tile_dtype_name(dst[b]), bad, N);
+        }
+    /* mixed operands, the dtype from the C type (TILE_PTR with one argument) */
+    {
+        tile_f16 *hx16 = hx;
+        tile_bf16 *hyb = hy;
+        for (int i = 0; i < N; i++) {
+            hx16[i] = tile_f16_from(tt_uniform(-4, 4));
+            hyb[i] = tile_bf16_from(tt_uniform(-4, 4));
+            ref[i] = (double)(float)(tile_f16_to(hx16[i]) + tile_bf16_to(hyb[i]));   /* exact in f32, one rounding to f32 */
+        }
+        tile_memcpy_htod(x, hx, N * 2);
+        tile_memcpy_htod(y, hy, N * 2);
+        tile_memset(out, 0xff, N * 8);
+        TT_OK(gen_add(TILE_OPTS(.grid = {G}), TILE_PTR((tile_f16 *)x), TILE_PTR((const tile_bf16 *)y), TILE_PTR((float *)out), N));
+        tile_memcpy_dtoh(ho, out, N * 4);
+        int bad = 0;
+        for (int i = 0; i < N; i++) bad += ((float *)ho)[i] != (float)ref[i];
+        TT_CHECK(bad == 0, "gen_add f16 + bf16 -> f32: %d of %d wrong", bad, N);
+    }
+    /* each specialization is its own IR */
+    {
+        char *t16 = NULL, *t32 = NULL;
+        tile_arg a16[4] = {{.p = x, .elem = TL_F16}, {.p = y, .elem = TL_F16}, {.p = out, .elem = TL_F16}, {.i = N}};
+        tile_arg a32[4] = {{.p = x, .elem = TL_F32}, {.p = y, .elem = TL_BF16}, {.p = out, .elem = TL_F64}, {.i = N}};
+        TT_OK(tile_kernel_ir_for(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), a16, &t16));
+        TT_OK(tile_kernel_ir_for(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), a32, &t32));
+        TT_CHECK(t16 && t32 && strstr(t16, "ptr<f16>") && !strstr(t16, "ptr<f32>") && strstr(t32, "ptr<bf16>") && strstr(t32, "ptr<f64>"),
+                 "tile_kernel_ir_for: the pointee dtypes are the arguments'");
+        tile_free_text(t16);
+        tile_free_text(t32);
+        char *ptx = NULL;
+        TT_OK(tile_kernel_ptx_for(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), a16, "sm_90a", &ptx));
+        TT_CHECK(ptx && strstr(ptx, ".entry gen_add"), "tile_kernel_ptx_for: the PTX of the f16 specialization");
+        tile_free_text(ptx);
+    }
+    /* pointer casts */
+    {
+        float f[16];
+        uint32_t bits[16];
+        uint8_t bytes[64];
+        for (int i = 0; i < 16; i++) f[i] = (float)tt_uniform(-1e6, 1e6);
+        uint32_t *dbits = tile_malloc(sizeof bits);
+        uint8_t *dbytes = tile_malloc(sizeof bytes);
+        tile_memcpy_htod(x, f, sizeof f);
+        tile_memset(dbits, 0xa5, sizeof bits);
+        tile_memset(dbytes, 0xa5, sizeof bytes);
+        TT_OK(ptr_casts(TILE_OPTS(.grid = {1}), x, dbits, dbytes));
+        tile_memcpy_dtoh(bits, dbits, sizeof bits);
+        tile_memcpy_dtoh(bytes, dbytes, sizeof bytes);
+        TT_CHECK(memcmp(bits, f, sizeof f) == 0 && memcmp(bytes, f, sizeof f) == 0, "tl_ptr_cast: f32 memory read as u32 and as u8");
+        tile_free(dbits);
+        tile_free(dbytes);
+    }
+    /* user errors: a dtype combination the body refuses, at the body's line
+       and naming the launch; a tl_ptr argument without a dtype; the IR of a
+       generic kernel without arguments */
+    {
+        tile_set_log(quiet_log, NULL);
+        int launch_line = __LINE__ + 1;
+        tile_status st = gen_same(TILE_OPTS(.grid = {1}), TILE_PTR(x, TL_F16), out, TILE_PTR(y, TL_F32));
+        char want[160];
+        snprintf(want, sizeof want, "(built for x *f16, y *f32, launched at %s:%d)", __FILE__, launch_line);
+        tt_check_user_error("gen_same f16 and f32", st, TILE_ERR_ASSERT, "test_lang.c", same_line, want);
+        TT_OK(gen_same(TILE_OPTS(.grid = {1}), TILE_PTR(x, TL_BF16), out, TILE_PTR(y, TL_BF16)));
+        tile_arg bad[4] = {{.p = x}, {.p = y}, {.p = out}, {.i = N}};
+        int bad_line = __LINE__ + 1;
+        st = tile_launch_kernel(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), bad);
+        tt_check_user_error("a tl_ptr without a dtype", st, TILE_ERR_ARG, "test_lang.c", bad_line,
+                            "argument 1 (x) is a tl_ptr and has no dtype (0): pass TILE_PTR(p, TL_F16)");
+        char *text = NULL;
+        int ir_line = __LINE__ + 1;
+        st = tile_kernel_ir(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), &text);
+        tt_check_user_error("tile_kernel_ir of a generic kernel", st, TILE_ERR_ARG, "test_lang.c", ir_line,
+                            "gen_add's parameter x is a tl_ptr, whose dtype comes from the launch's argument: build it with tile_kernel_ir_for");
+        TT_CHECK(text == NULL, "tile_kernel_ir failed and gave no text");
+        tile_set_log(NULL, NULL);
+    }
+    free(hx);
+    free(hy);
+    free(ho);
+    tile_free(x);
+    tile_free(y);
+    tile_free(out);
+}
+
 /* ---- user errors ------------------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
@@ -806,6 +979,8 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 19: r = tl_load(tl_make_block_ptr(x, (n, n), (n, 1), (0, 0), (4, 4), (1, 1))); break;                         /* order */
     case 20: { tl_block_ptr b = tl_make_block_ptr(x, (n), (1), (0), (16), (0)); TL_FOR (i, 0, n, 1, b) { b = tl_make_block_ptr(x, (n), (1), (i), (16), (0)); } } break;
     case 21: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                          /* not a block pointer */
+    case 22: r = tl_ptr_cast(v, TL_I32); break;                                                                        /* not a pointer */
+    case 23: r = tl_cast(x, TL_I64); break;                                                                            /* a pointer */
     default: tl_assume(v); break;                                                                                      /* a float */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
@@ -838,6 +1013,8 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_make_block_ptr: order must be a permutation of the dims 0 to 1 (got 1 at 1)"},
         {TILE_ERR_CARRY, "TL_FOR: the carried block pointer 'b' was made anew in the body"},
         {TILE_ERR_VALUE, "tl_load: `boundary_check` is for block pointers"},
+        {TILE_ERR_DTYPE, "tl_ptr_cast: f32[16] is not a pointer (tl_cast converts values)"},
+        {TILE_ERR_DTYPE, "tl_cast: a pointer is not a value to convert (tl_ptr_cast gives it another pointee)"},
         {TILE_ERR_DTYPE, "tl_assume: the condition must be i1 or an integer (got f32[16])"},
     };
     float *x = tile_malloc(16 * sizeof(float));
@@ -867,6 +1044,7 @@ int main(void) {
     test_static();
     test_hints();
     test_assume();
+    test_generic();
     test_errors();
     return tt_finish("test_lang");
 }

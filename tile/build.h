@@ -61,6 +61,8 @@ typedef struct tile__builder {
     int lopt_line;
     struct tile__bptr *bps;         /* the block pointers made (tl_make_block_ptr) */
     int nbps, capbps;
+    const tl_dtype *elems;          /* per parameter, the dtype a tl_ptr one was given
+                                       at launch (NULL: the kernel has none) */
 } tile__builder;
 
 static _Thread_local tile__builder *tile__b;
@@ -92,13 +94,25 @@ static tl_t tile__mk(int id) {
     return v;
 }
 
-/* Record a user error at the user's line (only the first one of a build). */
+/* Record a user error at the user's line (only the first one of a build).
+   In a kernel with tl_ptr parameters the message names the dtypes it was
+   built for and the launch that gave them. */
 static tl_t tile__berr(tile_status st, const char *file, int line, const char *fmt, ...) {
     tile__builder *b = tile__b;
     if (b && b->st != TILE_OK) return tile__poison;
     va_list ap;
     va_start(ap, fmt);
-    tile__verror(st, b ? b->k->name : NULL, file, line, fmt, ap);
+    if (b && b->elems) {
+        char msg[768], dts[200] = "";
+        size_t n = 0;
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        for (int p = 0; p < b->k->nparams && n < sizeof dts; p++)
+            if (b->k->params[p].dtype == TL_PTR && b->k->params[p].elem == TL_VOID)
+                n += (size_t)snprintf(dts + n, sizeof dts - n, "%s%s *%s", n ? ", " : "", b->k->params[p].name, tile_dtype_name(b->elems[p]));
+        if (b->opts && b->opts->file)
+            tile__error(st, b->k->name, file, line, "%s (built for %s, launched at %s:%d)", msg, dts, b->opts->file, b->opts->line);
+        else tile__error(st, b->k->name, file, line, "%s (built for %s)", msg, dts);
+    } else tile__verror(st, b ? b->k->name : NULL, file, line, fmt, ap);
     va_end(ap);
     if (b) b->st = st;
     return tile__poison;
@@ -657,7 +671,7 @@ static int tile__dtype_ok(const char *file, int line, const char *op, tl_dtype d
 tl_t tl_cast_at(const char *file, int line, tl_t xv, tl_dtype dt) {
     int x = tile__use(file, line, "tl_cast", xv);
     if (!x || !tile__dtype_ok(file, line, "tl_cast", dt)) return tile__poison;
-    if (tile__is_ptr(tile__dty(x))) return tile__berr(TILE_ERR_DTYPE, file, line, "tl_cast: pointers cannot be cast");
+    if (tile__is_ptr(tile__dty(x))) return tile__berr(TILE_ERR_DTYPE, file, line, "tl_cast: a pointer is not a value to convert (tl_ptr_cast gives it another pointee)");
     return tile__mk(tile__cast(x, dt, file, line));
 }
 tl_t tl_bitcast_at(const char *file, int line, tl_t xv, tl_dtype dt) {
@@ -671,6 +685,19 @@ tl_t tl_bitcast_at(const char *file, int line, tl_t xv, tl_dtype dt) {
     }
     if (from == dt) return tile__mk(x);
     return tile__mk(tile__emit1(TILE__OP_BITCAST, &x, 1, tile__with_dtype(*tile__ty(x), dt), file, line));
+}
+
+tl_t tl_ptr_cast_at(const char *file, int line, tl_t pv, tl_dtype dt) {
+    int p = tile__use(file, line, "tl_ptr_cast", pv);
+    if (!p || !tile__dtype_ok(file, line, "tl_ptr_cast", dt)) return tile__poison;
+    if (tile__dty(p) != TL_PTR) {
+        char s[96];
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_ptr_cast: %s is not a pointer (tl_cast converts values)", tile__tys(p, s));
+    }
+    if (tile__ty(p)->elem == dt) return tile__mk(p);
+    tile__type t = *tile__ty(p);
+    t.elem = dt;
+    return tile__mk(tile__emit1(TILE__OP_BITCAST, &p, 1, t, file, line));
 }
 
 /* ---- creation ------------------------------------------------------------------------- */
@@ -2154,6 +2181,11 @@ int tl_dim(tl_t x, int axis) {
     return axis >= 0 && axis < t->rank ? t->shape[axis] : 0;
 }
 tl_dtype tl_dtype_of(tl_t x) { return tile__b && x.id > 0 && x.id < tile__b->f->nvals ? tile__dty(x.id) : TL_VOID; }
+tl_dtype tl_element_ty(tl_t x) {
+    if (!tile__b || x.id <= 0 || x.id >= tile__b->f->nvals) return TL_VOID;
+    const tile__type *t = tile__ty(x.id);
+    return t->dtype == TL_PTR || t->dtype == TL_DESC ? t->elem : t->dtype;
+}
 
 /* ---- meta-parameters ------------------------------------------------------------------------- */
 static const tile_meta *tile__find_meta(const tile_launch *o, const char *name) {
@@ -2697,9 +2729,10 @@ tl__frame *tl__while_end(const char *file, int line, tl__frame *fr) {
 }
 
 /* ---- a whole build ----------------------------------------------------------------------------
-   Trace the kernel body for one launch configuration into a fresh function.
-   Returns TILE_OK and fills *out, or the first user error. */
-static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, tile__func *out) {
+   Trace the kernel body for one launch configuration into a fresh function;
+   elems: per parameter, the dtype a tl_ptr one was given (NULL when the
+   kernel has none). Returns TILE_OK and fills *out, or the first user error. */
+static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, const tl_dtype *elems, tile__func *out) {
     tile__builder b;
     memset(&b, 0, sizeof b);
     if (!tile__func_init(out, k->name))
@@ -2707,11 +2740,17 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
                            "out of host memory while building the kernel");
     out->file = k->file;
     out->line = k->line;
+    for (int p = 0; elems && p < k->nparams && p < 64; p++)   /* tl_ptr parameters: their dtypes name the dumps */
+        if (k->params[p].dtype == TL_PTR && k->params[p].elem == TL_VOID) {
+            size_t n = strlen(out->dump_name);
+            snprintf(out->dump_name + n, sizeof out->dump_name - n, ".%s", tile_dtype_name(elems[p]));
+        }
     static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
     static uint32_t serials;
     b.f = out;
     b.k = k;
     b.opts = opts;
+    b.elems = elems;
     b.cur = 0;
     pthread_mutex_lock(&serial_lock);
     b.serial = ++serials ? serials : ++serials;  /* never 0 */
@@ -2729,6 +2768,7 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, ti
     for (int p = 0; p < np; p++) {
         tile__type t = tile__scalar_type(k->params[p].dtype);
         t.elem = k->params[p].elem;
+        if (t.dtype == TL_PTR && t.elem == TL_VOID) t.elem = elems ? elems[p] : TL_VOID;   /* tl_ptr: the launch's dtype */
         ids[p] = tile__new_value(out, &t, -1, 0, k->file, k->line);
         args[p] = tile__mk(ids[p]);
     }

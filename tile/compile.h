@@ -53,10 +53,11 @@ static void tile__dump(const char *kernel, const char *stage, const char *text) 
     }
     fprintf(stderr, "// ---- %s: %s\n%s", kernel, stage, text);
 }
-/* Trace, check and optimize a kernel for one launch configuration. */
-static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, tile__func *f) {
+/* Trace, check and optimize a kernel for one launch configuration (elems:
+   the dtypes of its tl_ptr parameters, tile__arg_elems). */
+static tile_status tile__build_for(const tile_kernel *k, const tile_launch *opts, const tl_dtype *elems, tile__func *f) {
     double t0 = tile__host_ms();   /* >>backends: TILE_DUMP=times */
-    tile_status st = tile__trace(k, opts, f);
+    tile_status st = tile__trace(k, opts, elems, f);
     if (st != TILE_OK) return st;
     if ((st = tile__verify(f)) != TILE_OK) goto fail;
     if (tile__fold(f) < 0 || tile__cse(f) < 0 || tile__dce(f) < 0) {
@@ -66,7 +67,7 @@ static tile_status tile__build(const tile_kernel *k, const tile_launch *opts, ti
     if ((st = tile__verify(f)) != TILE_OK) goto fail;
     if (tile__knobs_get()->dump_ir) {
         char *text = tile__print_func(f);
-        if (text) tile__dump(k->name, "ir", text);
+        if (text) tile__dump(f->dump_name, "ir", text);
         TILE_FREE(text);
     }
     if (tile__knobs_get()->dump_times) fprintf(stderr, "tile: %s: build IR (trace, verify, fold, CSE, DCE) %.2f ms\n", k->name, tile__host_ms() - t0);
@@ -75,6 +76,8 @@ fail:
     tile__func_free(f);
     return st;
 }
+/* a kernel without tl_ptr parameters (the tests call it) */
+static inline tile_status tile__build(const tile_kernel *k, const tile_launch *opts, tile__func *f) { return tile__build_for(k, opts, NULL, f); }
 
 /* 1 when the back end in use compiles for `arch`; else 0 and why not. The
    registered back end answers for what it compiles; what it cannot, NVRTC
@@ -226,7 +229,7 @@ static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg
     if (st == TILE_OK && (st = tile__plan_notes(f, cfg, p)) != TILE_OK) tile__plan_free(p);
     if (st == TILE_OK && tile__knobs_get()->dump_ttgir) {
         char *text = tile__plan_dump(p);   /* none when out of memory */
-        if (text) tile__dump(f->name, "ttgir", text);
+        if (text) tile__dump(f->dump_name, "ttgir", text);
         TILE_FREE(text);
     }
     return st;
@@ -276,7 +279,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
     }
     tile_status st = tile__cuda_source(f, cfg, plan, &e->src, meta);
     if (st != TILE_OK) return st;
-    if (kn->dump_cuda) tile__dump(f->name, "cuda", e->src);
+    if (kn->dump_cuda) tile__dump(f->dump_name, "cuda", e->src);
     /* NVRTC's version is in the key: load it now, so that the key looked up
        and the key stored are the same */
     tile__nvrtc_available();
@@ -332,7 +335,7 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
         if (st != TILE_OK) tile__write_repro(f->name, e->src, cfg->arch);   /* the log is in the error */
         free(log);
     }
-    if (st == TILE_OK && kn->dump_ptx) tile__dump(f->name, "ptx", *ptx);
+    if (st == TILE_OK && kn->dump_ptx) tile__dump(f->dump_name, "ptx", *ptx);
     return st;
 }
 /* >>tma: a tensor-descriptor load the copy engine may take on cfg: sm_90a
@@ -427,7 +430,7 @@ static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg)
     char *src = NULL;
     tile_status st = tile__descs_stage(f, cfg, &own, &g);
     if (st == TILE_OK && (st = tile__plan_build(g, cfg, 0, &plan)) == TILE_OK) {
-        if ((st = tile__cuda_source(g, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(g->name, "cuda", src);
+        if ((st = tile__cuda_source(g, cfg, &plan, &src, &meta)) == TILE_OK) tile__dump(g->dump_name, "cuda", src);
         tile__plan_free(&plan);
     }
     TILE_FREE(src);

@@ -300,6 +300,8 @@ typedef struct tile__region {
 
 typedef struct tile__func {
     char name[64];
+    char dump_name[128];            /* TILE_DUMP's file name: the name, then the dtypes of
+                                       tl_ptr parameters (vadd.f16.f16.f16) */
     const char *file;               /* the kernel's definition                 */
     int line;
     tile__value *vals; int nvals, capvals;   /* vals[0] is the "none" value    */
@@ -427,6 +429,7 @@ static char *tile__shape_str(const tile__type *t, char *buf, size_t n) {
 static int tile__func_init(tile__func *f, const char *name) {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
+    snprintf(f->dump_name, sizeof f->dump_name, "%s", f->name);
     if (!TILE__RESERVE(f, f->vals, f->capvals, 1) || !TILE__RESERVE(f, f->regs, f->capregs, 1) ||
         !TILE__RESERVE(f, f->ops, f->capops, 1) || !TILE__RESERVE(f, f->pool, f->cappool, 1)) {
         TILE_FREE(f->vals); TILE_FREE(f->regs); TILE_FREE(f->ops); TILE_FREE(f->pool);
@@ -453,6 +456,7 @@ static void tile__func_free(tile__func *f) {
 static int tile__func_clone(tile__func *dst, const tile__func *src) {
     memset(dst, 0, sizeof *dst);
     memcpy(dst->name, src->name, sizeof dst->name);
+    memcpy(dst->dump_name, src->dump_name, sizeof dst->dump_name);
     dst->file = src->file;
     dst->line = src->line;
     dst->nparams = src->nparams;

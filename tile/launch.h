@@ -22,7 +22,7 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
 /* the launch itself, its options checked */
 static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3], tile__prof_tok tok) {
     tile__entry *e;
-    tile_status st = tile__get_entry(k, o, &e);
+    tile_status st = tile__get_entry_for(k, o, args, &e);
     if (st != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid, tok);
     const tile__knobs *kn = tile__knobs_get();
@@ -54,23 +54,28 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
     return st;
 }
 /* Compile a kernel to PTX without a GPU: for `arch` (NULL: the device's, or
-   TILE_ARCH, or sm_90a), assuming pointer arguments aligned to 16 bytes (as
-   tile_malloc's are) and nothing about integers. */
-tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
+   TILE_ARCH, or sm_90a). tile_kernel_ptx has no launch's arguments (args
+   NULL): it assumes pointer arguments aligned to 16 bytes (as tile_malloc's
+   are), nothing about integers, and no kernel has a tl_ptr parameter;
+   tile_kernel_ptx_for specializes on the arguments as a launch would. */
+static tile_status tile__kernel_ptx(const char *call, tile_kernel *k, const tile_launch *opts, const tile_arg *args, const char *arch, char **ptx) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     char target[32], why[400];
-    tile_status st = tile__check_kernel("tile_kernel_ptx", k, o, NULL, 0, ptx, 1);
+    tl_dtype elems[64];
+    int generic;
+    tile_status st = tile__check_kernel(call, k, o, args, args != NULL, ptx, 1);
     if (st == TILE_OK) st = tile__not_nested(k, o);
+    if (st == TILE_OK) st = tile__arg_elems(k, o, args, elems, &generic);
     if (st != TILE_OK) return st;
     if (arch && !tile__arch_ok(arch, why, sizeof why))
-        return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_kernel_ptx: target \"%.40s\": %s", arch, why);
+        return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "%s: target \"%.40s\": %s", call, arch, why);
     if (arch) tile__copy_cut(target, sizeof target, arch);
     else if ((st = tile__target(target, sizeof target)) != TILE_OK) return st;
     tile__config cfg;
-    if ((st = tile__config_resolve(k, o, NULL, target, &cfg)) != TILE_OK) return st;
+    if ((st = tile__config_resolve(k, o, args, target, &cfg)) != TILE_OK) return st;
     tile__func f;
-    if ((st = tile__build(k, o, &f)) != TILE_OK) return st;
+    if ((st = tile__build_for(k, o, generic ? elems : NULL, &f)) != TILE_OK) return st;
     if (tile__kprof_names(&f, NULL, 0) > 0) cfg.prof = tile__prof_kmode_now();   /* >>profile: the PTX a launch would run now */
     cfg.ktime = tile__prof_ktime_now();
     char *text = NULL;
@@ -83,21 +88,33 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
     free(text);
     return *ptx ? TILE_OK : tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
 }
-tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) {
+tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char *arch, char **ptx) {
+    return tile__kernel_ptx("tile_kernel_ptx", k, opts, NULL, arch, ptx);
+}
+tile_status tile_kernel_ptx_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, const char *arch, char **ptx) {
+    return tile__kernel_ptx("tile_kernel_ptx_for", k, opts, args, arch, ptx);
+}
+static tile_status tile__kernel_ir(const char *call, tile_kernel *k, const tile_launch *opts, const tile_arg *args, char **text) {
     static const tile_launch defaults;
     const tile_launch *o = opts ? opts : &defaults;
     tile_meta key[TILE_MAX_META];
-    int nk;
-    tile_status st = tile__check_kernel("tile_kernel_ir", k, o, NULL, 0, text, 1);
+    tl_dtype elems[64];
+    int nk, generic;
+    tile_status st = tile__check_kernel(call, k, o, args, args != NULL, text, 1);
     if (st == TILE_OK) st = tile__not_nested(k, o);
     if (st == TILE_OK) st = tile__meta_key(k, o, key, &nk);
+    if (st == TILE_OK) st = tile__arg_elems(k, o, args, elems, &generic);
     if (st != TILE_OK) return st;
     tile__func f;
-    st = tile__build(k, o, &f);
+    st = tile__build_for(k, o, generic ? elems : NULL, &f);
     if (st != TILE_OK) return st;
     *text = tile__print_func(&f);
     tile__func_free(&f);
     if (!*text) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory while printing the IR");
     return TILE_OK;
+}
+tile_status tile_kernel_ir(tile_kernel *k, const tile_launch *opts, char **text) { return tile__kernel_ir("tile_kernel_ir", k, opts, NULL, text); }
+tile_status tile_kernel_ir_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, char **text) {
+    return tile__kernel_ir("tile_kernel_ir_for", k, opts, args, text);
 }
 void tile_free_text(char *text) { TILE_FREE(text); }   /* tile__print_func's buffer */

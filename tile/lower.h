@@ -383,6 +383,7 @@ static void tile__mapctx_of(tile__mapctx *m, const tile__type *dst, const tile__
    other op through the emitter */
 static int tile__ew1(tile__lower *lw, tile__opcode code, tl_dtype t, tl_dtype rt, int x) {
     if (code == TILE__OP_EXP2 && t == TL_F32 && rt == TL_F32) return tile__ptx_ex2_ftz(lw->em, x);
+    if (code == TILE__OP_BITCAST && t == rt) return x;   /* tl_ptr_cast: pointers are untyped here */
     return lw->em->op1(lw->em, code, t, rt, x);
 }
 /* ---- rematerialization and conversions ------------------------------------------------

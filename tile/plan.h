@@ -620,6 +620,13 @@ static void tile__axis_op(tile__plan *p, const tile__op *op) {
     case TILE__OP_EXPAND_DIMS:
         if (op->i[0] == rt->rank - 1) a.div = x.div; else a = x;
         break;
+    case TILE__OP_BITCAST:   /* tl_ptr_cast: the same addresses (runs of them count the new pointee) */
+        if (rt->dtype == TL_PTR) {
+            const tile__type *st = &f->vals[f->pool[op->opnd]].t;
+            a = x;
+            if (tile__dt[st->elem].bytes != tile__dt[rt->elem].bytes) a.contig = 1;
+        } else a.constv = tile__gcd(last, x.constv);
+        break;
     case TILE__OP_HINT:   /* tl_multiple_of, tl_max_contiguous, tl_max_constancy: what the user vouches for */
         a = x;
         if (op->i[0] > 1) a.div = tile__maxi(a.div, tile__mini(tile__pow2_div(op->i[0]), 1 << 12));

@@ -16,6 +16,7 @@ typedef struct tile__entry {
     int nmeta;
     tile_meta meta[TILE_MAX_META];  /* names point into `names`          */
     char names[TILE_MAX_META][32];
+    tl_dtype elems[64];             /* the dtypes of tl_ptr parameters (TL_VOID for the others) */
     tile__func f;
     int has_descs;                  /* f makes tensor descriptors: their arguments are checked at launch */
     int has_kscopes;                /* f has in-kernel scopes: compiled with them while a profile runs */
@@ -43,25 +44,50 @@ static tile_status tile__meta_key(const tile_kernel *k, const tile_launch *o, ti
             return tile__error(TILE_ERR_META, k->name, o->file, o->line, "meta-parameter %s is given twice", out[i].name);
     return TILE_OK;
 }
-static tile__entry *tile__find_entry(const tile_kernel *k, const tile_meta *key, int nk) {
+/* The dtypes a launch gives the kernel's tl_ptr parameters, in elems
+   (TL_VOID for the other parameters); *generic says whether it has any.
+   Without arguments (args NULL) such a kernel cannot be built. */
+static tile_status tile__arg_elems(const tile_kernel *k, const tile_launch *o, const tile_arg *args, tl_dtype elems[64], int *generic) {
+    *generic = 0;
+    for (int p = 0; p < 64; p++) elems[p] = TL_VOID;
+    for (int p = 0; p < k->nparams && p < 64; p++) {
+        if (k->params[p].dtype != TL_PTR || k->params[p].elem != TL_VOID) continue;
+        if (!args)
+            return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
+                               "%s's parameter %s is a tl_ptr, whose dtype comes from the launch's argument: build it with tile_kernel_ir_for or tile_kernel_ptx_for",
+                               k->name, k->params[p].name);
+        tl_dtype d = args[p].elem;
+        if (d <= TL_VOID || d >= TL_PTR)
+            return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
+                               "argument %d (%s) is a tl_ptr and has no dtype (%d): pass TILE_PTR(p, TL_F16) (or set the tile_arg's elem)", p + 1,
+                               k->params[p].name, (int)d);
+        elems[p] = d;
+        *generic = 1;
+    }
+    return TILE_OK;
+}
+static tile__entry *tile__find_entry(const tile_kernel *k, const tile_meta *key, int nk, const tl_dtype *elems) {
     const tile__kstate *ks = (const tile__kstate *)k->state;
     for (tile__entry *e = ks ? ks->entries : NULL; e; e = e->next) {
-        int same = e->nmeta == nk;
+        int same = e->nmeta == nk && memcmp(e->elems, elems, sizeof e->elems) == 0;
         for (int i = 0; same && i < nk; i++) same = strcmp(e->meta[i].name, key[i].name) == 0 && e->meta[i].value == key[i].value;
         if (same) return e;
     }
     return NULL;
 }
-/* Find or build the entry for this configuration. The lock is not held
-   while building (a build runs user code); when two threads build the same
-   entry at once, the first to finish wins and the other's is dropped. */
-static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__entry **out) {
+/* Find or build the entry for this configuration: the meta-parameters and
+   the dtypes of tl_ptr parameters (args: the launch's). The lock is not
+   held while building (a build runs user code); when two threads build the
+   same entry at once, the first to finish wins and the other's is dropped. */
+static tile_status tile__get_entry_for(tile_kernel *k, const tile_launch *o, const tile_arg *args, tile__entry **out) {
     tile_meta key[TILE_MAX_META];
-    int nk;
+    tl_dtype elems[64];
+    int nk, generic;
     tile_status st = tile__meta_key(k, o, key, &nk);
+    if (st == TILE_OK) st = tile__arg_elems(k, o, args, elems, &generic);
     if (st != TILE_OK) return st;
     pthread_mutex_lock(&tile__cache_lock);
-    *out = tile__find_entry(k, key, nk);
+    *out = tile__find_entry(k, key, nk, elems);
     pthread_mutex_unlock(&tile__cache_lock);
     if (*out) return TILE_OK;
     tile__entry *e = (tile__entry *)calloc(1, sizeof *e);
@@ -72,7 +98,8 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
         e->meta[i].name = e->names[i];
         e->meta[i].value = key[i].value;
     }
-    if ((st = tile__build(k, o, &e->f)) != TILE_OK) {
+    memcpy(e->elems, elems, sizeof e->elems);
+    if ((st = tile__build_for(k, o, generic ? elems : NULL, &e->f)) != TILE_OK) {
         free(e);
         return st;
     }
@@ -87,7 +114,7 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
         return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
     }
     k->state = ks;
-    tile__entry *won = tile__find_entry(k, key, nk);
+    tile__entry *won = tile__find_entry(k, key, nk, elems);
     if (won) {
         tile__func_free(&e->f);
         free(e);
@@ -100,6 +127,8 @@ static tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__e
     *out = e;
     return TILE_OK;
 }
+/* a kernel without tl_ptr parameters (the tests call it) */
+static inline tile_status tile__get_entry(tile_kernel *k, const tile_launch *o, tile__entry **out) { return tile__get_entry_for(k, o, NULL, out); }
 void tile_kernel_release(tile_kernel *k) {
     if (!k) return;
     tile__rec_forget(k);

@@ -36,6 +36,14 @@ TILE_KERNEL(scale_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_f32, alpha), (
     tl_store_at(__FILE__, __LINE__, tl_add(out, offs), acc, sa);
 }
 
+/* a tl_ptr parameter: the launcher takes a tile_ptr (TILE_PTR overloads on the C++ type) */
+TILE_KERNEL(copy_any, (tl_ptr, x), (tl_ptr, out))
+{
+    tl_t offs = tl_arange(0, 16);
+    tl_t v = tl_load_at(__FILE__, __LINE__, tl_add(tl_ptr_cast(x, TL_U16), offs), tl_load_args());
+    tl_store_at(__FILE__, __LINE__, tl_add(out, offs), tl_cast(v, tl_element_ty(out)), tl_store_args());
+}
+
 int main()
 {
     const int n = 1000;
@@ -63,6 +71,15 @@ int main()
         tile_free_text(ir);
     }
     tile_kernel_release(TILE_KERNEL_OF(scale_kernel));
+    const tile_f16 *hx = reinterpret_cast<const tile_f16 *>(x);   /* TILE_PTR(hx): f16, from the C++ type */
+    if (st == TILE_OK) st = copy_any(&opts, TILE_PTR(hx), TILE_PTR(out, TL_F32));
+    tile_arg args[2] = {tile__arg_TL_PTR(TILE_PTR(x)), tile__arg_TL_PTR(TILE_PTR(out))};
+    if (st == TILE_OK) st = tile_kernel_ir_for(TILE_KERNEL_OF(copy_any), &opts, args, &ir);
+    if (st == TILE_OK) {
+        std::puts(ir);
+        tile_free_text(ir);
+    }
+    tile_kernel_release(TILE_KERNEL_OF(copy_any));
     tile_synchronize();
     tl_t none = {0, 0};
     tile_f16 h = tile_f16_from(1.5);
