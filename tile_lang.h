@@ -766,6 +766,33 @@ typedef struct tl_scan_args { int tl__none; int reverse; tl_dtype dtype; } tl_sc
 #define tl_cumsum(...)  tl_scan_at(TL__HERE, TL_REDUCE_SUM, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_scan_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
 #define tl_cumprod(...) tl_scan_at(TL__HERE, TL_REDUCE_PROD, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_scan_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
 tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t x, int axis, tl_scan_args o);
+/* Triton's tl.reduce and tl.associative_scan: a combine function, an
+   ordinary C function that builds the combine of two values with tl_* ops
+   (elementwise; it must be associative, and need not be commutative):
+     static tl_t max_abs(tl_t a, tl_t b) { return tl_maximum(tl_abs(a), tl_abs(b)); }
+     tl_t m = tl_reduce(x, 1, max_abs);                  (.keep_dims = 1; axis may be TL_ALL)
+     tl_t c = tl_associative_scan(x, 0, max_abs);        (.reverse = 1)
+   Several operands at once (Triton's tuples; up to 8, of one shape) with a
+   function of arrays, out[k] = combine(a[k], b[k]):
+     static void argmax(const tl_t *a, const tl_t *b, tl_t *out) { ... }
+     tl_t vi[2] = {v, idx}, r[2];
+     tl_reduce_n(2, vi, 0, argmax, r);
+   The results keep the operands' dtypes. The function is traced on whole
+   tiles log2(n) times (no closures: it reads meta-parameters with TL_META). */
+typedef tl_t (*tl_combine_fn)(tl_t a, tl_t b);
+typedef void (*tl_combine_n_fn)(const tl_t *a, const tl_t *b, tl_t *out);
+#define tl_reduce(...) tl_reduce_fn_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), TILE__THIRD(__VA_ARGS__), \
+                                       (tl_reduce_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})
+#define tl_reduce_n(n, xs, axis, fn, ...) tl_reduce_n_at(TL__HERE, (n), (xs), (axis), (fn), TILE__FIRST(__VA_ARGS__), \
+                                                         (tl_reduce_args){.tl__none = 0 TILE__REST(__VA_ARGS__)})
+#define tl_associative_scan(...) tl_associative_scan_at(TL__HERE, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), TILE__THIRD(__VA_ARGS__), \
+                                                        (tl_scan_args){.tl__none = 0 TILE__REST3(__VA_ARGS__)})
+#define tl_associative_scan_n(n, xs, axis, fn, ...) tl_associative_scan_n_at(TL__HERE, (n), (xs), (axis), (fn), TILE__FIRST(__VA_ARGS__), \
+                                                                             (tl_scan_args){.tl__none = 0 TILE__REST(__VA_ARGS__)})
+tl_t tl_reduce_fn_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_reduce_args o);
+void tl_reduce_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_reduce_args o);
+tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_scan_args o);
+void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o);
 
 /* ---- random numbers (Triton 3.6's triton.language.random) -------------------------
    Philox 4x32 (Random123's; 10 rounds unless .n_rounds = n): a pure function

@@ -26,6 +26,11 @@
      - tl_static_assert and tl_static_print while a kernel is built;
      - tl_assume on a scalar and a tile: the kernel runs, the IR has it,
        the PTX compiles; a false one is TILE_ERR_ASSERT in the interpreter;
+     - tl_reduce / tl_reduce_n / tl_associative_scan(_n) with C combine
+       functions, along each axis, forward and reversed: max |x|, a
+       (value, index) argmax, products of 2x2 u32 matrices and compositions
+       of affine maps (associative, not commutative: the order is checked),
+       against C loops; their user errors;
      - dtype-generic kernels (tl_ptr parameters, TILE_PTR arguments): one
        body converting 8 source dtypes to 5 destinations (40
        specializations), mixed f16 + bf16 -> f32, the IR of each
@@ -780,6 +785,123 @@ static void test_assume(void) {
     tile_free(y);
 }
 
+/* ---- tl_reduce / tl_associative_scan with a combine function -------------------------------- */
+static tl_t max_abs(tl_t a, tl_t b) { return tl_maximum(tl_abs(a), tl_abs(b)); }
+/* 2x2 matrices of u32 (row-major a b / c d), multiplied mod 2^32: associative, not commutative */
+static void mat_mul(const tl_t *x, const tl_t *y, tl_t *out) {
+    out[0] = tl_add(tl_mul(x[0], y[0]), tl_mul(x[1], y[2]));
+    out[1] = tl_add(tl_mul(x[0], y[1]), tl_mul(x[1], y[3]));
+    out[2] = tl_add(tl_mul(x[2], y[0]), tl_mul(x[3], y[2]));
+    out[3] = tl_add(tl_mul(x[2], y[1]), tl_mul(x[3], y[3]));
+}
+/* (value, index): the larger value, the smaller index on a tie */
+static void arg_max(const tl_t *a, const tl_t *b, tl_t *out) {
+    tl_t take_b = tl_logical_or(tl_gt(b[0], a[0]), tl_logical_and(tl_eq(b[0], a[0]), tl_lt(b[1], a[1])));
+    out[0] = tl_where(take_b, b[0], a[0]);
+    out[1] = tl_where(take_b, b[1], a[1]);
+}
+/* x -> m x + c composed: (m1, c1) then (m2, c2) is (m1 m2, m2 c1 + c2), mod 2^32 */
+static void affine(const tl_t *a, const tl_t *b, tl_t *out) {
+    out[0] = tl_mul(a[0], b[0]);
+    out[1] = tl_add(tl_mul(b[0], a[1]), b[1]);
+}
+/* R x C tiles; reductions along AX into r*, scans along AX into s* (REV: reversed) */
+TILE_KERNEL(combine_k, (tl_ptr_f32, x), (tl_ptr_u32, m), (tl_ptr_f32, rmax), (tl_ptr_u32, rmat), (tl_ptr_i32, rarg), (tl_ptr_f32, rall),
+            (tl_ptr_u32, saff), (tl_ptr_f32, smax))
+{
+    int R = TL_META(R), C = TL_META(C), AX = TL_META(AX), REV = TL_META(REV);
+    tl_t rows = tl_expand_dims(tl_arange(0, R), 1), cols = tl_expand_dims(tl_arange(0, C), 0);
+    tl_t at = tl_add(tl_mul(rows, C), cols);   /* [R, C] */
+    tl_t v = tl_load(tl_add(x, at));
+    tl_t mats[4], prod[4];
+    for (int k = 0; k < 4; k++) mats[k] = tl_load(tl_add(m, tl_add(tl_mul(at, 4), k)));
+    int n = AX ? R : C;   /* results per reduction */
+    tl_t ro = tl_arange(0, n);
+    tl_store(tl_add(rmax, ro), tl_reduce(v, AX, max_abs));
+    tl_reduce_n(4, mats, AX, mat_mul, prod);
+    for (int k = 0; k < 4; k++) tl_store(tl_add(rmat, tl_add(tl_mul(ro, 4), k)), prod[k]);
+    tl_t vi[2] = {v, tl_broadcast_to(AX ? cols : rows, R, C)}, best[2];
+    tl_reduce_n(2, vi, AX, arg_max, best);
+    tl_store(tl_add(rarg, ro), best[1]);
+    tl_t all = tl_reduce(v, TL_ALL, max_abs, .keep_dims = 1);
+    tl_static_assert(tl_rank(all) == 2 && tl_dim(all, 0) == 1 && tl_dim(all, 1) == 1, "TL_ALL with keep_dims: [1, 1]");
+    tl_store(tl_add(rall, tl_zeros(TL_I32, 1, 1)), all);
+    tl_t sc[2];
+    tl_associative_scan_n(2, mats, AX, affine, sc, .reverse = REV);
+    tl_store(tl_add(saff, tl_mul(at, 2)), sc[0]);
+    tl_store(tl_add(saff, tl_add(tl_mul(at, 2), 1)), sc[1]);
+    tl_store(tl_add(smax, at), tl_associative_scan(v, AX, max_abs, .reverse = REV));
+}
+
+static void mat2(uint32_t *acc, const uint32_t *y) {
+    uint32_t r[4] = {acc[0] * y[0] + acc[1] * y[2], acc[0] * y[1] + acc[1] * y[3], acc[2] * y[0] + acc[3] * y[2], acc[2] * y[1] + acc[3] * y[3]};
+    memcpy(acc, r, sizeof r);
+}
+static void test_combine(void) {
+    enum { R = 8, C = 32, N = R * C };
+    float hx[N], g_max[C], g_all, g_smax[N];
+    uint32_t hm[N * 4], g_mat[C * 4], g_aff[N * 2];
+    int32_t g_arg[C];
+    float *x = tile_malloc(sizeof hx), *rmax = tile_malloc(sizeof g_max), *rall = tile_malloc(sizeof g_all), *smax = tile_malloc(sizeof g_smax);
+    uint32_t *m = tile_malloc(sizeof hm), *rmat = tile_malloc(sizeof g_mat), *saff = tile_malloc(sizeof g_aff);
+    int32_t *rarg = tile_malloc(sizeof g_arg);
+    for (int ax = 0; ax < 2; ax++)
+        for (int rev = 0; rev < 2; rev++) {
+            for (int i = 0; i < N; i++) hx[i] = (float)tt_int(-20, 20) / 4;   /* ties and equal magnitudes */
+            for (int i = 0; i < N * 4; i++) hm[i] = (uint32_t)tt_next();
+            tile_memcpy_htod(x, hx, sizeof hx);
+            tile_memcpy_htod(m, hm, sizeof hm);
+            tile_memset(rmax, 0xff, sizeof g_max);
+            tile_memset(rmat, 0xa5, sizeof g_mat);
+            tile_memset(rarg, 0xa5, sizeof g_arg);
+            tile_memset(rall, 0xff, sizeof g_all);
+            tile_memset(saff, 0xa5, sizeof g_aff);
+            tile_memset(smax, 0xff, sizeof g_smax);
+            TT_OK(combine_k(TILE_OPTS(.grid = {1}, .meta = {{"R", R}, {"C", C}, {"AX", ax}, {"REV", rev}}), x, m, rmax, rmat, rarg, rall, saff, smax));
+            int nres = ax ? R : C, len = ax ? C : R;
+            tile_memcpy_dtoh(g_max, rmax, sizeof(float) * nres);
+            tile_memcpy_dtoh(g_mat, rmat, sizeof(uint32_t) * 4 * nres);
+            tile_memcpy_dtoh(g_arg, rarg, sizeof(int32_t) * nres);
+            tile_memcpy_dtoh(&g_all, rall, sizeof g_all);
+            tile_memcpy_dtoh(g_aff, saff, sizeof g_aff);
+            tile_memcpy_dtoh(g_smax, smax, sizeof g_smax);
+            int bad_max = 0, bad_mat = 0, bad_arg = 0, bad_aff = 0, bad_smax = 0;
+            float all = 0;
+            for (int i = 0; i < N; i++) all = fmaxf(all, fabsf(hx[i]));
+            for (int o = 0; o < nres; o++) {
+                float mx = 0, best = -INFINITY;
+                int arg = 0;
+                uint32_t acc[4] = {1, 0, 0, 1};
+                for (int k = 0; k < len; k++) {
+                    int i = ax ? o * C + k : k * C + o;
+                    mx = fmaxf(mx, fabsf(hx[i]));
+                    if (hx[i] > best) best = hx[i], arg = k;
+                    mat2(acc, &hm[i * 4]);
+                }
+                bad_max += g_max[o] != mx;
+                bad_arg += g_arg[o] != arg;
+                bad_mat += memcmp(&g_mat[o * 4], acc, sizeof acc) != 0;
+                /* scans in the scan's order (reversed: from the end): carry = combine(carry, x) */
+                uint32_t cm = 1, cc = 0;
+                float cmx = 0;
+                for (int s = 0; s < len; s++) {
+                    int k = rev ? len - 1 - s : s, i = ax ? o * C + k : k * C + o;
+                    uint32_t m2 = hm[i * 4], c2 = hm[i * 4 + 1];
+                    if (s == 0) cm = m2, cc = c2, cmx = hx[i];
+                    else cc = m2 * cc + c2, cm = cm * m2, cmx = fmaxf(fabsf(cmx), fabsf(hx[i]));
+                    bad_aff += g_aff[i * 2] != cm || g_aff[i * 2 + 1] != cc;
+                    bad_smax += g_smax[i] != cmx;
+                }
+            }
+            TT_CHECK(bad_max == 0 && bad_arg == 0 && g_all == all, "tl_reduce along %d: max |x| %d of %d wrong, argmax (tuple) %d wrong, TL_ALL %g (want %g)", ax,
+                     bad_max, nres, bad_arg, (double)g_all, (double)all);
+            TT_CHECK(bad_mat == 0, "tl_reduce_n along %d: 2x2 u32 matrix products (not commutative): %d of %d wrong", ax, bad_mat, nres);
+            TT_CHECK(bad_aff == 0 && bad_smax == 0, "tl_associative_scan%s along %d: affine maps (tuple, not commutative) %d of %d wrong, max |x| %d wrong",
+                     rev ? " reversed" : "", ax, bad_aff, N, bad_smax);
+        }
+    tile_free(x), tile_free(rmax), tile_free(rall), tile_free(smax), tile_free(m), tile_free(rmat), tile_free(saff), tile_free(rarg);
+}
+
 /* ---- dtype-generic kernels (tl_ptr) and pointer casts ------------------------------------- */
 /* out = x converted to out's dtype: one body, a specialization per pair */
 TILE_KERNEL(gen_convert, (tl_ptr, x), (tl_ptr, out), (tl_i32, n))
@@ -949,6 +1071,7 @@ static void test_generic(void) {
 }
 
 /* ---- user errors ------------------------------------------------------------------------------- */
+static tl_t to_int(tl_t a, tl_t b) { return tl_cast(tl_add(a, b), TL_I32); }
 static int err_line;
 TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
 {
@@ -981,6 +1104,9 @@ TILE_KERNEL(bad_hint, (tl_ptr_f32, x), (tl_i32, n))
     case 21: r = tl_load(tl_add(x, tl_arange(0, 16)), .boundary_check = TL_DIMS(0)); break;                          /* not a block pointer */
     case 22: r = tl_ptr_cast(v, TL_I32); break;                                                                        /* not a pointer */
     case 23: r = tl_cast(x, TL_I64); break;                                                                            /* a pointer */
+    case 24: r = tl_reduce(v, 0, to_int); break;                                                                       /* changes the dtype */
+    case 25: r = tl_associative_scan(n, 0, max_abs); break;                                                            /* a scalar */
+    case 26: r = tl_reduce(v, 0, max_abs, .dtype = TL_F64); break;                                                     /* a .dtype */
     default: tl_assume(v); break;                                                                                      /* a float */
     }
     tl_store(tl_add(x, tl_arange(0, 16)), tl_add(tl_cast(r, TL_F32), tl_cast(q, TL_F32)));
@@ -1015,6 +1141,9 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_load: `boundary_check` is for block pointers"},
         {TILE_ERR_DTYPE, "tl_ptr_cast: f32[16] is not a pointer (tl_cast converts values)"},
         {TILE_ERR_DTYPE, "tl_cast: a pointer is not a value to convert (tl_ptr_cast gives it another pointee)"},
+        {TILE_ERR_DTYPE, "tl_reduce: the combine function returned i32[8] for an operand of dtype f32 (it must keep the operands' dtypes)"},
+        {TILE_ERR_DTYPE, "tl_associative_scan: operand 0 is a scalar (i32)"},
+        {TILE_ERR_VALUE, "tl_reduce: no .dtype: the results have the operands' dtypes"},
         {TILE_ERR_DTYPE, "tl_assume: the condition must be i1 or an integer (got f32[16])"},
     };
     float *x = tile_malloc(16 * sizeof(float));
@@ -1044,6 +1173,7 @@ int main(void) {
     test_static();
     test_hints();
     test_assume();
+    test_combine();
     test_generic();
     test_errors();
     return tt_finish("test_lang");

@@ -1367,6 +1367,224 @@ tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis
     return tile__mk(r);
 }
 
+/* ---- reductions and scans with a combine function (tl.reduce, tl.associative_scan) -----------
+   Built from ops the back ends already have, the user's combine function
+   traced on whole tiles (it is elementwise, so a tile of pairs is as good
+   as a pair): a reduction halves the axis log2(n) times, combining each
+   element with its right neighbour (so an associative combine need not be
+   commutative); a scan is Hillis and Steele's, log2(n) steps, each element
+   combined with the one d before it (tl_gather) where there is one. The
+   interpreter and both back ends run the same ops, in the same order. */
+#define TILE__MAX_COMBINE 8
+/* out[k] = the combine of a[k] and b[k] (values of shape `want` and the
+   operands' dtypes); 0 after recording an error */
+static int tile__combine_call(const char *file, int line, const char *name, int n, tl_combine_fn fn1, tl_combine_n_fn fnn, const int *a, const int *b,
+                              const tl_dtype *dts, const tile__type *want, int *out) {
+    tl_t A[TILE__MAX_COMBINE], B[TILE__MAX_COMBINE], O[TILE__MAX_COMBINE];
+    char s1[96];
+    for (int k = 0; k < n; k++) {
+        A[k] = tile__mk(a[k]);
+        B[k] = tile__mk(b[k]);
+        O[k].id = 0;   /* {0}: not given */
+        O[k].build = 0;
+    }
+    if (fn1) O[0] = fn1(A[0], B[0]);
+    else fnn(A, B, O);
+    if (tile__b->st != TILE_OK) return 0;   /* an error inside the combine function, at its line */
+    for (int k = 0; k < n; k++) {
+        int o = O[k].id == 0 && O[k].build == 0 ? 0 : tile__use(file, line, name, O[k]);
+        if (!o) {
+            tile__berr(TILE_ERR_VALUE, file, line, "%s: the combine function gave no value for result %d of %d", name, k, n);
+            return 0;
+        }
+        if (tile__b->f->vals[o].weak) o = tile__cast(o, dts[k], file, line);
+        const tile__type *ot = tile__ty(o);
+        tile__type bs;
+        if (ot->dtype != dts[k]) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: the combine function returned %s for an operand of dtype %s (it must keep the operands' dtypes)",
+                       name, tile__tys(o, s1), tile_dtype_name(dts[k]));
+            return 0;
+        }
+        if (!tile__bshape(ot, want, &bs) || !tile__same_shape(&bs, want)) {
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: the combine function returned %s, not elementwise on its operands", name, tile__tys(o, s1));
+            return 0;
+        }
+        out[k] = tile__bcast(o, want, file, line);
+    }
+    return 1;
+}
+/* the operands, checked: 1..TILE__MAX_COMBINE tiles of one shape (weak literals typed) */
+static int tile__combine_operands(const char *file, int line, const char *name, int n, const tl_t *xs, int has_fn, int *x, tl_dtype *dts) {
+    char s1[96], s2[96];
+    if (n < 1 || n > TILE__MAX_COMBINE) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (1 to %d)", name, n, TILE__MAX_COMBINE);
+        return 0;
+    }
+    if (!has_fn) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the combine function is NULL", name);
+        return 0;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!(x[k] = tile__use(file, line, name, xs[k]))) return 0;
+        if (tile__b->f->vals[x[k]].weak) x[k] = tile__cast(x[k], tile__weak_default(x[k]), file, line);
+        dts[k] = tile__dty(x[k]);
+        const char *why = tile__is_ptr(dts[k]) ? "a pointer" : tile__ty(x[k])->rank == 0 ? "a scalar" : NULL;
+        if (why) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (%s)", name, k, why, tile__tys(x[k], s1));
+            return 0;
+        }
+        if (k && !tile__same_shape(tile__ty(x[k]), tile__ty(x[0]))) {
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d is %s, operand 0 %s: the operands must have one shape", name, k, tile__tys(x[k], s1),
+                       tile__tys(x[0], s2));
+            return 0;
+        }
+    }
+    return 1;
+}
+static tl_shape tile__shape_of(const tile__type *t) {
+    tl_shape s;
+    memset(&s, 0, sizeof s);
+    s.rank = t->rank;
+    for (int d = 0; d < t->rank; d++) s.dim[d] = t->shape[d];
+    return s;
+}
+static void tile__reduce_fn(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_fn fn1, tl_combine_n_fn fnn, tl_t *out,
+                            tl_reduce_args o) {
+    const char *name = "tl_reduce";
+    int x[TILE__MAX_COMBINE], cur[TILE__MAX_COMBINE], ev[TILE__MAX_COMBINE], od[TILE__MAX_COMBINE];
+    tl_dtype dts[TILE__MAX_COMBINE];
+    for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+    if (!tile__combine_operands(file, line, name, n, xs, fn1 || fnn, x, dts)) return;
+    if (o.dtype) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the results have the operands' dtypes", name);
+        return;
+    }
+    tile__type xt = *tile__ty(x[0]);
+    if (axis == TL_ALL) {   /* over every dim: flattened, then rank-many 1s if asked */
+        tl_t flat[TILE__MAX_COMBINE] = {{0, 0}};
+        for (int k = 0; k < n; k++) flat[k] = tl_ravel_at(file, line, tile__mk(x[k]));
+        tl_reduce_args o2 = o;
+        o2.keep_dims = 0;
+        tile__reduce_fn(file, line, n, flat, 0, fn1, fnn, out, o2);
+        for (int k = 0; k < n && o.keep_dims && out[k].id > 0; k++) {
+            tl_shape s;
+            s.rank = xt.rank;
+            for (int d = 0; d < xt.rank; d++) s.dim[d] = 1;
+            out[k] = tl_reshape_at(file, line, out[k], s);
+        }
+        return;
+    }
+    if (!tile__axis_of(file, line, name, x[0], &axis)) return;
+    int outer = 1, inner = 1, len = xt.shape[axis];
+    for (int d = 0; d < axis; d++) outer *= xt.shape[d];
+    for (int d = axis + 1; d < xt.rank; d++) inner *= xt.shape[d];
+    /* [outer, len, inner], the dims of 1 left out; each step views the axis
+       as [len/2, 2], moves the 2 last and splits it: neighbours k, k+1 */
+    for (int k = 0; k < n; k++) cur[k] = x[k];
+    for (; len > 1; len /= 2) {
+        tl_shape s, perm;
+        int r = 0, two;
+        if (outer > 1) s.dim[r++] = outer;
+        s.dim[r++] = len / 2;
+        two = r;
+        s.dim[r++] = 2;
+        if (inner > 1) s.dim[r++] = inner;
+        s.rank = r;
+        perm.rank = r;
+        for (int d = 0, j = 0; d < r; d++)
+            if (d != two) perm.dim[j++] = d;
+        perm.dim[r - 1] = two;
+        tile__type half;
+        memset(&half, 0, sizeof half);
+        for (int k = 0; k < n; k++) {
+            tl_t y = tl_reshape_at(file, line, tile__mk(cur[k]), s), e, f;
+            if (inner > 1) y = tl_permute_at(file, line, y, perm);
+            tl_split_at(file, line, y, &e, &f);
+            if (e.id <= 0 || f.id <= 0) return;
+            ev[k] = e.id;
+            od[k] = f.id;
+        }
+        half = *tile__ty(ev[0]);
+        if (!tile__combine_call(file, line, name, n, fn1, fnn, ev, od, dts, &half, cur)) return;
+    }
+    tl_shape fs = tile__shape_of(&xt);
+    if (o.keep_dims) fs.dim[axis] = 1;
+    else {
+        for (int d = axis; d + 1 < fs.rank; d++) fs.dim[d] = fs.dim[d + 1];
+        fs.rank--;
+    }
+    for (int k = 0; k < n; k++) out[k] = tl_reshape_at(file, line, tile__mk(cur[k]), fs);
+}
+tl_t tl_reduce_fn_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_reduce_args o) {
+    tl_t out = tile__poison;
+    tile__reduce_fn(file, line, 1, &x, axis, fn, NULL, &out, o);
+    return out;
+}
+void tl_reduce_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_reduce_args o) {
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce_n: the results' array is NULL");
+        return;
+    }
+    if (!xs) {
+        for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce_n: the operands' array is NULL");
+        return;
+    }
+    tile__reduce_fn(file, line, n, xs, axis, NULL, fn, out, o);
+}
+static void tile__scan_fn(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_fn fn1, tl_combine_n_fn fnn, tl_t *out, tl_scan_args o) {
+    const char *name = "tl_associative_scan";
+    int x[TILE__MAX_COMBINE], sh[TILE__MAX_COMBINE], c[TILE__MAX_COMBINE];
+    tl_dtype dts[TILE__MAX_COMBINE];
+    for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+    if (!tile__combine_operands(file, line, name, n, xs, fn1 || fnn, x, dts)) return;
+    if (o.dtype) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the results have the operands' dtypes", name);
+        return;
+    }
+    if (!tile__axis_of(file, line, name, x[0], &axis)) return;
+    tile__type xt = *tile__ty(x[0]);
+    int len = xt.shape[axis];
+    tl_t cur[TILE__MAX_COMBINE];
+    /* reversed: Triton's, the scan of the flipped axis, flipped back */
+    for (int k = 0; k < n; k++) cur[k] = o.reverse ? tl_flip_at(file, line, tile__mk(x[k]), axis) : tile__mk(x[k]);
+    /* each element's index along the axis, in the whole shape */
+    tl_shape is;
+    is.rank = xt.rank;
+    for (int d = 0; d < xt.rank; d++) is.dim[d] = d == axis ? len : 1;
+    tl_t idx = tl_broadcast_to_at(file, line, tl_reshape_at(file, line, tl_arange_at(file, line, 0, len), is), tile__shape_of(&xt));
+    for (int d = 1; d < len; d *= 2) {
+        tl_t from = tl_maximum_at(file, line, tl_sub_at(file, line, idx, tl__cint(d)), tl__cint(0));
+        tl_t has = tl_ge_at(file, line, idx, tl__cint(d));
+        for (int k = 0; k < n; k++) {
+            tl_t g = tl_gather_at(file, line, cur[k], from, axis);
+            if (g.id <= 0) return;
+            sh[k] = g.id;
+            x[k] = cur[k].id;
+        }
+        if (!tile__combine_call(file, line, name, n, fn1, fnn, sh, x, dts, &xt, c)) return;
+        for (int k = 0; k < n; k++) cur[k] = tl_where_at(file, line, has, tile__mk(c[k]), cur[k]);
+    }
+    for (int k = 0; k < n; k++) out[k] = o.reverse ? tl_flip_at(file, line, cur[k], axis) : cur[k];
+}
+tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_scan_args o) {
+    tl_t out = tile__poison;
+    tile__scan_fn(file, line, 1, &x, axis, fn, NULL, &out, o);
+    return out;
+}
+void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o) {
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_associative_scan_n: the results' array is NULL");
+        return;
+    }
+    if (!xs) {
+        for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_associative_scan_n: the operands' array is NULL");
+        return;
+    }
+    tile__scan_fn(file, line, n, xs, axis, NULL, fn, out, o);
+}
+
 /* ---- dot ------------------------------------------------------------------------------------- */
 /* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
    (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */

@@ -23,6 +23,9 @@ TILE_KERNEL(scale_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_f32, alpha), (
     v = tl_add(v, 0.5f);            /* float literal: overload, not _Generic */
     v = tl_maximum(v, 0);           /* int literal */
     tl_t acc = tl_zeros(TL_F32, BLOCK);
+    /* a combine function: a captureless lambda converts to one */
+    tl_t top = tl_reduce_fn_at(__FILE__, __LINE__, v, 0, +[](tl_t a, tl_t b) { return tl_maximum(a, b); }, tl_reduce_args());
+    acc = tl_add(acc, tl_mul(top, 0));
     TL_FOR (k, 0, 4, 1, acc) {
         acc = tl_add(acc, tl_cast(k, TL_F32));
     }
