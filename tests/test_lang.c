@@ -1016,7 +1016,7 @@ static void test_generic(void) {
         tile_free_text(t16);
         tile_free_text(t32);
         char *ptx = NULL;
-        TT_OK(tile_kernel_ptx_for(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), a16, "sm_90a", &ptx));
+        TT_OK(tile_kernel_ptx_for(TILE_KERNEL_OF(gen_add), TILE_OPTS(.grid = {1}), a16, NULL, &ptx));   /* TILE_ARCH, or sm_90a */
         TT_CHECK(ptx && strstr(ptx, ".entry gen_add"), "tile_kernel_ptx_for: the PTX of the f16 specialization");
         tile_free_text(ptx);
     }
