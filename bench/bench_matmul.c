@@ -101,6 +101,40 @@ static struct {
                    int algo);
 } cublas;
 
+/* cuBLASLt, for the fp8 rows (cublasGemmEx has no fp8): from cublasLt.h */
+enum {
+    BENCH_CUDA_R_32F = 0,
+    BENCH_CUDA_R_8F_E4M3 = 28,
+    BENCH_CUBLAS_OP_T = 1,
+    BENCH_LT_DESC_TRANSA = 3,
+    BENCH_LT_DESC_TRANSB = 4,
+    BENCH_LT_DESC_FAST_ACCUM = 25,
+    BENCH_LT_PREF_MAX_WORKSPACE = 1,
+};
+typedef struct { uint64_t data[8]; } bench_lt_algo;
+typedef struct {
+    bench_lt_algo algo;
+    size_t workspace;
+    int state;
+    float waves;
+    int reserved[4];
+} bench_lt_heuristic;
+static struct {
+    int ok;
+    char why[256];
+    void *h;
+    int (*create)(void **h);
+    int (*desc_create)(void **d, int compute, int scale);
+    int (*desc_set)(void *d, int attr, const void *buf, size_t size);
+    int (*layout_create)(void **l, int type, uint64_t rows, uint64_t cols, int64_t ld);
+    int (*pref_create)(void **p);
+    int (*pref_set)(void *p, int attr, const void *buf, size_t size);
+    int (*heuristic)(void *h, void *d, void *a, void *b, void *c, void *dd, void *pref, int n, bench_lt_heuristic *res, int *got);
+    int (*matmul)(void *h, void *d, const void *alpha, const void *a, void *al, const void *b, void *bl, const void *beta, const void *c,
+                  void *cl, void *dd, void *dl, const bench_lt_algo *algo, void *ws, size_t wss, void *stream);
+    void *ws;                         /* the workspace (32 MiB) */
+} cublaslt;
+
 /* dlsym into a function pointer (ISO C has no cast between the two) */
 static int cublas_sym(void *lib, const char *name, void *fnptr, size_t size) {
     void *p = dlsym(lib, name);
@@ -113,15 +147,82 @@ static void cublas_note(const char *what, const char *why) {
     size_t n = strlen(cublas.why);
     if (n + 4 < sizeof cublas.why) snprintf(cublas.why + n, sizeof cublas.why - n, "%s: %s; ", what, why);
 }
+/* cuBLASLt from the library beside libcublas (lib; NULL: none) */
+static void cublaslt_open(void *lib) {
+    if (!lib) {
+        snprintf(cublaslt.why, sizeof cublaslt.why, "no libcublasLt beside libcublas");
+        return;
+    }
+    if (!cublas_sym(lib, "cublasLtCreate", &cublaslt.create, sizeof cublaslt.create) ||
+        !cublas_sym(lib, "cublasLtMatmulDescCreate", &cublaslt.desc_create, sizeof cublaslt.desc_create) ||
+        !cublas_sym(lib, "cublasLtMatmulDescSetAttribute", &cublaslt.desc_set, sizeof cublaslt.desc_set) ||
+        !cublas_sym(lib, "cublasLtMatrixLayoutCreate", &cublaslt.layout_create, sizeof cublaslt.layout_create) ||
+        !cublas_sym(lib, "cublasLtMatmulPreferenceCreate", &cublaslt.pref_create, sizeof cublaslt.pref_create) ||
+        !cublas_sym(lib, "cublasLtMatmulPreferenceSetAttribute", &cublaslt.pref_set, sizeof cublaslt.pref_set) ||
+        !cublas_sym(lib, "cublasLtMatmulAlgoGetHeuristic", &cublaslt.heuristic, sizeof cublaslt.heuristic) ||
+        !cublas_sym(lib, "cublasLtMatmul", &cublaslt.matmul, sizeof cublaslt.matmul)) {
+        snprintf(cublaslt.why, sizeof cublaslt.why, "libcublasLt lacks a cublasLt* function this needs");
+        return;
+    }
+    if (cublaslt.create(&cublaslt.h) != 0 || !(cublaslt.ws = tile_malloc((size_t)32 << 20))) {
+        snprintf(cublaslt.why, sizeof cublaslt.why, "cublasLtCreate or its workspace failed");
+        return;
+    }
+    cublaslt.ok = 1;
+}
+/* One cuBLASLt fp8 matmul, planned once: row-major C (M x N, f16) = A (M x
+   K, e4m3) @ B, B given as B^T (N x K, e4m3), f32 accumulation; fast: the
+   fp8 fast-accumulation mode (the wgmma accumulators as they are, as
+   tile's kernels use them) or not (cuBLASLt promotes them to f32 now and
+   then). Column-major, that is C^T = B^T^T A^T: cuBLASLt's "TN" form, the
+   one its fp8 matmuls take. */
+typedef struct lt_plan {
+    int M, N, K, fast, ok;
+    void *desc, *la, *lb, *lc;
+    bench_lt_algo algo;
+    size_t ws;
+} lt_plan;
+static int lt_plan_make(lt_plan *p, int M, int N, int K, int fast) {
+    memset(p, 0, sizeof *p);
+    p->M = M, p->N = N, p->K = K, p->fast = fast;
+    int ta = BENCH_CUBLAS_OP_T, tb = BENCH_CUBLAS_OP_N;
+    signed char fa = (signed char)fast;
+    uint64_t wsmax = (uint64_t)32 << 20;
+    void *pref = NULL;
+    bench_lt_heuristic res;
+    int got = 0;
+    if (cublaslt.desc_create(&p->desc, BENCH_CUBLAS_COMPUTE_32F, BENCH_CUDA_R_32F) || cublaslt.desc_set(p->desc, BENCH_LT_DESC_TRANSA, &ta, sizeof ta) ||
+        cublaslt.desc_set(p->desc, BENCH_LT_DESC_TRANSB, &tb, sizeof tb) || cublaslt.desc_set(p->desc, BENCH_LT_DESC_FAST_ACCUM, &fa, sizeof fa) ||
+        cublaslt.layout_create(&p->la, BENCH_CUDA_R_8F_E4M3, (uint64_t)K, (uint64_t)N, K) ||
+        cublaslt.layout_create(&p->lb, BENCH_CUDA_R_8F_E4M3, (uint64_t)K, (uint64_t)M, K) ||
+        cublaslt.layout_create(&p->lc, BENCH_CUDA_R_16F, (uint64_t)N, (uint64_t)M, N) || cublaslt.pref_create(&pref) ||
+        cublaslt.pref_set(pref, BENCH_LT_PREF_MAX_WORKSPACE, &wsmax, sizeof wsmax) ||
+        cublaslt.heuristic(cublaslt.h, p->desc, p->la, p->lb, p->lc, p->lc, pref, 1, &res, &got) || got < 1) {
+        printf("# cuBLASLt has no fp8 e4m3 plan for %dx%dx%d%s\n", M, N, K, fast ? " (fast accumulation)" : "");
+        return 0;
+    }
+    p->algo = res.algo;
+    p->ws = res.workspace;
+    return p->ok = 1;
+}
+static tile_status lt_gemm_fp8(const lt_plan *p, const void *a, const void *bt, void *c) {
+    const float alpha = 1, beta = 0;
+    int s = cublaslt.matmul(cublaslt.h, p->desc, &alpha, bt, p->la, a, p->lb, &beta, c, p->lc, c, p->lc, &p->algo, cublaslt.ws, p->ws, NULL);
+    if (s == 0) return TILE_OK;
+    printf("FAILED  cublasLtMatmul e4m3 %dx%dx%d: status %d\n", p->M, p->N, p->K, s);
+    return TILE_ERR_DRIVER;
+}
+
 /* Open one candidate and make a handle; 1 on success, else a note in cublas.why. */
 static int cublas_try(const char *path) {
     /* libcublas needs libcublasLt of its directory; load it first, global,
        for the versions whose libcublas does not find it on its own */
     const char *slash = strrchr(path, '/'), *so = strstr(path, "libcublas.so");
-    if (slash && so) {
+    void *ltlib = NULL;
+    if (so) {
         char lt[700];
         snprintf(lt, sizeof lt, "%.*slibcublasLt%s", (int)(so - path), path, so + strlen("libcublas"));
-        if (access(lt, R_OK) == 0) dlopen(lt, RTLD_NOW | RTLD_GLOBAL);
+        if (!slash || access(lt, R_OK) == 0) ltlib = dlopen(lt, RTLD_NOW | RTLD_GLOBAL);
     }
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -155,6 +256,7 @@ static int cublas_try(const char *path) {
     }
     if (cublas.get_version(cublas.h, &cublas.version) != 0) cublas.version = 0;
     snprintf(cublas.path, sizeof cublas.path, "%s", path);
+    cublaslt_open(ltlib);
     return cublas.ok = 1;
 }
 /* Every candidate in turn until one makes a handle. */
@@ -230,12 +332,16 @@ typedef struct mm_problem {
     int nsamples;
     size_t *at;                                 /* sampled elements of C ...                  */
     double *exact;                              /* ... and their float64 sums                 */
+    double *acc_tol;                            /* ... and for fp8, the accumulation's tolerance */
+    lt_plan lt[2];                              /* fp8: cuBLASLt's plans (fast accumulation, not) */
+    int lt_which;                               /* the one mm_run_cublas runs                 */
     tile_launch launch;                         /* what mm_run_tile launches                  */
     int tma;                                    /* 0: the pointer kernel; 1 + TMA_*: matmul_persistent.c's */
     char what[64];                              /* "f16 4096x4096x4096"                       */
 } mm_problem;
 
 static float lut_f16[65536], lut_bf16[65536];  /* every 16-bit pattern as a float            */
+static float lut_e4m3[256];                     /* every fp8 e4m3 pattern                     */
 static void lut_init(void) {
     for (uint32_t i = 0; i < 65536; i++) {
         tile_f16 h = {(uint16_t)i};
@@ -243,9 +349,17 @@ static void lut_init(void) {
         lut_f16[i] = (float)tile_f16_to(h);
         lut_bf16[i] = (float)tile_bf16_to(b);
     }
+    for (uint32_t i = 0; i < 256; i++) {
+        tile_f8e4m3 q = {(uint8_t)i};
+        lut_e4m3[i] = (float)tile_f8e4m3_to(q);
+    }
 }
-static const float *lut_of(tl_dtype dt) { return dt == TL_BF16 ? lut_bf16 : lut_f16; }
-static uint16_t to_bits(tl_dtype dt, double v) { return dt == TL_BF16 ? tile_bf16_from(v).bits : tile_f16_from(v).bits; }
+static const float *lut_of(tl_dtype dt) { return dt == TL_BF16 ? lut_bf16 : dt == TL_F8E4M3 ? lut_e4m3 : lut_f16; }
+static uint16_t to_bits(tl_dtype dt, double v) {
+    return dt == TL_BF16 ? tile_bf16_from(v).bits : dt == TL_F8E4M3 ? tile_f8e4m3_from(v).bits : tile_f16_from(v).bits;
+}
+/* fp8 problems: e4m3 inputs, B given as B^T (N x K), C in f16 */
+static tl_dtype c_dtype(const mm_problem *p) { return p->dt == TL_F8E4M3 ? TL_F16 : p->dt; }
 
 static tile_status mm_run_tile(void *ctx, int set) {
     mm_problem *p = (mm_problem *)ctx;
@@ -254,6 +368,7 @@ static tile_status mm_run_tile(void *ctx, int set) {
 }
 static tile_status mm_run_cublas(void *ctx, int set) {
     mm_problem *p = (mm_problem *)ctx;
+    if (p->dt == TL_F8E4M3) return lt_gemm_fp8(&p->lt[p->lt_which], p->a[set], p->b[set], p->c[set]);
     return cublas_gemm(p->dt, p->a[set], p->b[set], p->c[set], p->M, p->N, p->K);
 }
 
@@ -294,11 +409,11 @@ static int mm_run_once(mm_problem *p, bench_fn fn, const char *label) {
 }
 /* p->got against the float64 sample: within half an ulp of the dtype, twice, plus the summation noise */
 static int mm_check_sample(const mm_problem *p, const char *label) {
-    const float *lut = lut_of(p->dt);
-    double tol = 2 * bench_half_ulp(p->dt);
+    const float *lut = lut_of(c_dtype(p));
+    double tol = 2 * bench_half_ulp(c_dtype(p));
     for (int s = 0; s < p->nsamples; s++) {
         double got = lut[p->got[p->at[s]]], want = p->exact[s];
-        if (!(fabs(got - want) <= tol * fabs(want) + mm_atol(p))) {
+        if (!(fabs(got - want) <= tol * fabs(want) + mm_atol(p) + (p->acc_tol ? p->acc_tol[s] : 0))) {
             printf("FAILED  %s: C[%zu][%zu] = %.6g, want %.6g (float64 reference)\n", label, p->at[s] / (size_t)p->N,
                    p->at[s] % (size_t)p->N, got, want);
             fflush(stdout);
@@ -310,8 +425,8 @@ static int mm_check_sample(const mm_problem *p, const char *label) {
 }
 /* p->got against cuBLAS's C, every element: two ulps of the dtype apart at most, plus the summation noise */
 static int mm_check_ref(const mm_problem *p, const char *label) {
-    const float *lut = lut_of(p->dt);
-    double tol = 4 * bench_half_ulp(p->dt), atol = mm_atol(p);
+    const float *lut = lut_of(c_dtype(p));
+    double tol = 4 * bench_half_ulp(c_dtype(p)), atol = mm_atol(p);
     size_t n = (size_t)p->M * p->N, bad = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
         float got = lut[p->got[i]], want = lut[p->ref[i]];
@@ -329,7 +444,8 @@ static int mm_check_ref(const mm_problem *p, const char *label) {
 }
 /* one tile run, checked: the sample always, every element against cuBLAS when there is its C */
 static int mm_check_tile(mm_problem *p, const char *label) {
-    return mm_run_once(p, mm_run_tile, label) && mm_check_sample(p, label) && (!p->ref || mm_check_ref(p, label));
+    /* fp8: the sample only (two fp8 matmuls may keep different bits of their sums) */
+    return mm_run_once(p, mm_run_tile, label) && mm_check_sample(p, label) && (!p->ref || p->acc_tol || mm_check_ref(p, label));
 }
 
 /* ---- the table ------------------------------------------------------------------------------------ */
@@ -365,8 +481,8 @@ static void config_text(char *buf, size_t n, const tile_launch *l) {
 /* BENCH_MM_ROWS: a comma-separated list of the row kinds to run ("tile"
    for the pointer kernel's tuner and configs, "tma", "tma-pers", "tma-ws",
    "tma-pers-ws"); unset or empty: all. cuBLAS always runs. */
-static int mm_row_wanted(const char *kind) {
-    const char *want = getenv("BENCH_MM_ROWS");
+static int mm_list_has(const char *var, const char *kind) {
+    const char *want = getenv(var);
     if (!want || !*want) return 1;
     size_t n = strlen(kind);
     for (const char *s = want; *s;) {
@@ -378,6 +494,9 @@ static int mm_row_wanted(const char *kind) {
     }
     return 0;
 }
+static int mm_row_wanted(const char *kind) { return mm_list_has("BENCH_MM_ROWS", kind); }
+/* BENCH_MM_DTYPES: the same for the input dtypes ("f16", "bf16", "f8e4m3") */
+static int mm_dtype_wanted(tl_dtype dt) { return mm_list_has("BENCH_MM_DTYPES", tile_dtype_name(dt)); }
 
 /* what the summary reports, one per problem */
 typedef struct mm_summary {
@@ -441,9 +560,11 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
     sum->dt = dt;
     snprintf(sum->what, sizeof sum->what, "%s", p.what);
     sum->tune_s = sum->cold_ms = sum->ptx_ms = -1;
-    tile_kernel *kern = matmul_kernel_of(dt);
-    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    p.nsets = bench_sets_for(2 * (na + nb + nc));
+    int fp8 = dt == TL_F8E4M3;
+    tile_kernel *kern = fp8 ? NULL : matmul_kernel_of(dt);
+    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N, es = fp8 ? 1 : 2;
+    p.nsets = bench_sets_for(es * (na + nb) + 2 * nc);
+    uint8_t *pa8 = NULL, *pb8 = NULL;
 
     /* inputs: uniform in [-1, 1), periodic; the float64 sample */
     size_t pn = PERIOD;
@@ -457,22 +578,33 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
     p.nsamples = bench_smoke() ? 64 : 1024;
     p.at = (size_t *)bench_hmalloc((size_t)p.nsamples * sizeof *p.at, p.what);
     p.exact = (double *)bench_hmalloc((size_t)p.nsamples * sizeof *p.exact, p.what);
+    if (fp8) p.acc_tol = (double *)bench_hmalloc((size_t)p.nsamples * sizeof *p.acc_tol, p.what);
     const float *lut = lut_of(dt);
     for (int s = 0; s < p.nsamples; s++) {
         size_t i = s == 0 || s == 2 ? 0 : s == 1 || s == 3 ? (size_t)M - 1 : (size_t)(bench_next() % (uint64_t)M);
         size_t j = s == 0 || s == 3 ? 0 : s == 1 || s == 2 ? (size_t)N - 1 : (size_t)(bench_next() % (uint64_t)N);
-        double want = 0;
-        for (size_t k = 0; k < (size_t)K; k++)
-            want += (double)lut[p.pa[(i * K + k) % PERIOD]] * (double)lut[p.pb[(k * N + j) % PERIOD]];
+        double want = 0, peak = 0;
+        for (size_t k = 0; k < (size_t)K; k++) {
+            want += (double)lut[p.pa[(i * K + k) % PERIOD]] * (double)lut[p.pb[(fp8 ? j * K + k : k * N + j) % PERIOD]];
+            if (fabs(want) > peak) peak = fabs(want);
+        }
         p.at[s] = i * N + j;
         p.exact[s] = want;
+        /* fp8 wgmma keeps about 14 bits of its running sum after each k32
+           step: 2^-13 of the largest partial sum, K/32 times */
+        if (fp8) p.acc_tol[s] = (K / 32 + 2) * ldexp(peak, -13);
+    }
+    if (fp8) {   /* the patterns as bytes */
+        pa8 = (uint8_t *)bench_hmalloc(pn, p.what);
+        pb8 = (uint8_t *)bench_hmalloc(pn, p.what);
+        for (size_t i = 0; i < pn; i++) pa8[i] = (uint8_t)p.pa[i], pb8[i] = (uint8_t)p.pb[i];
     }
     for (int s = 0; s < p.nsets; s++) {
-        p.a[s] = bench_dmalloc(na * 2, p.what);
-        p.b[s] = bench_dmalloc(nb * 2, p.what);
+        p.a[s] = bench_dmalloc(na * es, p.what);
+        p.b[s] = bench_dmalloc(nb * es, p.what);
         p.c[s] = bench_dmalloc(nc * 2, p.what);
-        if (!bench_ok(bench_fill_periodic(p.a[s], na * 2, p.pa, pn * 2), p.what) ||
-            !bench_ok(bench_fill_periodic(p.b[s], nb * 2, p.pb, pn * 2), p.what))
+        if (!bench_ok(bench_fill_periodic(p.a[s], na * es, fp8 ? (const void *)pa8 : p.pa, pn * es), p.what) ||
+            !bench_ok(bench_fill_periodic(p.b[s], nb * es, fp8 ? (const void *)pb8 : p.pb, pn * es), p.what))
             goto done;
     }
     bench_stats s;
@@ -480,6 +612,22 @@ static void bench_problem(tl_dtype dt, int M, int N, int K, int last) {
 
     /* cuBLAS: checked against the sample, then its C is the reference */
     double cub = 0;
+    if (fp8) {   /* cuBLASLt's fp8 matmul, fast accumulation first (what the table compares with), then not */
+        static const char *const lt_name[2] = {"cuBLASLt", "cuBLASLt-p"};
+        static const char *const lt_cfg[2] = {"e4m3 fast accumulation", "e4m3 f32 promotion"};
+        for (int w = 0; w < 2 && cublaslt.ok; w++) {
+            if (!lt_plan_make(&p.lt[w], M, N, K, !w)) continue;
+            p.lt_which = w;
+            snprintf(label, sizeof label, "%s %s %s", lt_name[w], lt_cfg[w], p.what);
+            if (mm_run_once(&p, mm_run_cublas, label) && mm_check_sample(&p, label) && bench_ok(mm_time(mm_run_cublas, &p, p.nsets, &s), label)) {
+                mm_row(lt_name[w], &p, lt_cfg[w], &s, 0);
+                if (!w) cub = sum->cublas = tflops(&p, s.ms);
+                mm_plot(&p, lt_name[w], tflops(&p, s.ms));
+            }
+        }
+        if (!cublaslt.ok) printf("# cuBLASLt fp8 rows skipped: %s\n", cublaslt.why[0] ? cublaslt.why : cublas.why);
+        goto tma_rows;
+    }
     if (cublas.ok) {
         snprintf(label, sizeof label, "cuBLAS %s", p.what);
         if (mm_run_once(&p, mm_run_cublas, label) && mm_check_sample(&p, label)) {
@@ -572,7 +720,7 @@ tma_rows:;
         p.tma = 0;
     }
 
-    if (last) cold_compiles(&p);
+    if (last && !fp8) cold_compiles(&p);
 done:
     tile_synchronize();
     for (int i = 0; i < p.nsets; i++) {
@@ -586,7 +734,10 @@ done:
     free(p.ref);
     free(p.at);
     free(p.exact);
-    if (last) tile_kernel_release(kern);
+    free(p.acc_tol);
+    free(pa8);
+    free(pb8);
+    if (last && kern) tile_kernel_release(kern);
 }
 
 int main(void) {
@@ -616,9 +767,16 @@ int main(void) {
     static const int smoke_shapes[3][3] = {{64, 64, 64}, {96, 64, 32}, {72, 40, 56}};
     const tl_dtype dts[2] = {TL_F16, TL_BF16};
     for (int d = 0; d < 2; d++)
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 3 && mm_dtype_wanted(dts[d]); i++) {
             const int *sh = smoke ? smoke_shapes[i] : shapes[i];
             bench_problem(dts[d], sh[0], sh[1], sh[2], i == 2);
+        }
+    /* fp8 e4m3 (B given as B^T, C in f16), the tensor-descriptor kernels
+       only, next to cuBLASLt's fp8 matmul */
+    if (mm_dtype_wanted(TL_F8E4M3))
+        for (int i = 0; i < 2; i++) {
+            const int *sh = smoke ? smoke_shapes[i] : shapes[i];
+            bench_problem(TL_F8E4M3, sh[0], sh[1], sh[2], 0);
         }
 
     printf("\n# summary: TFLOP/s = 2 M N K / median time; tile / cuBLAS in ()\n");

@@ -1,6 +1,6 @@
 /* examples/matmul_persistent.c — Triton's tutorial 09 ("persistent matmul")
    in C: the matmul through tensor descriptors, one tile per program and
-   persistent, autotuned, in f16 and bf16.
+   persistent, autotuned, in f16, bf16 and fp8 (e4m3 inputs, f16 C).
 
    matmul_tma           one program per output tile, in the grouped order
                         (GROUP_SIZE_M tile-rows share their A tiles in L2);
@@ -39,9 +39,15 @@
    matmul_tma_persistent_ws` writes mm.txt, mm.json and mm.html with each
    warp's spans (see the README's "Scopes inside kernels").
 
+   fp8 (the *_fp8 kernels): A and B in e4m3, B given as B^T (N x K) and
+   read as tl_trans of its blocks, as Triton's tutorial 09 gives it: on
+   sm_90a with BLOCK_K 128 the dot is wgmma's own fp8 form (m64nNk32,
+   twice the f16 rate), which reads both operands K-major; elsewhere fp8 is
+   widened to f16 (exact).
+
    A descriptor's row strides must be multiples of 16 bytes, so the rows of
-   A, B and C are padded to 8 elements (K = 90 has rows of 96); the
-   descriptors' shapes are the logical M, N, K. Checked in float64 against
+   A, B and C are padded to 16 bytes (K = 90 has rows of 96 f16, 96 fp8);
+   the descriptors' shapes are the logical M, N, K. Checked in float64 against
    the rounded inputs (every element for the default size, 2000 samples for
    large ones), and the padding of C must stay unwritten. */
 #define TILE_IMPLEMENTATION
@@ -63,9 +69,10 @@ static void tile_of(tl_t t, tl_t M, tl_t N, int BLOCK_M, int BLOCK_N, int GROUP_
     *pid_m = tl_add(first_pid_m, tl_mod(tl_mod(t, num_pid_in_group), group_size_m));
     *pid_n = tl_floordiv(tl_mod(t, num_pid_in_group), group_size_m);
 }
-/* one tile of C: the K loop over descriptor blocks, then the store */
-static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, tl_t pid_m, tl_t pid_n, tl_t K, int BLOCK_M, int BLOCK_N,
-                     int BLOCK_K, int warp_specialize)
+/* one tile of C: the K loop over descriptor blocks, then the store; with
+   b_t, B is given as B^T (N x K, as Triton's tutorial 09 takes it) */
+static void one_tile(tl_dtype out_dtype, int b_t, tl_t a_desc, tl_t b_desc, tl_t c_desc, tl_t pid_m, tl_t pid_n, tl_t K, int BLOCK_M,
+                     int BLOCK_N, int BLOCK_K, int warp_specialize)
 {
     /* in-kernel scopes: recorded while a profile runs (TILE_PROFILE=path),
        compiled out otherwise */
@@ -77,8 +84,13 @@ static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, 
     TL_FOR (k, 0, tl_cdiv(K, BLOCK_K), 1, acc) {
         tl_t off_k = tl_mul(k, BLOCK_K);
         tl_t a     = tl_desc_load(a_desc, (off_m, off_k));
-        tl_t b     = tl_desc_load(b_desc, (off_k, off_n));
-        acc        = tl_dot(a, b, acc);
+        if (b_t) {
+            tl_t b = tl_desc_load(b_desc, (off_n, off_k));
+            acc    = tl_dot(a, tl_trans(b), acc);
+        } else {
+            tl_t b = tl_desc_load(b_desc, (off_k, off_n));
+            acc    = tl_dot(a, b, acc);
+        }
     }
     tl_profile_exit("mainloop");
     tl_profile_enter("epilogue");
@@ -86,18 +98,21 @@ static void one_tile(tl_dtype out_dtype, tl_t a_desc, tl_t b_desc, tl_t c_desc, 
     tl_profile_exit("epilogue");
     tl_profile_exit("tile");
 }
-static void matmul_tma_body(tl_dtype dt, int persistent, int warp_specialize, tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, tl_t stride_am,
-                            tl_t stride_bk, tl_t stride_cm)
+/* dt: C's dtype; fp8: A and B are e4m3 and B is given as B^T (N x K,
+   stride_bk its row stride), as wgmma's fp8 form reads B K-major */
+static void matmul_tma_body(tl_dtype dt, int fp8, int persistent, int warp_specialize, tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K,
+                            tl_t stride_am, tl_t stride_bk, tl_t stride_cm)
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), BLOCK_K = TL_META(BLOCK_K);
     int GROUP_SIZE_M = TL_META(GROUP_SIZE_M);
     tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BLOCK_M, BLOCK_K));
-    tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BLOCK_K, BLOCK_N));
+    tl_t b_desc = fp8 ? tl_make_tensor_descriptor(b_ptr, (N, K), (stride_bk, 1), (BLOCK_N, BLOCK_K))
+                      : tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BLOCK_K, BLOCK_N));
     tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BLOCK_M, BLOCK_N));
     tl_t pid_m, pid_n;
     if (!persistent) {
         tile_of(tl_program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_SIZE_M, &pid_m, &pid_n);
-        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, warp_specialize);
+        one_tile(dt, fp8, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, warp_specialize);
         return;
     }
     tl_t num_tiles = tl_mul(tl_cdiv(M, BLOCK_M), tl_cdiv(N, BLOCK_N));
@@ -106,22 +121,26 @@ static void matmul_tma_body(tl_dtype dt, int persistent, int warp_specialize, tl
     if (warp_specialize) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (tile_id, tl_program_id(0), num_tiles, tl_num_programs(0)) {
         tile_of(tile_id, M, N, BLOCK_M, BLOCK_N, GROUP_SIZE_M, &pid_m, &pid_n);
-        one_tile(dt, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, 0);
+        one_tile(dt, fp8, a_desc, b_desc, c_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K, 0);
     }
 }
 
-#define MATMUL_TMA_PARAMS(ptr)                                                                                                \
-    (ptr, a_ptr), (ptr, b_ptr), (ptr, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K), (tl_i32, stride_am), (tl_i32, stride_bk), \
+#define MATMUL_TMA_PARAMS(ptr, cptr)                                                                                           \
+    (ptr, a_ptr), (ptr, b_ptr), (cptr, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K), (tl_i32, stride_am), (tl_i32, stride_bk), \
         (tl_i32, stride_cm)
 #define MATMUL_TMA_ARGS a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm
-TILE_KERNEL(matmul_tma, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 1, 0, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_ws, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 1, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 1, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent_ws, MATMUL_TMA_PARAMS(tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 1, MATMUL_TMA_ARGS); }
-TILE_KERNEL(matmul_tma_persistent_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 1, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma, MATMUL_TMA_PARAMS(tl_ptr_f16, tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 0, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16, tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 0, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_fp8, MATMUL_TMA_PARAMS(tl_ptr_f8e4m3, tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 0, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent, MATMUL_TMA_PARAMS(tl_ptr_f16, tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 1, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16, tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 1, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_fp8, MATMUL_TMA_PARAMS(tl_ptr_f8e4m3, tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 1, 0, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_ws, MATMUL_TMA_PARAMS(tl_ptr_f16, tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 0, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16, tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 0, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_ws_fp8, MATMUL_TMA_PARAMS(tl_ptr_f8e4m3, tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 0, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_ws, MATMUL_TMA_PARAMS(tl_ptr_f16, tl_ptr_f16)) { matmul_tma_body(TL_F16, 0, 1, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_ws_bf16, MATMUL_TMA_PARAMS(tl_ptr_bf16, tl_ptr_bf16)) { matmul_tma_body(TL_BF16, 0, 1, 1, MATMUL_TMA_ARGS); }
+TILE_KERNEL(matmul_tma_persistent_ws_fp8, MATMUL_TMA_PARAMS(tl_ptr_f8e4m3, tl_ptr_f16)) { matmul_tma_body(TL_F16, 1, 1, 1, MATMUL_TMA_ARGS); }
 
 #define TMA_CONFIG(bm, bn, bk, warps, stages)                                                      \
     {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}, {"GROUP_SIZE_M", 8}}, .num_warps = warps, \
@@ -164,6 +183,21 @@ static const tile_autotune_config ws_configs_interp[] = {
     TMA_CONFIG(32, 64, 32, 4, 3),
     TMA_CONFIG(128, 64, 64, 8, 3),
 };
+/* fp8 (e4m3): BLOCK_K 128, rows of A and B^T of 128 bytes, what wgmma's
+   native fp8 form reads (m64nNk32, twice the f16 rate); in the interpreter,
+   a small tile and one the sm_90a plan runs natively */
+static const tile_autotune_config fp8_configs_gpu[] = {
+    TMA_CONFIG(128, 256, 128, 8, 3), TMA_CONFIG(128, 256, 128, 8, 4), TMA_CONFIG(256, 128, 128, 8, 3),
+    TMA_CONFIG(128, 128, 128, 8, 4), TMA_CONFIG(128, 128, 128, 4, 4), TMA_CONFIG(128, 128, 128, 4, 5),
+};
+static const tile_autotune_config fp8_ws_configs_gpu[] = {
+    TMA_CONFIG(128, 256, 128, 8, 3), TMA_CONFIG(256, 128, 128, 8, 3), TMA_CONFIG(128, 256, 128, 8, 2),
+    TMA_CONFIG(128, 128, 128, 8, 4), TMA_CONFIG(128, 128, 128, 4, 4), TMA_CONFIG(128, 128, 128, 4, 5),
+};
+static const tile_autotune_config fp8_configs_interp[] = {
+    TMA_CONFIG(32, 32, 32, 2, 3),
+    TMA_CONFIG(64, 64, 128, 4, 3),
+};
 static void tma_grid(const tile_tune_args *a, unsigned g[3])
 {
     g[0] = tile_cdiv(tile_tune_int(a, "M"), tile_tune_meta(a, "BLOCK_M")) * tile_cdiv(tile_tune_int(a, "N"), tile_tune_meta(a, "BLOCK_N"));
@@ -178,20 +212,26 @@ static void tma_persistent_grid(const tile_tune_args *a, unsigned g[3])
 enum { TMA_PLAIN, TMA_PERSISTENT, TMA_WS, TMA_PERSISTENT_WS, TMA_VARIANTS };
 static const char *const tma_variant_names[TMA_VARIANTS] = {"matmul_tma", "matmul_tma_persistent", "matmul_tma_ws", "matmul_tma_persistent_ws"};
 #define TMA_TUNER(fn) {.key = {"M", "N", "K"}, .grid = fn}
-static tile_autotuner tma_tuners[TMA_VARIANTS][2] = {
-    {TMA_TUNER(tma_grid), TMA_TUNER(tma_grid)},
-    {TMA_TUNER(tma_persistent_grid), TMA_TUNER(tma_persistent_grid)},
-    {TMA_TUNER(tma_grid), TMA_TUNER(tma_grid)},
-    {TMA_TUNER(tma_persistent_grid), TMA_TUNER(tma_persistent_grid)},
+#define TMA_TUNERS(fn) {TMA_TUNER(fn), TMA_TUNER(fn), TMA_TUNER(fn)}
+static tile_autotuner tma_tuners[TMA_VARIANTS][3] = {
+    TMA_TUNERS(tma_grid),
+    TMA_TUNERS(tma_persistent_grid),
+    TMA_TUNERS(tma_grid),
+    TMA_TUNERS(tma_persistent_grid),
 };
+/* the input dtypes: f16, bf16, and fp8 e4m3 (C in f16, B given as B^T) */
+static int dt_index(tl_dtype dt) { return dt == TL_BF16 ? 1 : dt == TL_F8E4M3 ? 2 : 0; }
 /* the tuner of variant v (TMA_*) for dtype dt, with the config list for where kernels run */
 static tile_autotuner *tma_tuner(int v, tl_dtype dt)
 {
-    tile_autotuner *t = &tma_tuners[v][dt == TL_BF16];
+    tile_autotuner *t = &tma_tuners[v][dt_index(dt)];
     if (!t->configs) {
         int interp = strcmp(tile_backend_name(), "interp") == 0, ws = v == TMA_WS || v == TMA_PERSISTENT_WS;
 #define TMA_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
-        if (ws && interp) TMA_LIST(ws_configs_interp);
+        if (dt == TL_F8E4M3 && interp) TMA_LIST(fp8_configs_interp);
+        else if (dt == TL_F8E4M3 && ws) TMA_LIST(fp8_ws_configs_gpu);
+        else if (dt == TL_F8E4M3) TMA_LIST(fp8_configs_gpu);
+        else if (ws && interp) TMA_LIST(ws_configs_interp);
         else if (v == TMA_PERSISTENT_WS) TMA_LIST(wsp_configs_gpu);
         else if (ws) TMA_LIST(ws_configs_gpu);
         else if (interp) TMA_LIST(tma_configs_interp);
@@ -202,31 +242,33 @@ static tile_autotuner *tma_tuner(int v, tl_dtype dt)
 }
 static tile_kernel *tma_kernel_of(int v, tl_dtype dt)
 {
-    int bf = dt == TL_BF16;
-    switch (v) {
-    case TMA_PERSISTENT: return bf ? TILE_KERNEL_OF(matmul_tma_persistent_bf16) : TILE_KERNEL_OF(matmul_tma_persistent);
-    case TMA_WS: return bf ? TILE_KERNEL_OF(matmul_tma_ws_bf16) : TILE_KERNEL_OF(matmul_tma_ws);
-    case TMA_PERSISTENT_WS: return bf ? TILE_KERNEL_OF(matmul_tma_persistent_ws_bf16) : TILE_KERNEL_OF(matmul_tma_persistent_ws);
-    default: return bf ? TILE_KERNEL_OF(matmul_tma_bf16) : TILE_KERNEL_OF(matmul_tma);
-    }
+    static tile_kernel *const k[TMA_VARIANTS][3] = {
+        {TILE_KERNEL_OF(matmul_tma), TILE_KERNEL_OF(matmul_tma_bf16), TILE_KERNEL_OF(matmul_tma_fp8)},
+        {TILE_KERNEL_OF(matmul_tma_persistent), TILE_KERNEL_OF(matmul_tma_persistent_bf16), TILE_KERNEL_OF(matmul_tma_persistent_fp8)},
+        {TILE_KERNEL_OF(matmul_tma_ws), TILE_KERNEL_OF(matmul_tma_ws_bf16), TILE_KERNEL_OF(matmul_tma_ws_fp8)},
+        {TILE_KERNEL_OF(matmul_tma_persistent_ws), TILE_KERNEL_OF(matmul_tma_persistent_ws_bf16), TILE_KERNEL_OF(matmul_tma_persistent_ws_fp8)},
+    };
+    return k[v][dt_index(dt)];
 }
-/* A descriptor's row strides are multiples of 16 bytes: rows of 2-byte
-   elements padded to 8 (as Triton's TensorDescriptor asks too). */
-static int padded(int n) { return (n + 7) / 8 * 8; }
-/* the kernel's arguments for row-major A (M x K), B (K x N) and C (M x N)
-   with padded rows */
-static void tma_args(tile_arg *args, void *a, void *b, void *c, int M, int N, int K)
+/* A descriptor's row strides are multiples of 16 bytes: rows of n elements
+   of es bytes padded to 16 bytes (as Triton's TensorDescriptor asks too). */
+static int padded(int n, int es) { return (n * es + 15) / 16 * 16 / es; }
+/* the kernel's arguments for row-major A (M x K), B (K x N; for fp8 B^T,
+   N x K) and C (M x N) with padded rows; C is f16 for fp8 inputs */
+static void tma_args(tile_arg *args, tl_dtype dt, void *a, void *b, void *c, int M, int N, int K)
 {
-    const int64_t ints[6] = {M, N, K, padded(K), padded(N), padded(N)};
+    int fp8 = dt == TL_F8E4M3;
+    const int64_t ints[6] = {M, N, K, padded(K, fp8 ? 1 : 2), fp8 ? padded(K, 1) : padded(N, 2), padded(N, 2)};
     args[0].p = a, args[1].p = b, args[2].p = c;
     for (int i = 0; i < 6; i++) args[3 + i].i = ints[i];
 }
-/* C = A @ B of dtype dt (TL_F16 or TL_BF16) with variant v; opts with
-   .tune = tma_tuner(v, dt) tunes, else it names the config */
+/* C = A @ B with inputs of dtype dt (TL_F16, TL_BF16, or TL_F8E4M3 with B
+   given as B^T and C in f16) with variant v; opts with .tune = tma_tuner(v,
+   dt) tunes, else it names the config */
 static tile_status tma_launch(int v, tl_dtype dt, const tile_launch *opts, void *a, void *b, void *c, int M, int N, int K)
 {
     tile_arg args[9];
-    tma_args(args, a, b, c, M, N, K);
+    tma_args(args, dt, a, b, c, M, N, K);
     return tile_launch_kernel(tma_kernel_of(v, dt), opts, args);
 }
 
@@ -241,50 +283,63 @@ static void *need(void *p)
 static double uniform(double lo, double hi) { return lo + (hi - lo) * (double)rand() / (double)RAND_MAX; }
 static double elem_get(tl_dtype dt, const void *p, size_t i)
 {
-    return dt == TL_BF16 ? tile_bf16_to(((const tile_bf16 *)p)[i]) : tile_f16_to(((const tile_f16 *)p)[i]);
+    switch (dt) {
+    case TL_BF16: return tile_bf16_to(((const tile_bf16 *)p)[i]);
+    case TL_F8E4M3: return tile_f8e4m3_to(((const tile_f8e4m3 *)p)[i]);
+    default: return tile_f16_to(((const tile_f16 *)p)[i]);
+    }
 }
 static void elem_set(tl_dtype dt, void *p, size_t i, double v)
 {
     if (dt == TL_BF16) ((tile_bf16 *)p)[i] = tile_bf16_from(v);
+    else if (dt == TL_F8E4M3) ((tile_f8e4m3 *)p)[i] = tile_f8e4m3_from(v);
     else ((tile_f16 *)p)[i] = tile_f16_from(v);
 }
 
 /* Tune, run and check one variant and dtype; 1 when the result is right. */
 static int run_one(int v, tl_dtype dt, int M, int N, int K)
 {
-    size_t lda = (size_t)padded(K), ldb = (size_t)padded(N), na = (size_t)M * lda, nb = (size_t)K * ldb, nc = (size_t)M * ldb, es = 2;
-    void *ha = need(malloc(na * es)), *hb = need(malloc(nb * es)), *hc = need(malloc(nc * es));
+    int fp8 = dt == TL_F8E4M3;
+    tl_dtype ct = fp8 ? TL_F16 : dt;
+    /* B is K x N, or for fp8 B^T, N x K: element (k, j) at k * sbk + j * sbn */
+    size_t es = tile_dtype_size(dt), lda = (size_t)padded(K, (int)es), ldb = fp8 ? lda : (size_t)padded(N, 2), ldc = (size_t)padded(N, 2);
+    size_t sbk = fp8 ? 1 : ldb, sbn = fp8 ? ldb : 1;
+    size_t na = (size_t)M * lda, nb = (size_t)(fp8 ? N : K) * ldb, nc = (size_t)M * ldc;
+    void *ha = need(malloc(na * es)), *hb = need(malloc(nb * es)), *hc = need(malloc(nc * 2));
     srand(1);
     for (size_t i = 0; i < na; i++) elem_set(dt, ha, i, uniform(-1, 1));
     for (size_t i = 0; i < nb; i++) elem_set(dt, hb, i, uniform(-1, 1));
-    void *a = need(tile_malloc(na * es)), *b = need(tile_malloc(nb * es)), *c = need(tile_malloc(nc * es));
+    void *a = need(tile_malloc(na * es)), *b = need(tile_malloc(nb * es)), *c = need(tile_malloc(nc * 2));
     tile_memcpy_htod(a, ha, na * es);
     tile_memcpy_htod(b, hb, nb * es);
-    tile_memset(c, 0xff, nc * es);   /* NaN: an element never written shows */
+    tile_memset(c, 0xff, nc * 2);   /* NaN: an element never written shows */
     tile_status st = tma_launch(v, dt, TILE_OPTS(.tune = tma_tuner(v, dt)), a, b, c, M, N, K);
-    tile_memcpy_dtoh(hc, c, nc * es);
-    /* every element when small, else 2000 samples; f32 sums, one rounding to the dtype */
-    double ulp = dt == TL_BF16 ? 1.0 / 128 : 1.0 / 1024, err = 0;
+    tile_memcpy_dtoh(hc, c, nc * 2);
+    /* every element when small, else 2000 samples; f32 sums, one rounding
+       to C's dtype (fp8: Hopper's fp8 wgmma keeps about 14 bits of its
+       running sum after each k32 step, so (K/32 + 2) 2^-13 of the sum of
+       |products| more) */
+    double ulp = ct == TL_BF16 ? 1.0 / 128 : 1.0 / 1024, acc = fp8 ? (K / 32 + 2) * ldexp(1.0, -13) : 1e-6, err = 0;
     size_t mn = (size_t)M * (size_t)N;
     int all = mn <= 100000, n = all ? (int)mn : 2000, pad_written = 0;
     for (int s = 0; s < n; s++) {
         size_t at = all ? (size_t)s : ((size_t)rand() * 7919u) % mn, i = at / (size_t)N, j = at % (size_t)N;
         double want = 0, mag = 0;
         for (size_t k = 0; k < (size_t)K; k++) {
-            double x = elem_get(dt, ha, i * lda + k) * elem_get(dt, hb, k * ldb + j);
+            double x = elem_get(dt, ha, i * lda + k) * elem_get(dt, hb, k * sbk + j * sbn);
             want += x;
             mag += fabs(x);
         }
-        double e = fabs(elem_get(dt, hc, i * ldb + j) - want) / (ulp * fabs(want) + 1e-6 * mag + 1e-6);
+        double e = fabs(elem_get(ct, hc, i * ldc + j) - want) / (ulp * fabs(want) + acc * mag + 1e-6);
         if (e > err || e != e) err = e;
     }
     for (size_t i = 0; i < (size_t)M; i++)   /* the store is clipped at N: the padding keeps its NaN */
-        for (size_t j = (size_t)N; j < ldb; j++) pad_written += ((const uint16_t *)hc)[i * ldb + j] != 0xffff;
+        for (size_t j = (size_t)N; j < ldc; j++) pad_written += ((const uint16_t *)hc)[i * ldc + j] != 0xffff;
     if (pad_written) err = 1e9;
     tile_launch best;
     char cfg[96] = "?";
     tile_arg args[9];
-    tma_args(args, a, b, c, M, N, K);
+    tma_args(args, dt, a, b, c, M, N, K);
     if (st == TILE_OK && tile_autotune_best(tma_tuner(v, dt), tma_kernel_of(v, dt), NULL, args, &best) == TILE_OK)
         snprintf(cfg, sizeof cfg, "%lldx%lldx%lld, %d warps, %d stages", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
                  tile_meta_of(&best, "BLOCK_K"), best.num_warps, best.num_stages);
@@ -312,7 +367,8 @@ int main(int argc, char **argv)
         return 2;
     }
     int ok = 1;
+    static const tl_dtype dts[3] = {TL_F16, TL_BF16, TL_F8E4M3};
     for (int v = 0; v < TMA_VARIANTS; v++)
-        for (int d = 0; d < 2 && (only < 0 || only == v); d++) ok &= run_one(v, d ? TL_BF16 : TL_F16, M, N, K);
+        for (int d = 0; d < 3 && (only < 0 || only == v); d++) ok &= run_one(v, dts[d], M, N, K);
     return ok ? 0 : 1;
 }

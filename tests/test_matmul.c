@@ -34,7 +34,7 @@
 static void mm_body(tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, tl_t stride_am, tl_t stride_ak,
                     tl_t stride_bk, tl_t stride_bn, tl_t stride_cm, tl_t stride_cn, tl_dtype acc_dt, tl_dtype out_dt) {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), BLOCK_K = TL_META(BLOCK_K);
-    int GROUP_SIZE_M = TL_META(GROUP_SIZE_M), WRAP = TL_META(WRAP);
+    int GROUP_SIZE_M = TL_META(GROUP_SIZE_M), WRAP = TL_META(WRAP), BT = TL_META(BT);
     tl_precision prec = (tl_precision)TL_META(PREC);
 
     /* grouped ordering of the programs */
@@ -54,20 +54,23 @@ static void mm_body(tl_t a_ptr, tl_t b_ptr, tl_t c_ptr, tl_t M, tl_t N, tl_t K, 
     tl_t offs_bn = WRAP ? tl_mod(rn, N) : rn;
     tl_t offs_k = tl_arange(0, BLOCK_K);
     tl_t a_ptrs = tl_add(a_ptr, tl_add(tl_mul(tl_expand_dims(offs_am, 1), stride_am), tl_mul(tl_expand_dims(offs_k, 0), stride_ak)));
-    tl_t b_ptrs = tl_add(b_ptr, tl_add(tl_mul(tl_expand_dims(offs_k, 1), stride_bk), tl_mul(tl_expand_dims(offs_bn, 0), stride_bn)));
+    /* BT: B's block read as B^T (BLOCK_N x BLOCK_K) and given to tl_dot as
+       tl_trans of it, as Triton's tutorials give an fp8 B */
+    tl_t b_ptrs = BT ? tl_add(b_ptr, tl_add(tl_mul(tl_expand_dims(offs_bn, 1), stride_bn), tl_mul(tl_expand_dims(offs_k, 0), stride_bk)))
+                     : tl_add(b_ptr, tl_add(tl_mul(tl_expand_dims(offs_k, 1), stride_bk), tl_mul(tl_expand_dims(offs_bn, 0), stride_bn)));
     tl_t a_row_ok = tl_lt(tl_expand_dims(offs_am, 1), M), b_col_ok = tl_lt(tl_expand_dims(offs_bn, 0), N);
 
     tl_t acc = tl_zeros(acc_dt, BLOCK_M, BLOCK_N);
     TL_FOR (k, 0, tl_cdiv(K, BLOCK_K), 1, acc, a_ptrs, b_ptrs) {
         tl_t k_left = tl_sub(K, tl_mul(k, BLOCK_K));
-        tl_t a_mask = tl_lt(tl_expand_dims(offs_k, 0), k_left), b_mask = tl_lt(tl_expand_dims(offs_k, 1), k_left);
+        tl_t a_mask = tl_lt(tl_expand_dims(offs_k, 0), k_left), b_mask = tl_lt(tl_expand_dims(offs_k, BT ? 0 : 1), k_left);
         if (!WRAP) {
             a_mask = tl_and(a_mask, a_row_ok);
-            b_mask = tl_and(b_mask, b_col_ok);
+            b_mask = tl_and(b_mask, BT ? tl_trans(b_col_ok) : b_col_ok);
         }
         tl_t a = tl_load(a_ptrs, .mask = a_mask, .other = 0);
         tl_t b = tl_load(b_ptrs, .mask = b_mask, .other = 0);
-        acc = tl_dot(a, b, acc, .input_precision = prec);
+        acc = tl_dot(a, BT ? tl_trans(b) : b, acc, .input_precision = prec);
         a_ptrs = tl_add(a_ptrs, tl_mul(BLOCK_K, stride_ak));
         b_ptrs = tl_add(b_ptrs, tl_mul(BLOCK_K, stride_bk));
     }
@@ -88,6 +91,8 @@ MM_KERNEL(mm_bf16_bf16, bf16, bf16, TL_F32, TL_BF16)
 MM_KERNEL(mm_bf16_f32, bf16, f32, TL_F32, TL_F32)
 MM_KERNEL(mm_f32_f32, f32, f32, TL_F32, TL_F32)
 MM_KERNEL(mm_i8_i32, i8, i32, TL_I32, TL_I32)
+MM_KERNEL(mm_e4m3_f32, f8e4m3, f32, TL_F32, TL_F32)
+MM_KERNEL(mm_e5m2_f16, f8e5m2, f16, TL_F32, TL_F16)
 
 /* One tl_dot of whole tiles, no loop: c = a @ b (+ c0 with ACC), c row-major. */
 static void dot1_body(tl_t a, tl_t b, tl_t c0, tl_t c, tl_t sam, tl_t sak, tl_t sbk, tl_t sbn) {
@@ -109,6 +114,8 @@ DOT1_KERNEL(dot1_f16, f16, f32)
 DOT1_KERNEL(dot1_bf16, bf16, f32)
 DOT1_KERNEL(dot1_f32, f32, f32)
 DOT1_KERNEL(dot1_i8, i8, i32)
+DOT1_KERNEL(dot1_e4m3, f8e4m3, f32)
+DOT1_KERNEL(dot1_e5m2, f8e5m2, f32)
 
 /* ---- what a case is --------------------------------------------------------------------------------- */
 typedef struct variant {
@@ -148,6 +155,8 @@ static double rd(tl_dtype t, const void *p, size_t i) {
     case TL_BF16: return tile_bf16_to(((const tile_bf16 *)p)[i]);
     case TL_F32: return ((const float *)p)[i];
     case TL_I8: return ((const int8_t *)p)[i];
+    case TL_F8E4M3: return tile_f8e4m3_to(((const tile_f8e4m3 *)p)[i]);
+    case TL_F8E5M2: return tile_f8e5m2_to(((const tile_f8e5m2 *)p)[i]);
     default: return ((const int32_t *)p)[i];
     }
 }
@@ -158,6 +167,8 @@ static void fill(tl_dtype t, void *p, size_t n) {
         case TL_BF16: ((tile_bf16 *)p)[i] = tile_bf16_from(tt_uniform(-1, 1)); break;
         case TL_F32: ((float *)p)[i] = (float)tt_uniform(-1, 1); break;
         case TL_I8: ((int8_t *)p)[i] = (int8_t)tt_int(-128, 127); break;
+        case TL_F8E4M3: ((tile_f8e4m3 *)p)[i] = tile_f8e4m3_from(tt_uniform(-1, 1)); break;
+        case TL_F8E5M2: ((tile_f8e5m2 *)p)[i] = tile_f8e5m2_from(tt_uniform(-1, 1)); break;
         default: ((int32_t *)p)[i] = (int32_t)tt_int(-(1 << 20), 1 << 20); break;
         }
 }
@@ -182,8 +193,13 @@ static int is_poison(const unsigned char *p, size_t bytes, int byte) {
    - tf32x3 splits x = hi + lo, both tf32, and adds hi*hi + hi*lo + lo*hi:
      lo is off by 2^-10 of 2^-10 |x| at most and lo*lo (2^-20) is dropped, so
      3 2^-20 < 2^-18 per product;
+   - fp8 products are exact too (4 + 4 and 3 + 3 bits), but Hopper's
+     native fp8 wgmma keeps fewer bits of the running sum than f32 (about
+     14 after each k32 instruction: what cuBLAS calls fast accumulation),
+     so (K/32 + 2) 2^-13 mag;
    - the output rounds once more: half an ulp, 2^-11 |ref| for f16 (2^-25
      below the normal range), 2^-8 |ref| for bf16. */
+static int is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
 static double tolerance(const variant *v, int K, double ref, double mag) {
     if (v->out == TL_I32) return 0;
     double per_product = v->in != TL_F32 || v->prec == TL_PRECISION_IEEE ? 0
@@ -191,6 +207,7 @@ static double tolerance(const variant *v, int K, double ref, double mag) {
                                                                         : ldexp(1.0, -9);
     double u_acc = v->prec == TL_PRECISION_IEEE ? ldexp(1.0, -24) : ldexp(1.0, -23);
     double tol = mag * (per_product + (K + 2) * u_acc);
+    if (is_f8(v->in)) tol += mag * (K / 32 + 2) * ldexp(1.0, -13);
     if (v->out == TL_F16) tol = tol * (1 + ldexp(1.0, -10)) + ldexp(fabs(ref), -11) + ldexp(1.0, -25);
     if (v->out == TL_BF16) tol = tol * (1 + ldexp(1.0, -7)) + ldexp(fabs(ref), -8);
     return tol;
@@ -212,7 +229,7 @@ static void *host(size_t bytes) {
 }
 
 /* ---- the blocked matmul ------------------------------------------------------------------------------ */
-static void test_mm(const variant *v, int M, int N, int K, const config *cf, int ta, int tb, int tc, int pad, int wrap) {
+static void test_mm(const variant *v, int M, int N, int K, const config *cf, int ta, int tb, int tc, int pad, int wrap, int bt) {
     size_t sin = tile_dtype_size(v->in), sout = tile_dtype_size(v->out);
     mat A = mat_make(M, K, ta, pad), B = mat_make(K, N, tb, pad), C = mat_make(M, N, tc, pad);
     const size_t guard = 64; /* elements after C that must stay poisoned */
@@ -230,9 +247,9 @@ static void test_mm(const variant *v, int M, int N, int K, const config *cf, int
     char what[256], ld[16];
     if (pad == ALIGN16) snprintf(ld, sizeof ld, "ld%%16=0");
     else snprintf(ld, sizeof ld, "ld+%d", pad);
-    snprintf(what, sizeof what, "matmul %s %dx%dx%d %s%s%s %s %s blocks %dx%dx%d group %d, %d warps, %d stages", v->name, M, N, K,
-             ta ? "A^T" : "A", tb ? " B^T" : " B", tc ? " C^T" : " C", ld, wrap ? "wrap" : "masked", cf->bm, cf->bn, cf->bk,
-             cf->group, cf->warps, cf->stages);
+    snprintf(what, sizeof what, "matmul %s %dx%dx%d %s%s%s %s %s%s blocks %dx%dx%d group %d, %d warps, %d stages", v->name, M, N, K,
+             ta ? "A^T" : "A", tb ? " B^T" : " B", tc ? " C^T" : " C", ld, wrap ? "wrap" : "masked", bt ? " tl_trans(B^T block)" : "", cf->bm,
+             cf->bn, cf->bk, cf->group, cf->warps, cf->stages);
     tile_launch o;
     memset(&o, 0, sizeof o);
     o.file = __FILE__;
@@ -241,7 +258,7 @@ static void test_mm(const variant *v, int M, int N, int K, const config *cf, int
     o.num_warps = cf->warps;
     o.num_stages = cf->stages;
     const tile_meta meta[] = {{"BLOCK_M", cf->bm},     {"BLOCK_N", cf->bn}, {"BLOCK_K", cf->bk},
-                              {"GROUP_SIZE_M", cf->group}, {"WRAP", wrap},  {"PREC", v->prec}};
+                              {"GROUP_SIZE_M", cf->group}, {"WRAP", wrap},  {"PREC", v->prec}, {"BT", bt}};
     memcpy(o.meta, meta, sizeof meta);
     tile_arg args[12];
     args[0].p = da, args[1].p = db, args[2].p = dc;
@@ -458,6 +475,9 @@ int main(void) {
         {"f32 tf32x3", TL_F32, TL_F32, TL_PRECISION_TF32X3, TILE_KERNEL_OF(mm_f32_f32), TILE_KERNEL_OF(dot1_f32)},
         {"f32 ieee", TL_F32, TL_F32, TL_PRECISION_IEEE, TILE_KERNEL_OF(mm_f32_f32), TILE_KERNEL_OF(dot1_f32)},
         {"i8 -> i32", TL_I8, TL_I32, TL_PRECISION_DEFAULT, TILE_KERNEL_OF(mm_i8_i32), TILE_KERNEL_OF(dot1_i8)},
+        /* native fp8 wgmma on sm_90a where BLOCK_K is 128 (else widened to f16) */
+        {"e4m3 -> f32", TL_F8E4M3, TL_F32, TL_PRECISION_DEFAULT, TILE_KERNEL_OF(mm_e4m3_f32), TILE_KERNEL_OF(dot1_e4m3)},
+        {"e5m2 -> f16", TL_F8E5M2, TL_F16, TL_PRECISION_DEFAULT, TILE_KERNEL_OF(mm_e5m2_f16), TILE_KERNEL_OF(dot1_e5m2)},
     };
     enum { NV = sizeof V / sizeof V[0] };
     /* BLOCK_M x BLOCK_N x BLOCK_K, group, warps, stages: from one MMA per warp to Triton's configs */
@@ -466,6 +486,8 @@ int main(void) {
         {64, 64, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}, {64, 128, 32, 8, 8, 4}, {32, 16, 16, 2, 1, 2},
         /* BLOCK_K 64 with whole warpgroups: wgmma on sm_90a (m64n128, m64n256) */
         {128, 128, 64, 8, 4, 3}, {64, 256, 64, 4, 4, 2},
+        /* BLOCK_K 128: native fp8 wgmma on sm_90a (fp8 only: f32 tiles would not fit) */
+        {128, 128, 128, 8, 4, 3}, {64, 256, 128, 4, 4, 3},
     };
     enum { NCF = sizeof CF / sizeof CF[0] };
     /* small and odd: ragged edges in M and N, a K tail, K shorter than
@@ -481,14 +503,15 @@ int main(void) {
         for (int ci = 0; ci < NCF; ci++) {
             const config *cf = &CF[ci];
             if (V[vi].in == TL_I8 && cf->bk < 32) continue; /* i8 MMAs are k = 32 deep */
+            if (cf->bk == 128 && !is_f8(V[vi].in)) continue;
             int r = vi + ci, si = r % NSMALL;
             const int *sz = SMALL[si];
             const int pads[3] = {0, 3, ALIGN16};
             int pad = si == NSMALL - 1 ? ALIGN16 : pads[r % 3]; /* the multiples of 16 keep aligned rows */
-            test_mm(&V[vi], sz[0], sz[1], sz[2], cf, r & 1, (r >> 1) & 1, ci == 5, pad, (r / 4) & 1);
+            test_mm(&V[vi], sz[0], sz[1], sz[2], cf, r & 1, (r >> 1) & 1, ci == 5, pad, (r / 4) & 1, (r / 2) & 1);
         }
     /* the tutorial's configuration, row-major and contiguous, for every dtype */
-    for (int vi = 0; vi < NV; vi++) test_mm(&V[vi], 67, 45, 33, &CF[4], 0, 0, 0, 0, 1);
+    for (int vi = 0; vi < NV; vi++) test_mm(&V[vi], 67, 45, 33, &CF[4], 0, 0, 0, 0, 1, 0);
 
     if (large) {
         /* large: many programs, long K loops, the pipeline's steady state;
@@ -496,30 +519,36 @@ int main(void) {
         static const config big16[] = {{128, 128, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}, {64, 128, 64, 8, 4, 3},
                                        {128, 256, 64, 8, 8, 3}, {128, 128, 64, 8, 4, 4}}; /* the last two: wgmma on sm_90a */
         static const config big32[] = {{64, 64, 32, 8, 4, 4}, {128, 64, 32, 8, 8, 3}}; /* f32 tiles take twice the room */
-        static const int BIG[][3] = {{1000, 1000, 1000}, {4097, 511, 129}, {1040, 1008, 1040}};
-        const int bigv[] = {0, 1, 2, 3, 4, 5, 6, 7}; /* f16, bf16 (both outputs), f32 tf32 / tf32x3 / ieee, i8 */
+        /* fp8: BLOCK_K 128, native wgmma on sm_90a (the ring holds A, and B
+           where it is read as tl_trans of a B^T block) */
+        static const config big8[] = {{128, 128, 128, 8, 4, 4}, {128, 256, 128, 8, 8, 3}};
+        static const int BIG[][3] = {{1000, 1000, 1000}, {4097, 511, 129}, {1040, 1008, 1040}, {1, 256, 384}};
+        const int bigv[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; /* f16, bf16 (both outputs), f32 tf32 / tf32x3 / ieee, i8, e4m3, e5m2 */
         for (int bi = 0; bi < (int)(sizeof bigv / sizeof bigv[0]); bi++)
-            for (int si = 0; si < 3; si++) {
+            for (int si = 0; si < 4; si++) {
                 const variant *v = &V[bigv[bi]];
                 int r = bi + si;
-                const config *cf = v->in == TL_F32 ? &big32[r % 2] : &big16[r % 5];
+                if (si == 3 && !is_f8(v->in)) continue; /* M = 1 */
+                const config *cf = v->in == TL_F32 ? &big32[r % 2] : is_f8(v->in) ? &big8[r % 2] : &big16[r % 5];
                 /* row-major and contiguous, then one operand transposed and
-                   the leading dimensions rounded up to multiples of 16 */
-                test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, 0, 0, 0, 0, 1);
-                test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, r & 1, !(r & 1), 0, ALIGN16, si & 1);
+                   the leading dimensions rounded up to multiples of 16;
+                   fp8 also with B read as B^T blocks */
+                test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, 0, 0, 0, 0, 1, 0);
+                test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, r & 1, !(r & 1), 0, ALIGN16, si & 1, 0);
+                if (is_f8(v->in)) test_mm(v, BIG[si][0], BIG[si][1], BIG[si][2], cf, 0, 1, 0, ALIGN16, 0, 1);
             }
     }
 
     /* one tl_dot of whole tiles, with and without an accumulator, at 1 to 8
        warps: f16 always, and one other dtype by turns */
-    static const int SH[][3] = {{16, 16, 16}, {32, 64, 32}, {64, 32, 128}, {128, 128, 32}, {128, 64, 64}}; /* the last: wgmma at 4 and 8 warps */
-    const int others[] = {2, 4, 7, 5, 6};
+    static const int SH[][3] = {{16, 16, 16}, {32, 64, 32}, {64, 32, 128}, {128, 128, 32}, {128, 64, 64}, {128, 64, 128}}; /* the last two: wgmma at 4 and 8 warps (fp8 native at K 128) */
+    const int others[] = {2, 4, 7, 5, 6, 8, 9};
     for (int si = 0; si < (int)(sizeof SH / sizeof SH[0]); si++)
         for (int wi = 0; wi < 4; wi++)
             for (int acc = 0; acc < 2; acc++) {
                 int warps = 1 << wi, r = si + 4 * wi + acc;
                 test_dot1(&V[0], SH[si][0], SH[si][1], SH[si][2], warps, acc, 0, 0);
-                const variant *o = &V[others[r % 5]];
+                const variant *o = &V[others[r % 7]];
                 if (o->in == TL_I8 && SH[si][2] < 32) o = &V[2];
                 test_dot1(o, SH[si][0], SH[si][1], SH[si][2], warps, acc, r & 1, (r >> 1) & 1);
             }

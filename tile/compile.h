@@ -339,14 +339,17 @@ static tile_status tile__assemble_stage(const tile__func *f, const tile__config 
     return st;
 }
 /* >>tma: a tensor-descriptor load the copy engine may take on cfg: sm_90a
-   with wgmma, a 2-D block of 16-bit elements whose rows are a multiple of
-   128 bytes (whole swizzle atoms) and at most 256 of them, in a TL_FOR's
-   body. The plan decides among these (tile__tma_ring). */
+   with wgmma, a 2-D block of 16-bit or fp8 elements whose rows are a
+   multiple of 128 bytes (whole swizzle atoms) and at most 256 of them, in
+   a TL_FOR's body. The plan decides among these (tile__tma_ring; fp8 only
+   for native fp8 dots, tile__ring_f8). */
 static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, const tile__op *op) {
     if (op->dead || op->code != TILE__OP_DESC_LOAD || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
     const tile__type *t = &f->vals[op->res].t;
     int owner = f->regs[op->parent].owner;
-    return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16) && t->shape[1] * 2 % 128 == 0 && t->shape[0] % 8 == 0 && t->shape[0] <= 256 &&
+    int es = (int)tile__dt[t->dtype].bytes;
+    return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16 || tile__is_f8(t->dtype)) && t->shape[1] * es % 128 == 0 && t->shape[0] % 8 == 0 &&
+           t->shape[0] <= 256 &&
            owner >= 0 && f->ops[owner].code == TILE__OP_FOR;
 }
 /* >>tma: a tensor-descriptor store the copy engine takes on cfg: sm_90a

@@ -18,8 +18,9 @@
 
 
 /* a dot operand in shared memory: `rows` rows of `rowbytes`, at byte offset
-   `base` (a register); kmaj: B stored transposed, its N rows of K (wgmma) */
-typedef struct tile__smop { int base, rowbytes, rows, kmaj; } tile__smop;
+   `base` (a register); kmaj: B stored transposed, its N rows of K (wgmma);
+   raw: its own dtype there, fp8 not widened (native fp8 wgmma, >>f8) */
+typedef struct tile__smop { int base, rowbytes, rows, kmaj, raw; } tile__smop;
 /* The byte offset of byte `cb` of row `row` (registers) in a swizzled tile.
    Rows of a multiple of 128 bytes are cut into 128-byte column blocks, each
    `rows` lines of 128 bytes, one after the other: wgmma's canonical 128B
@@ -43,16 +44,17 @@ static int tile__swz(tile__lower *lw, const tile__smop *s, int row, int cb) {
     int off = tile__iadd(lw, tile__iop(lw, TILE__OP_SHL, line, 7), jb);
     return tile__iadd(lw, s->base, tile__iadd(lw, off, tile__iop(lw, TILE__OP_AND, cb, 15)));
 }
-/* write a blocked operand from registers into its shared tile */
+/* write a blocked operand from registers into its shared tile (B
+   transposed when s->kmaj) */
 static void tile__mma_stage(tile__lower *lw, int v, const tile__smop *s) {
     tile__emitter *em = lw->em;
     const tile__layout *L = &lw->lay[v];
-    tl_dtype t = tile__vdt(lw, v), st = tile__mma_sdt(t);
-    int es = (int)tile__dt[st].bytes;
+    tl_dtype t = tile__vdt(lw, v), st = s->raw ? t : tile__mma_sdt(t);
+    int es = (int)tile__dt[st].bytes, inner = !s->kmaj;
     for (int e = 0; e < L->E; e++) {
         int val = st == t ? lw->regs[v][e] : em->op1(em, TILE__OP_CAST, t, st, lw->regs[v][e]);
-        int cb = tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, 1), es);
-        em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 0), cb), val);
+        int cb = tile__iop(lw, TILE__OP_MUL, tile__coord_reg(lw, L, e, inner), es);
+        em->smem_store(em, st, tile__swz(lw, s, tile__coord_reg(lw, L, e, 1 - inner), cb), val);
     }
 }
 /* >>pin: value v into its own shared tile (tile__plan_pins), as a dot stages an operand */
@@ -62,7 +64,7 @@ static void tile__pin_stage(tile__lower *lw, int v) {
     s.base = tile__li(lw, lw->plan->pin[v] - 1);
     s.rowbytes = t->shape[1] * (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
     s.rows = t->shape[0];
-    s.kmaj = 0;
+    s.kmaj = s.raw = 0;
     tile__sync(lw);
     tile__mma_stage(lw, v, &s);
     if (lw->plan->wgmma) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
@@ -208,7 +210,7 @@ static void tile__pipe_issue(tile__lower *lw, const tile__op *fop, const tile__l
         tl_dtype t = tile__vdt(lw, p->loads[l]);
         int es = (int)tile__dt[t].bytes;
         tile__smop s;
-        s.kmaj = 0;
+        s.kmaj = s.raw = 0;
         s.base = tile__iadd(lw, stage, tile__li(lw, loff[l]));
         s.rowbytes = f->vals[p->loads[l]].t.shape[1] * es;
         s.rows = f->vals[p->loads[l]].t.shape[0];

@@ -20,6 +20,10 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
     const tile__layout *L = &lw->lay[res];
     int N = L->shape[1], K = f->vals[a].t.shape[1];
     tl_dtype rt = tile__vdt(lw, res), at = tile__vdt(lw, a);
+    /* the instruction's operand dtypes (fp8 widened to f16 unless raw);
+       each step takes 32 bytes of K: k16 of 16-bit types, k32 of fp8 */
+    tl_dtype ta = sa->raw ? at : tile__mma_sdt(at), bt = tile__vdt(lw, f->pool[op->opnd + 1]), tb = sb->raw ? bt : tile__mma_sdt(bt);
+    int ksteps = K * (int)tile__dt[ta].bytes / 32;
     int *acc = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)L->E);
     for (int e = 0; e < L->E; e++) {
         tile__elem z;
@@ -57,18 +61,18 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
         abase = tile__iadd(lw, sa->base, arow);
     }
     tile__ptx_wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
-    for (int kk = 0; kk < K / 16; kk++) {
+    for (int kk = 0; kk < ksteps; kk++) {
         int kb = kk * 32;
         int offb = tile__iadd(lw, sb->base, tile__li(lw, sb->kmaj ? (kb / 128 * sb->rows) * 128 + kb % 128 : kk * 16 * 128));
         for (int rm = 0; rm < L->repm; rm++) {
             if (rega) {   /* tiles 2kk, 2kk+1 of row block rm: 2 registers each (rows g, g+8) */
                 int r4[4], at0 = (rm * (K / 8) + 2 * kk) * 2;
                 for (int q = 0; q < 4; q++) r4[q] = areg[at0 + q];
-                tile__ptx_wgmma(em, kind, N, r4, -1, 0, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
+                tile__ptx_wgmma(em, ta, tb, N, r4, -1, 0, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
                 continue;
             }
             int offa = tile__iadd(lw, abase, tile__li(lw, (kb / 128 * sa->rows + rm * 16 * L->wm) * 128 + kb % 128));
-            tile__ptx_wgmma(em, kind, N, NULL, offa, hia, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
+            tile__ptx_wgmma(em, ta, tb, N, NULL, offa, hia, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
         }
     }
     tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
@@ -82,7 +86,7 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
    a ring has them there, or A comes from registers), then mma.sync or wgmma */
 static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     const tile__func *f = lw->f;
-    int wg = tile__plan_wgmma(lw->plan, op), rega = wg && tile__plan_rega(lw->plan, op);
+    int wg = tile__plan_wgmma(lw->plan, op), rega = wg && tile__plan_rega(lw->plan, op), f8 = wg && tile__plan_f8(lw->plan, op);
     tile__smop s[2];
     size_t off = wg ? tile__align1k(lw->sbase) - lw->sbase : 0;   /* wgmma's swizzle atoms start on 1024 bytes */
     int staged = 0;
@@ -90,7 +94,8 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
     for (int k = rega; k < 2; k++) {
         int v = f->pool[op->opnd + k];
         const tile__type *t = &f->vals[v].t;
-        int es = (int)tile__dt[tile__mma_sdt(t->dtype)].bytes;
+        int es = (int)tile__dt[f8 ? t->dtype : tile__mma_sdt(t->dtype)].bytes;
+        s[k].raw = f8;
         s[k].rowbytes = t->shape[1] * es;
         s[k].rows = t->shape[0];
         if (lw->plan->pin[v]) {   /* >>pin: staged where it was made */
@@ -106,6 +111,11 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
             }
             s[k].base = tile__iadd(lw, lw->pipe_cur, tile__li(lw, at));
             continue;
+        }
+        if (f8 && k == 1) {   /* >>f8: B staged transposed, its N rows of K */
+            s[k].kmaj = 1;
+            s[k].rowbytes = t->shape[0] * es;
+            s[k].rows = t->shape[1];
         }
         s[k].base = tile__li(lw, (int)(lw->sbase + off));
         if (lw->pp) s[k].base = tile__iadd(lw, s[k].base, lw->pp_sreg);   /* >>pingpong: the consumer's own scratch */
@@ -140,15 +150,16 @@ static void tile__tma_issue(tile__lower *lw, const tile__op *fop, const tile__lo
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++)
         if (p->in_slice[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
     int bytes = 0;
-    for (int l = 0; l < p->nloads; l++) bytes += tile__numel(&f->vals[p->loads[l]].t) * 2;
+    for (int l = 0; l < p->nloads; l++) bytes += tile__numel(&f->vals[p->loads[l]].t) * (int)tile__dt[tile__vdt(lw, p->loads[l])].bytes;
     int one = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, valid, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
     tile__ptx_mbar_expect_tx(em, bar, bytes, one);
     for (int l = 0; l < p->nloads; l++) {
         const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
         const tile__type *t = &f->vals[p->loads[l]].t;
         int row = lw->regs[f->pool[ld->opnd + 1]][0], col = lw->regs[f->pool[ld->opnd + 2]][0];
-        for (int j = 0; j < t->shape[1] * 2 / 128; j++) {
-            int coords[2] = {tile__iadd(lw, col, tile__li(lw, 64 * j)), row};
+        int es = (int)tile__dt[t->dtype].bytes;   /* 2, or 1 (>>f8) */
+        for (int j = 0; j < t->shape[1] * es / 128; j++) {
+            int coords[2] = {tile__iadd(lw, col, tile__li(lw, 128 / es * j)), row};
             int dst = tile__iadd(lw, stage, tile__li(lw, p->loff[l] + j * t->shape[0] * 128));
             tile__ptx_tma_load(em, dst, tm[l], 2, coords, bar, one);
         }

@@ -282,8 +282,22 @@ static int tile__dot_wgmma(const tile__func *f, const tile__op *op, int nthreads
     return (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && rt->shape[1] % 64 == 0 && rt->shape[1] <= 256 && at->shape[1] % 64 == 0 &&
            tile__mma_layout_of(rt, nthreads, 1, &L);
 }
-/* the dtype of an operand in shared memory (fp8 goes in as f16: exact) */
+/* the dtype of an operand in shared memory (fp8 goes in as f16: exact,
+   unless its dot is native fp8, tile__dot_f8) */
 static tl_dtype tile__mma_sdt(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 ? TL_F16 : t; }
+static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
+/* >>f8: 1 when a tl_dot of fp8 operands runs as wgmma's own fp8 form
+   (m64nNk32 .e4m3/.e5m2 in any pairing, f32 accumulators, twice the f16
+   rate): a wgmma dot (above) whose operands are both fp8 and whose K is a
+   multiple of 128, so that A's rows and B^T's are whole 128-byte swizzle
+   atoms. wgmma reads 8-bit operands K-major only, so B sits in shared
+   memory transposed: a ring copies it so when B is tl_trans of a load (an
+   N x K block, as Triton's tutorials give an fp8 B); any other B is staged
+   transposed from registers. Otherwise fp8 is widened to f16 (exact). */
+static int tile__dot_f8(const tile__func *f, const tile__op *op, int nthreads, int hopper) {
+    const tile__type *at = &f->vals[f->pool[op->opnd]].t, *bt = &f->vals[f->pool[op->opnd + 1]].t;
+    return tile__is_f8(at->dtype) && tile__is_f8(bt->dtype) && at->shape[1] % 128 == 0 && tile__dot_wgmma(f, op, nthreads, hopper);
+}
 
 static size_t tile__align1k(size_t x) { return (x + 1023) & ~(size_t)1023; }
 
@@ -542,6 +556,8 @@ static void tile__plan_free(tile__plan *p) {
 static int tile__plan_wgmma(const tile__plan *p, const tile__op *op) {
     return p->wgmma && tile__dot_wgmma(p->f, op, p->nthreads, 1) && p->lay[op->res].ilv;
 }
+/* >>f8: 1 when this tl_dot is lowered as native fp8 wgmma (tile__dot_f8) */
+static int tile__plan_f8(const tile__plan *p, const tile__op *op) { return tile__plan_wgmma(p, op) && tile__dot_f8(p->f, op, p->nthreads, 1); }
 /* the ring of TL_FOR op, or NULL when it runs as written */
 static const tile__loop_plan *tile__plan_ring(const tile__plan *p, const tile__op *op) {
     int k = p->loop[op - p->f->ops];
@@ -749,6 +765,20 @@ static int tile__ring_uses(const tile__plan *pl, int body, int v) {
     }
     return seen == pl->uses[v] ? tv : -1;
 }
+/* >>f8: 1 when a ring may copy fp8 load v (ring use tv, tile__ring_uses)
+   as it is: every dot reading it is native fp8 (the others widen it) and
+   takes it K-major, as A or through the tl_trans as B */
+static int tile__ring_f8(const tile__plan *pl, int body, int v, int tv) {
+    const tile__func *f = pl->f;
+    const tile__region *R = &f->regs[body];
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead || op->code != TILE__OP_DOT) continue;
+        const int *o = f->pool + op->opnd;
+        if ((o[0] == v || o[1] == v || (tv && o[1] == tv)) && (!tile__plan_f8(pl, op) || o[1] == v)) return 0;
+    }
+    return 1;
+}
 static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan *p) {
     const tile__func *f = pl->f;
     const tile__region *R = &f->regs[fop->region[0]];
@@ -770,6 +800,7 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
             int tv = tile__ring_uses(pl, body, v), dup = 0;
             for (int l = 0; l < p->nloads; l++) dup |= p->loads[l] == v;
             if (dup || tv < 0 || d < 0 || f->vals[v].region != body) continue;
+            if (tile__is_f8(f->vals[v].t.dtype) && !tile__ring_f8(pl, body, v, tv)) continue;
             if (f->ops[d].code == TILE__OP_DESC_LOAD) {
                 p->tval[p->nloads] = tv;
                 p->loads[p->nloads++] = v;   /* >>tma: a copy-engine load (tile__tma_ring) */
@@ -779,7 +810,7 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
             const tile__op *ld = &f->ops[d];
             int other = f->pool[ld->opnd + 2];
             if (other > 0 && !tile__zero_const(f, other)) continue;
-            if (tile__mma_sdt(f->vals[v].t.dtype) != f->vals[v].t.dtype || ld->i[2]) continue;   /* fp8, volatile */
+            if (ld->i[2]) continue;   /* volatile */
             p->tval[p->nloads] = tv;
             p->loads[p->nloads++] = v;
         }
@@ -891,7 +922,7 @@ static int tile__run_at(const tile__layout *L, int e) {
    (16-byte runs of the loaded dtype) set in pl->lay; else 0, with pl->lay
    as it was. */
 /* >>tma: a ring whose loads are all tensor-descriptor loads of 16-bit
-   elements, 2-D blocks of rows of a multiple of 128 bytes (the descs stage
+   elements (or fp8 ones native fp8 dots read, tile__ring_f8), 2-D blocks of rows of a multiple of 128 bytes (the descs stage
    keeps only those, on sm_90a): each stage is the blocks in wgmma's 128B
    swizzled layout (tile__swz), one copy per 128-byte column of a block,
    the stage's copies completing on its full barrier. One thread issues
@@ -915,7 +946,7 @@ static int tile__tma_ring(tile__plan *pl, const tile__op *fop, tile__loop_plan *
         const tile__op *ld = &f->ops[f->vals[p->loads[l]].def];
         const tile__type *t = &f->vals[p->loads[l]].t;
         int es = (int)tile__dt[t->dtype].bytes, md = f->vals[f->pool[ld->opnd]].def;
-        if (ld->code != TILE__OP_DESC_LOAD || t->rank != 2 || es != 2 || t->shape[1] * es % 128 || t->shape[0] % 8 || !pl->wgmma) return 0;
+        if (ld->code != TILE__OP_DESC_LOAD || t->rank != 2 || es > 2 || t->shape[1] * es % 128 || t->shape[0] % 8 || !pl->wgmma) return 0;
         int k = tile__plan_tmap(pl, md);
         if (k < 0) return 0;
         p->tmap[l] = k;
@@ -995,6 +1026,7 @@ static void tile__plan_pins(tile__plan *p) {
         const tile__op *op = &f->ops[k];
         if (op->dead || op->code != TILE__OP_DOT || tile__dot_mma_kind(f, op, p->nthreads) < 0) continue;
         int wg = tile__plan_wgmma(p, op);
+        if (tile__plan_f8(p, op)) continue;   /* its operands staged where it runs, as they are */
         /* the innermost loop around the dot */
         int reg = op->parent, body = -1;
         while (reg >= 0 && body < 0) {
@@ -1375,7 +1407,10 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
             }
             if (op->code == TILE__OP_DOT) {
                 int kind = tile__dot_mma_kind(f, op, p->nthreads);
-                snprintf(ax, sizeof ax, "on %s", kind < 0 ? "CUDA cores (fma)" : tile__plan_wgmma(p, op) ? "wgmma m64nNk16" : mma_names[kind]);
+                snprintf(ax, sizeof ax, "on %s", kind < 0                  ? "CUDA cores (fma)"
+                                                 : tile__plan_f8(p, op)    ? "wgmma m64nNk32 fp8"
+                                                 : tile__plan_wgmma(p, op) ? "wgmma m64nNk16"
+                                                                           : mma_names[kind]);
             }
             if (op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op))
                 snprintf(ax, sizeof ax, "TMA store, map %d", tile__plan_store_map(p, op) - 1);

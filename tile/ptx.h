@@ -127,19 +127,27 @@ static void tile__ptx_cp_wait(tile__emitter *em, int pending) {   /* cp.async.wa
 /* ---- sm_90a: wgmma ------------------------------------------------------------------------
    The accumulators go through each instruction in place (in-out operands),
    so no use of one moves across a fence, a wgmma or a wait. */
-/* wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{f16|bf16} (kind
-   TILE__MMA_F16 or _BF16) with B in shared memory, N-major (tnspb 1:
-   imm-trans-b) or K-major (0), and A K-major in shared memory or, when
-   areg is given, in 4 b32 registers (I32: the fragment's pairs). Each
-   descriptor is its hi bits (strides, swizzle) or'ed with the 16-byte
-   address bits of shared byte `off`. c is n/2 accumulators (F32, scale-d
-   1); d gets n/2 (d may be c). */
-static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, const int *areg, int offa, uint64_t hia, int offb, uint64_t hib, int tnspb,
-                            const int *c, int *d) {
+/* wgmma.mma_async.sync.aligned.m64n{n}k{16|32}.f32.{ta}.{tb}: ta and tb
+   both f16, both bf16 (k16), or fp8 e4m3/e5m2 in any pairing (k32, >>f8),
+   with B in shared memory, N-major (tnspb 1: imm-trans-b; 16-bit only) or
+   K-major (0), and A K-major in shared memory or, when areg is given (16-bit
+   only), in 4 b32 registers (I32: the fragment's pairs). Each descriptor is
+   its hi bits (strides, swizzle) or'ed with the 16-byte address bits of
+   shared byte `off`. c is n/2 accumulators (F32, scale-d 1); d gets n/2 (d
+   may be c). */
+static const char *tile__wgmma_ty(tl_dtype t) {
+    switch (t) {
+    case TL_BF16: return "bf16";
+    case TL_F8E4M3: return "e4m3";
+    case TL_F8E5M2: return "e5m2";
+    default: return "f16";
+    }
+}
+static void tile__ptx_wgmma(tile__emitter *em, tl_dtype ta, tl_dtype tb, int n, const int *areg, int offa, uint64_t hia, int offb, uint64_t hib,
+                            int tnspb, const int *c, int *d) {
     tile__ptxb b;
-    int m = n / 2, na = areg ? 4 : 1;
-    const char *ty = kind == TILE__MMA_BF16 ? "bf16" : "f16";
-    TILE_ASSERT(m > 0 && m + na + 2 <= TILE__PX_MAX);
+    int m = n / 2, na = areg ? 4 : 1, k = tile__dt[ta].bytes == 1 ? 32 : 16;
+    TILE_ASSERT(m > 0 && m + na + 2 <= TILE__PX_MAX && tile__dt[ta].bytes == tile__dt[tb].bytes && (k == 16 || (!areg && !tnspb)));
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
     for (int k = 0; k < m; k++) tile__pb_inout(&b, TL_F32, c[k]);
     if (areg)
@@ -148,12 +156,15 @@ static void tile__ptx_wgmma(tile__emitter *em, int kind, int n, const int *areg,
         tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offa, hia);
     tile__pb_in(&b, TL_I64, TILE__PXF_DESC, offb, hib);
     tile__pb_in(&b, TL_I32, TILE__PXF_IMM, -1, 1);   /* scale-d: accumulate */
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", m + na + 1, n, ty, ty);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $%d, 0; wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s.%s {", m + na + 1, n, k, tile__wgmma_ty(ta),
+                  tile__wgmma_ty(tb));
     tile__pb_list(&b, 0, m);
     if (areg) {
         tile__pb_text(&b, "}, {");
         tile__pb_list(&b, m, 4);
         tile__pb_text(&b, "}, $%d, p, 1, 1, %d; }", m + 4, tnspb);
+    } else if (k == 32) {   /* 8-bit forms have no transpose operands */
+        tile__pb_text(&b, "}, $%d, $%d, p, 1, 1; }", m, m + 1);
     } else {
         tile__pb_text(&b, "}, $%d, $%d, p, 1, 1, 0, %d; }", m, m + 1, tnspb);
     }
