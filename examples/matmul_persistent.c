@@ -32,7 +32,7 @@
                         other's wgmmas run. Elsewhere a notice says why not
                         and the kernel runs as matmul_tma does.
 
-       matmul_persistent [M N K [VARIANT]]   default 200 x 136 x 90, every variant
+       matmul_persistent [M N K [VARIANT|all [DTYPE]]]   default 200 x 136 x 90, every variant and dtype
 
    The kernels have in-kernel scopes around each tile, its K loop and its
    epilogue: `TILE_PROFILE=mm matmul_persistent 4096 4096 4096
@@ -192,6 +192,11 @@ static const tile_autotune_config fp8_configs_gpu[] = {
 };
 static const tile_autotune_config fp8_ws_configs_gpu[] = {
     TMA_CONFIG(128, 256, 128, 8, 3), TMA_CONFIG(256, 128, 128, 8, 3), TMA_CONFIG(128, 256, 128, 8, 2),
+    TMA_CONFIG(128, 128, 128, 8, 4), TMA_CONFIG(128, 128, 128, 8, 5), TMA_CONFIG(128, 128, 128, 8, 3),
+};
+/* persistent: with 4 warps, ping-pong (as wsp_configs_gpu) */
+static const tile_autotune_config fp8_wsp_configs_gpu[] = {
+    TMA_CONFIG(128, 256, 128, 8, 3), TMA_CONFIG(256, 128, 128, 8, 3), TMA_CONFIG(128, 256, 128, 8, 2),
     TMA_CONFIG(128, 128, 128, 8, 4), TMA_CONFIG(128, 128, 128, 4, 4), TMA_CONFIG(128, 128, 128, 4, 5),
 };
 static const tile_autotune_config fp8_configs_interp[] = {
@@ -229,6 +234,7 @@ static tile_autotuner *tma_tuner(int v, tl_dtype dt)
         int interp = strcmp(tile_backend_name(), "interp") == 0, ws = v == TMA_WS || v == TMA_PERSISTENT_WS;
 #define TMA_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
         if (dt == TL_F8E4M3 && interp) TMA_LIST(fp8_configs_interp);
+        else if (dt == TL_F8E4M3 && v == TMA_PERSISTENT_WS) TMA_LIST(fp8_wsp_configs_gpu);
         else if (dt == TL_F8E4M3 && ws) TMA_LIST(fp8_ws_configs_gpu);
         else if (dt == TL_F8E4M3) TMA_LIST(fp8_configs_gpu);
         else if (ws && interp) TMA_LIST(ws_configs_interp);
@@ -359,16 +365,21 @@ static int run_one(int v, tl_dtype dt, int M, int N, int K)
 int main(int argc, char **argv)
 {
     int M = argc > 3 ? atoi(argv[1]) : 200, N = argc > 3 ? atoi(argv[2]) : 136, K = argc > 3 ? atoi(argv[3]) : 90;
-    int only = -1;
+    static const tl_dtype dts[3] = {TL_F16, TL_BF16, TL_F8E4M3};
+    int only = -1, only_dt = -1;
     for (int v = 0; argc > 4 && v < TMA_VARIANTS; v++)
-        if (strcmp(argv[4], tma_variant_names[v]) == 0) only = v;
-    if (M < 1 || N < 1 || K < 1 || (argc > 4 && only < 0)) {
-        fprintf(stderr, "usage: matmul_persistent [M N K [matmul_tma|matmul_tma_persistent|matmul_tma_ws|matmul_tma_persistent_ws]]\n");
+        if (strcmp(argv[4], tma_variant_names[v]) == 0 || strcmp(argv[4], "all") == 0) only = v;
+    for (int d = 0; argc > 5 && d < 3; d++)
+        if (strcmp(argv[5], tile_dtype_name(dts[d])) == 0) only_dt = d;
+    if (M < 1 || N < 1 || K < 1 || (argc > 4 && only < 0) || (argc > 5 && only_dt < 0)) {
+        fprintf(stderr, "usage: matmul_persistent [M N K [matmul_tma|matmul_tma_persistent|matmul_tma_ws|matmul_tma_persistent_ws|all "
+                        "[f16|bf16|f8e4m3]]]\n");
         return 2;
     }
+    if (argc > 4 && strcmp(argv[4], "all") == 0) only = -1;
     int ok = 1;
-    static const tl_dtype dts[3] = {TL_F16, TL_BF16, TL_F8E4M3};
     for (int v = 0; v < TMA_VARIANTS; v++)
-        for (int d = 0; d < 3 && (only < 0 || only == v); d++) ok &= run_one(v, dts[d], M, N, K);
+        for (int d = 0; d < 3 && (only < 0 || only == v); d++)
+            if (only_dt < 0 || only_dt == d) ok &= run_one(v, dts[d], M, N, K);
     return ok ? 0 : 1;
 }

@@ -27,8 +27,10 @@
 # at each of its GPU configs, f16 at 64 x 64 x 64: on sm_90a each must have
 # the TMA ring (cp.async.bulk.tensor into shared memory, mbarrier waits),
 # wgmma, C's store through the copy engine, and the warp-specialized ones
-# setmaxnreg, with no spills and no serialized wgmma; on sm_80 (the first
-# config of each variant) they must assemble with mma.sync.
+# setmaxnreg, with no spills and no serialized wgmma, and the fp8 kernels
+# (two configs each) wgmma's own fp8 form (m64nNk32 .e4m3); on sm_80 (the
+# first config of each variant) they must assemble with mma.sync.
+# PTX_CHECK_PROGRAMS="name ..." checks only those programs.
 # And attention_gpu, every kernel of examples/attention.c (forward, and the
 # backward's dK/dV and dQ) at each of its GPU configs, D 64 and 128, causal
 # and not: on sm_90a a TMA ring, wgmma reading K (or Q, dO) K-major and
@@ -182,7 +184,8 @@ cat >"$work/matmul_persistent_gpu.c" <<'EOF'
 /* every variant of examples/matmul_persistent.c at each of its GPU configs
    (for another target than sm_90a, the first config of each: NVRTC takes
    seconds per large pointer-ring kernel there), f16, at 64 x 64 x 64 (rows
-   of 128 bytes: C's store goes through the copy engine on sm_90a) */
+   of 128 bytes: C's store goes through the copy engine on sm_90a); and the
+   fp8 kernels at two configs each (8 and 4 warps) */
 int main(void)
 {
     enum { S = 64 };
@@ -193,13 +196,17 @@ int main(void)
     if (!a || !b || !c) return 1;
     tile_memset(a, 0, S * S * 2);
     tile_memset(b, 0, S * S * 2);
+    for (int f8 = 0; f8 < 2; f8++)
     for (int v = 0; v < TMA_VARIANTS; v++) {
-        const tile_autotune_config *list = v == TMA_PERSISTENT_WS ? wsp_configs_gpu : v == TMA_WS ? ws_configs_gpu : tma_configs_gpu;
+        int ws = v == TMA_WS || v == TMA_PERSISTENT_WS;
+        const tile_autotune_config *list = f8 && v == TMA_PERSISTENT_WS ? fp8_wsp_configs_gpu : f8 && ws ? fp8_ws_configs_gpu : f8 ? fp8_configs_gpu
+                                           : v == TMA_PERSISTENT_WS ? wsp_configs_gpu : v == TMA_WS ? ws_configs_gpu : tma_configs_gpu;
         int n = v == TMA_PERSISTENT_WS ? (int)(sizeof wsp_configs_gpu / sizeof *wsp_configs_gpu)
                 : v == TMA_WS          ? (int)(sizeof ws_configs_gpu / sizeof *ws_configs_gpu)
                                        : (int)(sizeof tma_configs_gpu / sizeof *tma_configs_gpu);
         if (!every) n = 1;
         for (int i = 0; i < n; i++) {
+            if (f8 && i != 0 && i != 4) continue;
             tile_launch o;
             memset(&o, 0, sizeof o);
             memcpy(o.meta, list[i].meta, sizeof o.meta);
@@ -207,8 +214,9 @@ int main(void)
             o.num_stages = list[i].num_stages;
             o.grid[0] = 1;
             long long bm = tile_meta_of(&o, "BLOCK_M"), bn = tile_meta_of(&o, "BLOCK_N"), bk = tile_meta_of(&o, "BLOCK_K");
-            fprintf(stderr, "tile-ptx-check: %s.gpu%02d_%lldx%lldx%lld_w%d_s%d\n", tma_variant_names[v], i, bm, bn, bk, o.num_warps, o.num_stages);
-            tile_status st = tma_launch(v, TL_F16, &o, a, b, c, S, S, S);
+            fprintf(stderr, "tile-ptx-check: %s%s.gpu%02d_%lldx%lldx%lld_w%d_s%d\n", tma_variant_names[v], f8 ? "_fp8" : "", i, bm, bn, bk,
+                    o.num_warps, o.num_stages);
+            tile_status st = tma_launch(v, f8 ? TL_F8E4M3 : TL_F16, &o, a, b, c, S, S, S);
             if (st != TILE_OK) {
                 printf("%s config %d: %s\n", tma_variant_names[v], i, tile_last_error());
                 bad = 1;
@@ -302,6 +310,10 @@ done
 
 for exe in $programs; do
     name=$(basename "$exe")
+    # PTX_CHECK_PROGRAMS="matmul_persistent_gpu vector_add": only those (for a quick look)
+    if [ -n "${PTX_CHECK_PROGRAMS:-}" ]; then
+        case " $PTX_CHECK_PROGRAMS " in *" $name "*) ;; *) continue ;; esac
+    fi
     dir=$work/$name
     mkdir "$dir"
     case " $every_launch " in
@@ -385,7 +397,12 @@ for exe in $programs; do
                     grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
                 done
                 case $kernel in
-                *_ws.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                *_ws.* | *_ws_fp8.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                esac
+                # fp8: wgmma's own fp8 form (k32), not widened to f16
+                case $kernel in
+                *_fp8.*) grep -q 'wgmma\.mma_async\.sync\.aligned\.m64n[0-9]*k32\.f32\.e4m3\.e4m3' "$ptx" ||
+                    fail "$name/$kernel: no native fp8 wgmma (m64nNk32 .e4m3) in the PTX for sm_90a ($backend)" ;;
                 esac
             fi
             ;;
@@ -417,7 +434,12 @@ for exe in $programs; do
                     grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
                 done
                 case $kernel in
-                *_ws.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                *_ws.* | *_ws_fp8.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                esac
+                # fp8: wgmma's own fp8 form (k32), not widened to f16
+                case $kernel in
+                *_fp8.*) grep -q 'wgmma\.mma_async\.sync\.aligned\.m64n[0-9]*k32\.f32\.e4m3\.e4m3' "$ptx" ||
+                    fail "$name/$kernel: no native fp8 wgmma (m64nNk32 .e4m3) in the PTX for sm_90a ($backend)" ;;
                 esac
             fi
             ;;
