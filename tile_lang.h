@@ -260,40 +260,22 @@ extern "C" {
 #define TILE_PTR(...) TILE__CAT(TILE__PTR_, TILE__ONE(__VA_ARGS__))(__VA_ARGS__)
 #define TILE__PTR_MANY(p, dtype) tile_ptr_of((p), (dtype))
 #define TILE__PTR_ONE(p) tile_ptr_of((p), TILE__DTYPE_OF_PTR(p))
+/* the C element types TILE_PTR(p) knows, with their dtypes */
+#define TILE__PTR_DTYPES(X)                                                                                            \
+    X(int8_t, TL_I8) X(int16_t, TL_I16) X(int32_t, TL_I32) X(int64_t, TL_I64) X(uint8_t, TL_U8) X(uint16_t, TL_U16)    \
+    X(uint32_t, TL_U32) X(uint64_t, TL_U64) X(tile_f16, TL_F16) X(tile_bf16, TL_BF16) X(float, TL_F32) X(double, TL_F64) \
+    X(tile_f8e4m3, TL_F8E4M3) X(tile_f8e5m2, TL_F8E5M2)
 #ifdef __cplusplus
 }
-static inline tl_dtype tile__dtype_of_ptr(const int8_t *) { return TL_I8; }
-static inline tl_dtype tile__dtype_of_ptr(const int16_t *) { return TL_I16; }
-static inline tl_dtype tile__dtype_of_ptr(const int32_t *) { return TL_I32; }
-static inline tl_dtype tile__dtype_of_ptr(const int64_t *) { return TL_I64; }
-static inline tl_dtype tile__dtype_of_ptr(const uint8_t *) { return TL_U8; }
-static inline tl_dtype tile__dtype_of_ptr(const uint16_t *) { return TL_U16; }
-static inline tl_dtype tile__dtype_of_ptr(const uint32_t *) { return TL_U32; }
-static inline tl_dtype tile__dtype_of_ptr(const uint64_t *) { return TL_U64; }
-static inline tl_dtype tile__dtype_of_ptr(const tile_f16 *) { return TL_F16; }
-static inline tl_dtype tile__dtype_of_ptr(const tile_bf16 *) { return TL_BF16; }
-static inline tl_dtype tile__dtype_of_ptr(const float *) { return TL_F32; }
-static inline tl_dtype tile__dtype_of_ptr(const double *) { return TL_F64; }
-static inline tl_dtype tile__dtype_of_ptr(const tile_f8e4m3 *) { return TL_F8E4M3; }
-static inline tl_dtype tile__dtype_of_ptr(const tile_f8e5m2 *) { return TL_F8E5M2; }
+#define TILE__PTR_DT_OVERLOAD(T, D) \
+    static inline tl_dtype tile__dtype_of_ptr(const T *) { return D; }
+TILE__PTR_DTYPES(TILE__PTR_DT_OVERLOAD)
+#undef TILE__PTR_DT_OVERLOAD
 extern "C" {
 #define TILE__DTYPE_OF_PTR(p) tile__dtype_of_ptr(p)
 #else
-#define TILE__DTYPE_OF_PTR(p) _Generic((p),                   \
-    int8_t *: TL_I8, const int8_t *: TL_I8,                   \
-    int16_t *: TL_I16, const int16_t *: TL_I16,               \
-    int32_t *: TL_I32, const int32_t *: TL_I32,               \
-    int64_t *: TL_I64, const int64_t *: TL_I64,               \
-    uint8_t *: TL_U8, const uint8_t *: TL_U8,                 \
-    uint16_t *: TL_U16, const uint16_t *: TL_U16,             \
-    uint32_t *: TL_U32, const uint32_t *: TL_U32,             \
-    uint64_t *: TL_U64, const uint64_t *: TL_U64,             \
-    tile_f16 *: TL_F16, const tile_f16 *: TL_F16,             \
-    tile_bf16 *: TL_BF16, const tile_bf16 *: TL_BF16,         \
-    float *: TL_F32, const float *: TL_F32,                   \
-    double *: TL_F64, const double *: TL_F64,                 \
-    tile_f8e4m3 *: TL_F8E4M3, const tile_f8e4m3 *: TL_F8E4M3, \
-    tile_f8e5m2 *: TL_F8E5M2, const tile_f8e5m2 *: TL_F8E5M2)
+#define TILE__PTR_DT_CASE(T, D) , T * : D, const T * : D
+#define TILE__DTYPE_OF_PTR(p) _Generic((p) TILE__PTR_DTYPES(TILE__PTR_DT_CASE))
 #endif
 
 /* TILE_KERNEL(name, (type, param)...) { body }

@@ -1441,6 +1441,31 @@ static int tile__combine_operands(const char *file, int line, const char *name, 
     }
     return 1;
 }
+/* what tl_reduce and tl_associative_scan check first: the results poisoned,
+   the operands (tile__combine_operands), no .dtype (has_dtype) */
+static int tile__combine_begin(const char *file, int line, const char *name, int n, const tl_t *xs, int has_fn, int has_dtype, tl_t *out, int *x,
+                               tl_dtype *dts) {
+    for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+    if (!tile__combine_operands(file, line, name, n, xs, has_fn, x, dts)) return 0;
+    if (has_dtype) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the results have the operands' dtypes", name);
+        return 0;
+    }
+    return 1;
+}
+/* the arrays of the _n forms: 1 when both are there (the results poisoned when only they are) */
+static int tile__combine_arrays(const char *file, int line, const char *name, int n, const tl_t *xs, tl_t *out) {
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the results' array is NULL", name);
+        return 0;
+    }
+    if (!xs) {
+        for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the operands' array is NULL", name);
+        return 0;
+    }
+    return 1;
+}
 static tl_shape tile__shape_of(const tile__type *t) {
     tl_shape s;
     memset(&s, 0, sizeof s);
@@ -1453,12 +1478,7 @@ static void tile__reduce_fn(const char *file, int line, int n, const tl_t *xs, i
     const char *name = "tl_reduce";
     int x[TILE__MAX_COMBINE], cur[TILE__MAX_COMBINE], ev[TILE__MAX_COMBINE], od[TILE__MAX_COMBINE];
     tl_dtype dts[TILE__MAX_COMBINE];
-    for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
-    if (!tile__combine_operands(file, line, name, n, xs, fn1 || fnn, x, dts)) return;
-    if (o.dtype) {
-        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the results have the operands' dtypes", name);
-        return;
-    }
+    if (!tile__combine_begin(file, line, name, n, xs, fn1 || fnn, o.dtype != 0, out, x, dts)) return;
     tile__type xt = *tile__ty(x[0]);
     if (axis == TL_ALL) {   /* over every dim: flattened, then rank-many 1s if asked */
         tl_t flat[TILE__MAX_COMBINE] = {{0, 0}};
@@ -1521,27 +1541,13 @@ tl_t tl_reduce_fn_at(const char *file, int line, tl_t x, int axis, tl_combine_fn
     return out;
 }
 void tl_reduce_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_reduce_args o) {
-    if (!out) {
-        tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce_n: the results' array is NULL");
-        return;
-    }
-    if (!xs) {
-        for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
-        tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce_n: the operands' array is NULL");
-        return;
-    }
-    tile__reduce_fn(file, line, n, xs, axis, NULL, fn, out, o);
+    if (tile__combine_arrays(file, line, "tl_reduce_n", n, xs, out)) tile__reduce_fn(file, line, n, xs, axis, NULL, fn, out, o);
 }
 static void tile__scan_fn(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_fn fn1, tl_combine_n_fn fnn, tl_t *out, tl_scan_args o) {
     const char *name = "tl_associative_scan";
     int x[TILE__MAX_COMBINE], sh[TILE__MAX_COMBINE], c[TILE__MAX_COMBINE];
     tl_dtype dts[TILE__MAX_COMBINE];
-    for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
-    if (!tile__combine_operands(file, line, name, n, xs, fn1 || fnn, x, dts)) return;
-    if (o.dtype) {
-        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .dtype: the results have the operands' dtypes", name);
-        return;
-    }
+    if (!tile__combine_begin(file, line, name, n, xs, fn1 || fnn, o.dtype != 0, out, x, dts)) return;
     if (!tile__axis_of(file, line, name, x[0], &axis)) return;
     tile__type xt = *tile__ty(x[0]);
     int len = xt.shape[axis];
@@ -1573,16 +1579,7 @@ tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_com
     return out;
 }
 void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o) {
-    if (!out) {
-        tile__berr(TILE_ERR_VALUE, file, line, "tl_associative_scan_n: the results' array is NULL");
-        return;
-    }
-    if (!xs) {
-        for (int k = 0; k < n && k < TILE__MAX_COMBINE; k++) out[k] = tile__poison;
-        tile__berr(TILE_ERR_VALUE, file, line, "tl_associative_scan_n: the operands' array is NULL");
-        return;
-    }
-    tile__scan_fn(file, line, n, xs, axis, NULL, fn, out, o);
+    if (tile__combine_arrays(file, line, "tl_associative_scan_n", n, xs, out)) tile__scan_fn(file, line, n, xs, axis, NULL, fn, out, o);
 }
 
 /* ---- dot ------------------------------------------------------------------------------------- */
