@@ -350,6 +350,24 @@ tile_status tile_event_synchronize(tile_event e);
 tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms);
 tile_status tile_event_destroy(tile_event e);       /* NULL is fine            */
 
+/* CUDA graphs. Between tile_graph_begin(s) and tile_graph_end(s, &g) the
+   launches made on stream s (not NULL) are recorded, not run; each
+   tile_graph_launch(g, stream) then runs them all again, in order, for
+   the host cost of one call (on a GPU: the driver's stream capture and one
+   cuGraphLaunch). The arguments are the recorded ones: change the memory
+   they point to, not the pointers. During a capture, launch only on s and
+   do not wait on s or on the default stream (no tile_memcpy_dtoh,
+   tile_synchronize); a launch through a tuner must have been tuned for its
+   arguments before (tuning runs kernels), and on a GPU a kernel with device
+   checks (tl_device_assert) cannot be captured. A profile does not record
+   captured launches. In the interpreter a graph keeps its launches and
+   replays them one by one. */
+typedef struct tile_graph_s *tile_graph;
+tile_status tile_graph_begin(tile_stream s);
+tile_status tile_graph_end(tile_stream s, tile_graph *graph);
+tile_status tile_graph_launch(tile_graph graph, tile_stream s);
+tile_status tile_graph_destroy(tile_graph graph);   /* NULL is fine            */
+
 /* "interp", "nvrtc" or "llvm": where kernels run and how they compile. */
 const char *tile_backend_name(void);
 
@@ -529,6 +547,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/cache.h"
 #include "tile/compile.h"
 #include "tile/profile.h"
+#include "tile/graph.h"
 #include "tile/runtime.h"
 #include "tile_autotune.h"
 #include "tile/launch.h"

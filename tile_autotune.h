@@ -859,6 +859,11 @@ static tile_status tile__autotune_pick(tile_autotuner *t, tile_kernel *k, const 
     tile__tune_slot *e = tile__tune_find(s, h, k, key);
     if (e) *l = e->win;
     pthread_mutex_unlock(&s->lock);
+    if (!e && tile__graph_capturing(o->stream))   /* >>graph: tuning runs and times kernels */
+        return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line,
+                           "the tuner has not tuned %s for these arguments, and its stream is being captured into a graph: launch it once "
+                           "before tile_graph_begin",
+                           k->name);
     if (!e) {
         /* one key tuned at a time; another thread may have tuned this one meanwhile */
         pthread_mutex_lock(&s->tuning);

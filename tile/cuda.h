@@ -182,7 +182,14 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
                                            const uint64_t *dims, const uint64_t *strides,         \
                                            const unsigned *box, const unsigned *elem_strides,     \
                                            int interleave, int swizzle, int l2, int oob))         \
-    OPT(cuLaunchKernelEx,      CUresult, (const void *config, CUfunction fn, void **params, void **extra))
+    OPT(cuLaunchKernelEx,      CUresult, (const void *config, CUfunction fn, void **params, void **extra)) \
+    /* >>graph: CUDA graphs by stream capture (tile/graph.h) */                                   \
+    OPT(cuStreamBeginCapture_v2, CUresult, (CUstream s, int mode))                                \
+    OPT(cuStreamEndCapture,    CUresult, (CUstream s, void **graph))                              \
+    OPT(cuGraphInstantiateWithFlags, CUresult, (void **exec, void *graph, unsigned long long flags)) \
+    OPT(cuGraphLaunch,         CUresult, (void *exec, CUstream s))                                \
+    OPT(cuGraphExecDestroy,    CUresult, (void *exec))                                            \
+    OPT(cuGraphDestroy,        CUresult, (void *graph))
 
 #define TILE__NVRTC_SYMS(X)                                                                       \
     X(nvrtcVersion,            nvrtcResult, (int *major, int *minor))                             \

@@ -13,8 +13,9 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     tile__prof_env_check();   /* TILE_PROFILE: a profile from the first launch */
     if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
     if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
-    /* >>profile: the record of this launch, when a profile runs */
-    tile__prof_tok tok = tile__prof_launch_begin(k, o, args, grid);
+    /* >>profile: the record of this launch, when a profile runs (not one a graph captures) */
+    static const tile__prof_tok none = {0, -1, 0, 0, 0};
+    tile__prof_tok tok = tile__graph_capturing(o->stream) ? none : tile__prof_launch_begin(k, o, args, grid);
     st = tile__launch_run(k, o, args, grid, tok);
     tile__prof_launch_end(tok, st);
     return st;
@@ -25,6 +26,8 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
     tile_status st = tile__get_entry_for(k, o, args, &e);
     if (st != TILE_OK) return st;
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid, tok);
+    /* >>graph: a launch on a captured stream is kept, not run */
+    if ((st = tile__graph_record(k, o, args, TILE_ERR_COUNT_)) != TILE_ERR_COUNT_) return st;
     const tile__knobs *kn = tile__knobs_get();
     if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
         /* TILE_DUMP=ttgir,cuda,llir,ptx without a GPU: compile for TILE_ARCH, then interpret */

@@ -313,6 +313,10 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     cfg.prof = e->has_kscopes && tok.gen ? tok.kmode : TILE__KPROF_OFF;   /* >>profile: in-kernel scopes, when this launch is recorded */
     cfg.ktime = tok.gen && tok.kslot;                                       /* and the kernel's clock, when it times the launch */
     if ((st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
+    if (v->meta.has_assert && tile__graph_capturing(o->stream))   /* >>graph */
+        return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line,
+                           "a kernel with device checks (tl_device_assert, or a TL_FOR whose step is not known to be positive) cannot be captured "
+                           "into a graph: each launch's record is read after it runs");
     /* each parameter as the kernel's C type expects it */
     union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 3];
     void *ptrs[TILE__MAX_PARAMS + 1];
