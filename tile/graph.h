@@ -46,7 +46,7 @@ static atomic_int tile__graph_ncap;   /* tile__graphs.n, for the launch path's o
 static int tile__graph_capturing(tile_stream s) {
     if (!s || !atomic_load_explicit(&tile__graph_ncap, memory_order_acquire)) return 0;
     pthread_mutex_lock(&tile__graphs.lock);
-    int n = tile__graphs.n, at = n ? tile__graph_find_locked(s) : -1;
+    int at = tile__graph_find_locked(s);
     pthread_mutex_unlock(&tile__graphs.lock);
     return at >= 0;
 }
@@ -63,7 +63,7 @@ static void tile__graph_free(struct tile_graph_s *g) {
 static tile_status tile__graph_record(tile_kernel *k, const tile_launch *o, const tile_arg *args, tile_status st_none) {
     if (!o->stream) return st_none;
     pthread_mutex_lock(&tile__graphs.lock);
-    int at = tile__graphs.n ? tile__graph_find_locked(o->stream) : -1;
+    int at = tile__graph_find_locked(o->stream);
     struct tile_graph_s *g = at >= 0 ? tile__graphs.g[at] : NULL;
     tile_status st = st_none;
     if (g) {

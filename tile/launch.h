@@ -14,8 +14,7 @@ tile_status tile_launch_kernel(tile_kernel *k, const tile_launch *opts, const ti
     if (o->tune) return tile_autotune_launch(o->tune, k, o, args);   /* >>autotune: picks meta, then comes back here */
     if ((st = tile__check_launch(k, o, args, grid)) != TILE_OK) return st;
     /* >>profile: the record of this launch, when a profile runs (not one a graph captures) */
-    static const tile__prof_tok none = {0, -1, 0, 0, 0};
-    tile__prof_tok tok = tile__graph_capturing(o->stream) ? none : tile__prof_launch_begin(k, o, args, grid);
+    tile__prof_tok tok = tile__graph_capturing(o->stream) ? tile__prof_no_tok : tile__prof_launch_begin(k, o, args, grid);
     st = tile__launch_run(k, o, args, grid, tok);
     tile__prof_launch_end(tok, st);
     return st;

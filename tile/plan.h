@@ -282,10 +282,10 @@ static int tile__dot_wgmma(const tile__func *f, const tile__op *op, int nthreads
     return (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && rt->shape[1] % 64 == 0 && rt->shape[1] <= 256 && at->shape[1] % 64 == 0 &&
            tile__mma_layout_of(rt, nthreads, 1, &L);
 }
+static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
 /* the dtype of an operand in shared memory (fp8 goes in as f16: exact,
    unless its dot is native fp8, tile__dot_f8) */
-static tl_dtype tile__mma_sdt(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 ? TL_F16 : t; }
-static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
+static tl_dtype tile__mma_sdt(tl_dtype t) { return tile__is_f8(t) ? TL_F16 : t; }
 /* >>f8: 1 when a tl_dot of fp8 operands runs as wgmma's own fp8 form
    (m64nNk32 .e4m3/.e5m2 in any pairing, f32 accumulators, twice the f16
    rate): a wgmma dot (above) whose operands are both fp8 and whose K is a

@@ -517,9 +517,11 @@ static uint64_t tile__prof_kslot_take_locked(tile__prof_launch *r) {
     r->kidx = tile__prof.kused++;
     return (uint64_t)tile__prof.kring[n - 1] + (uint64_t)r->kidx * 8;
 }
+/* the token of a launch no profile records */
+static const tile__prof_tok tile__prof_no_tok = {0, -1, 0, 0, 0};
 /* the start of a launch the profile records; *tok is 0 when none runs */
 static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3]) {
-    tile__prof_tok tok = {0, -1, 0, 0, 0};
+    tile__prof_tok tok = tile__prof_no_tok;
     if (!atomic_load_explicit(&tile__prof_on, memory_order_acquire)) return tok;
     double flops = o->flops, bytes = o->bytes;
     tile_metrics_fn fn = NULL;
