@@ -388,8 +388,27 @@ typedef struct tile_cache_stats {
                                 variant compiled or loaded from the disk cache
                                 (its key is what the lowering made), and once per
                                 TILE_DUMP or tile_kernel_ptx                       */
+    long aot_loads;          /* >>aot: variants and tuner winners a TILE_AOT build
+                                took from its tables                               */
+    long aot_misses;         /* and those it looked for there and did not find     */
 } tile_cache_stats;
 void tile_cache_stats_get(tile_cache_stats *out);
+/* >>aot: kernels shipped ahead of time (tile/aot.h; README "Shipping
+   kernels"). A run with TILE_EXPORT=<dir> exports every variant it compiles
+   and every tuner winner it picks; at the process's end, or when this is
+   called, <dir> gets one C file per kernel (tile_aot_<kernel>.c) and an
+   index (tile_aot.c). A program built with those files and -DTILE_AOT (on
+   the file that defines TILE_IMPLEMENTATION) launches what they hold with
+   no compile. Without TILE_EXPORT this does nothing. */
+tile_status tile_export_write(void);
+/* an entry of those tables, as the generated files define them */
+typedef struct tile_aot_entry {
+    int kind;                          /* 1: a compiled variant; 2: a tuner's winner */
+    const char *name;                  /* the kernel's                               */
+    const char *key;                   /* what it is for                             */
+    const unsigned char *payload;
+    unsigned long long paylen;
+} tile_aot_entry;
 /* The cache directory in use, made and checked on the first call (""
    when the disk cache is off, or its directory was refused). */
 const char *tile_cache_dir(void);
@@ -546,6 +565,7 @@ static inline unsigned tile_cdiv(long long a, long long b) {
 #include "tile/interp.h"
 #include "tile/cache.h"
 #include "tile/compile.h"
+#include "tile/aot.h"
 #include "tile/profile.h"
 #include "tile/graph.h"
 #include "tile/runtime.h"

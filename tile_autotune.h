@@ -669,7 +669,8 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     int *failed = (int *)calloc((size_t)n, sizeof *failed);   /* config i does not build */
     tile_status first = TILE_OK;                              /* the first failure, and its message */
     char firsterr[1024] = "";
-    tile__sbuf key = {0}, what = {0};
+    tile__sbuf key = {0}, what = {0}, akey = {0};   /* akey: >>aot, the TILE_AOT tables' key */
+    int aot = tile__aot_linked() || tile__export_on();
     tile__tune_run run;
     memset(&run, 0, sizeof run);
     if (!cf || !base || !full || !ms || !est || !failed) {
@@ -715,7 +716,14 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         goto done;
     }
 
-    /* the disk: the key holds every candidate with a hash of its IR */
+    /* the disk: the key holds every candidate with a hash of its IR (and
+       so does the TILE_AOT tables', for the target) */
+    if (aot) {
+        tile__aot_tune_head(&akey, k);
+        tile__sb(&akey, "key ");
+        tile__key_text(&akey, s, k, keyv);
+        tile__sb(&akey, "\n");
+    }
     tile__sb(&key, "tile tune %d\nlib %s\n", (int)TILE__DISK_FORMAT, TILE_VERSION_STRING);
     tile__device_id(&key);
     tile__sb(&key, "kernel %s\nsignature ", k->name);
@@ -732,21 +740,37 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         char *ir = cst == TILE_OK ? tile__print_func(&e->f) : NULL;
         failed[i] = cst != TILE_OK;
         if (cst != TILE_OK) tile__tune_failure(&first, firsterr, sizeof firsterr, cst);
+        size_t at = key.n;
         tile__sb(&key, "config %d: ", i);
         tile__config_text(&key, &full[i]);
         if (ir) tile__sb(&key, " ir=%016llx\n", (unsigned long long)tile__fnv(TILE__FNV0, ir, strlen(ir)));
         else tile__sb(&key, " ir=failed\n");
+        if (aot && !key.oom) tile__sb(&akey, "%s", key.s + at);
         TILE_FREE(ir);
     }
     tile__err_mute--;
-    if (key.oom || what.oom) {
+    if (key.oom || what.oom || akey.oom) {
         st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
         goto done;
     }
     char path[TILE__PATH_MAX], *pay = NULL;
     size_t paylen = 0;
     int w = -1;
-    if (tile__disk_read(TILE__DISK_TUNE, k->name, key.s, &pay, &paylen, path, sizeof path)) {
+    if (tile__aot_linked()) {   /* >>aot: the tables first */
+        if ((w = tile__aot_winner(k, o, akey.s, n, &st)) >= 0 && failed[w]) w = -1;
+        if (st != TILE_OK) goto done;
+        if (w >= 0) {
+            *win = base[w];
+            if (kn->verbose) {
+                tile__sbuf c = {0};
+                tile__config_text(&c, &base[w]);
+                fprintf(stderr, "tile autotune: %s [%s]: best %s, from the TILE_AOT tables (nothing tuned)\n", k->name, what.s, c.s ? c.s : "");
+                free(c.s);
+            }
+            goto done;
+        }
+    }
+    if (w < 0 && tile__disk_read(TILE__DISK_TUNE, k->name, key.s, &pay, &paylen, path, sizeof path)) {
         if (sscanf(pay, "winner %d", &w) != 1 || w < 0 || w >= n || failed[w]) {
             tile__disk_reject(path, "no winner in range");
             w = -1;
@@ -756,6 +780,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     if (w >= 0) {
         *win = base[w];
         tile__at_count(&tile__at_stats.tune_loads);
+        if (tile__export_on()) tile__export_winner(k, akey.s, w);   /* >>aot */
         if (kn->verbose) {
             tile__sbuf c = {0};
             tile__config_text(&c, &base[w]);
@@ -813,6 +838,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     if (st != TILE_OK) goto done;
     *win = base[best];
     tile__at_count(&tile__at_stats.tunings);
+    if (tile__export_on()) tile__export_winner(k, akey.s, best);   /* >>aot */
     {
         tile__sbuf p = {0};
         tile__sb(&p, "winner %d\n", best);
@@ -837,6 +863,7 @@ done:
     free(est);
     free(failed);
     free(key.s);
+    free(akey.s);
     free(what.s);
     return st;
 }

@@ -8,6 +8,7 @@
    variant's key is computed once from its configuration and what emit
    built (tile__kdisk_key); the runtime (tile/runtime.h) looks it up before
    assembling and stores what it assembled. */
+#include <dirent.h>   /* >>aot: the export's store (tile/aot.h) */
 /* A kernel compiled for the device: one per configuration (num_warps,
    num_stages, specialization: tile__config). A variant is in its entry's list from the moment one
    thread starts compiling it; a thread that needs it meanwhile waits for
@@ -25,8 +26,13 @@ typedef struct tile__variant {
     int tmap_ok[TILE__MAX_TMAPS];
     int64_t tmap_key[TILE__MAX_TMAPS][11];
     _Alignas(64) unsigned char tmap[TILE__MAX_TMAPS][128];
+    char *xpay;                    /* >>aot: with TILE_EXPORT, its kernel entry until exported */
+    size_t xpaylen;
     struct tile__variant *next;
 } tile__variant;
+/* >>aot: TILE_EXPORT is set: compiled variants and tuners' winners are
+   exported (tile/aot.h) */
+static int tile__export_on(void) { return tile__knob_values_get()->export_dir[0] != 0; }
 /* ---- knobs and the cache directory, set up once ---------------------------------
    The directory is trusted only when this user owns it and nobody else may
    write in it: then nobody else can plant, replace or link a file there.
@@ -158,13 +164,11 @@ typedef struct tile__disk_header {
 } tile__disk_header;
 
 /* 0 (and a notice) when the path does not fit: never a shortened name */
-static int tile__disk_path(char *path, size_t n, const char *name, uint64_t h, int kind) {
-    int k = snprintf(path, n, "%s/%s-%016llx.%s", tile__at_knobs_get()->dir, name, (unsigned long long)h,
-                     kind == TILE__DISK_KERNEL ? "kernel" : "tune");
+static int tile__disk_path(char *path, size_t n, const char *dir, const char *name, uint64_t h, int kind) {
+    int k = snprintf(path, n, "%s/%s-%016llx.%s", dir, name, (unsigned long long)h, kind == TILE__DISK_KERNEL ? "kernel" : "tune");
     if (k > 0 && (size_t)k < n) return 1;
     tile__notice("cache: the file name for %.64s%s in %.200s%s would be %d characters long (at most %d): not cached", name,
-                 strlen(name) > 64 ? "..." : "", tile__at_knobs_get()->dir, strlen(tile__at_knobs_get()->dir) > 200 ? "..." : "", k,
-                 (int)n - 1);
+                 strlen(name) > 64 ? "..." : "", dir, strlen(dir) > 200 ? "..." : "", k, (int)n - 1);
     return 0;
 }
 /* A file the disk layer will not use: counted, and one notice. The caller
@@ -212,18 +216,16 @@ static int tile__disk_open(const char *path, size_t *size, const char **why, cha
     *size = (size_t)sb.st_size;
     return fd;
 }
-/* Read the payload stored under `key` (malloc'd, NUL-terminated after its
-   length); 0 when there is none or the file is not a good one. */
-static int tile__disk_read(int kind, const char *name, const char *key, char **payload, size_t *paylen, char *path, size_t pathn) {
-    *payload = NULL;
-    *paylen = 0;
-    if (!tile__at_knobs_get()->disk) return 0;
-    size_t keylen = strlen(key);
-    uint64_t h = tile__fnv(TILE__FNV0, key, keylen);
-    if (!tile__disk_path(path, pathn, name, h, kind)) return 0;
+/* Read the entry of `kind` in file `path`: its payload (malloc'd,
+   NUL-terminated after its length) when it is whole and stored under `key`
+   (NULL: under any key, then given in *keyout, malloc'd); 0 when there is
+   no file or it is not a good one (a notice says why). */
+static int tile__disk_read_path(const char *path, int kind, const char *key, char **keyout, char **payload, size_t *paylen) {
     char whybuf[160], *buf = NULL;
     const char *why = NULL;
     size_t want = 0;
+    *payload = NULL;
+    *paylen = 0;
     int fd = tile__disk_open(path, &want, &why, whybuf, sizeof whybuf);
     if (fd < 0) {
         if (why) tile__disk_reject(path, why);
@@ -239,14 +241,18 @@ static int tile__disk_read(int kind, const char *name, const char *key, char **p
         }
         tile__disk_header hd;
         memcpy(&hd, buf, sizeof hd);
+        size_t keylen = key ? strlen(key) : (size_t)hd.keylen;
         if (got != want) why = "short read";
         else if (memcmp(hd.magic, "TILECACH", 8) != 0) why = "not a tile cache file (bad magic)";
         else if (hd.format != TILE__DISK_FORMAT || hd.kind != (uint32_t)kind) why = "another format or kind";
-        else if (hd.keylen != keylen || hd.paylen != want - sizeof hd - keylen) why = "truncated (lengths do not add up)";
-        else if (hd.keyhash != h || memcmp(buf + sizeof hd, key, keylen) != 0) why = "written for another key";
+        else if (hd.keylen != keylen || keylen > want - sizeof hd || hd.paylen != want - sizeof hd - keylen) why = "truncated (lengths do not add up)";
+        else if (hd.keyhash != tile__fnv(TILE__FNV0, buf + sizeof hd, keylen) || (key && memcmp(buf + sizeof hd, key, keylen) != 0))
+            why = "written for another key";
         else if (tile__fnv(TILE__FNV0, buf + sizeof hd, keylen + hd.paylen) != hd.checksum) why = "corrupt (bad checksum)";
+        else if (keyout && !(*keyout = (char *)malloc(keylen + 1))) why = "out of host memory";
         else {
             size_t n = (size_t)hd.paylen;
+            if (keyout) memcpy(*keyout, buf + sizeof hd, keylen), (*keyout)[keylen] = 0;
             memmove(buf, buf + sizeof hd + keylen, n);
             buf[n] = 0;
             *payload = buf;
@@ -260,6 +266,21 @@ static int tile__disk_read(int kind, const char *name, const char *key, char **p
         return 0;
     }
     return 1;
+}
+/* Read the payload stored under `key` in directory `dir`; 0 when there is
+   none or the file is not a good one. */
+static int tile__disk_read_in(const char *dir, int kind, const char *name, const char *key, char **payload, size_t *paylen, char *path,
+                              size_t pathn) {
+    *payload = NULL;
+    *paylen = 0;
+    if (!tile__disk_path(path, pathn, dir, name, tile__fnv(TILE__FNV0, key, strlen(key)), kind)) return 0;
+    return tile__disk_read_path(path, kind, key, NULL, payload, paylen);
+}
+/* the same from the disk cache, when it is on */
+static int tile__disk_read(int kind, const char *name, const char *key, char **payload, size_t *paylen, char *path, size_t pathn) {
+    *payload = NULL;
+    *paylen = 0;
+    return tile__at_knobs_get()->disk && tile__disk_read_in(tile__at_knobs_get()->dir, kind, name, key, payload, paylen, path, pathn);
 }
 /* Write atomically: a new file of a unique name (mkstemp, 0600) in the
    cache directory, renamed over the name, which replaces whatever was there
@@ -278,12 +299,11 @@ static tile__disk_header tile__disk_header_of(int kind, const char *key, const v
     hd.checksum = tile__fnv(tile__fnv(TILE__FNV0, key, keylen), payload, paylen);
     return hd;
 }
-static int tile__disk_write(int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path, size_t pathn) {
-    const tile__at_knobs *kn = tile__at_knobs_get();
-    if (!kn->disk) return 0;
+static int tile__disk_write_in(const char *dir, int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path,
+                               size_t pathn) {
     size_t keylen = strlen(key);
     tile__disk_header hd = tile__disk_header_of(kind, key, payload, paylen);
-    if (!tile__disk_path(path, pathn, name, hd.keyhash, kind)) return 0;
+    if (!tile__disk_path(path, pathn, dir, name, hd.keyhash, kind)) return 0;
     char tmp[TILE__PATH_MAX + 16];
     int k = snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
     int fd = k > 0 && (size_t)k < sizeof tmp ? mkstemp(tmp) : -1;
@@ -314,6 +334,10 @@ static int tile__disk_write(int kind, const char *name, const char *key, const v
         unlink(tmp);
     }
     return ok;
+}
+/* into the disk cache, when it is on */
+static int tile__disk_write(int kind, const char *name, const char *key, const void *payload, size_t paylen, char *path, size_t pathn) {
+    return tile__at_knobs_get()->disk && tile__disk_write_in(tile__at_knobs_get()->dir, kind, name, key, payload, paylen, path, pathn);
 }
 
 /* The device results are for: the interpreter, or the GPU's name, target,
@@ -463,47 +487,90 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
     return ok;
 }
 
+/* A kernel entry's payload (from the disk or a TILE_AOT table, `where`
+   names it): checked against the variant asked for, then loaded into v
+   (without a GPU its PTX is kept); 1 when v is ready, else 0 and *why. */
+static int tile__kdisk_use(const tile_kernel *k, const tile__config *cfg, const char *pay, size_t n, tile__variant *v, const char *where,
+                           char *why, size_t whyn) {
+    const char *ptx = NULL, *cubin = NULL;
+    int nw = cfg->num_warps, ns = cfg->num_stages;
+    tile__kdisk_payload p;
+    int ok = tile__kdisk_check(pay, n, k, nw, ns, &p, &ptx, &cubin, why, whyn);
+    if (ok && tile__gpu_mode()) {
+        char log[1024];
+        if (tile__cu_load(cubin ? cubin : ptx, &v->mod, &v->fn, k->name, log, sizeof log) != TILE_OK) {
+            snprintf(why, whyn, "the driver cannot load it: %.200s", tile_last_error());
+            tile_clear_error();
+            ok = 0;
+        }
+    } else if (ok) {
+        if ((v->ptx = (char *)malloc(p.ptxlen))) memcpy(v->ptx, ptx, p.ptxlen);
+        if (!(ok = v->ptx != NULL)) snprintf(why, whyn, "out of host memory");
+    }
+    if (!ok) return 0;
+    v->meta.nthreads = (int)p.nthreads;
+    v->meta.smem = (size_t)p.smem;
+    v->meta.has_assert = (int)p.has_assert;
+    v->meta.cluster[0] = (int)p.cluster[0];
+    v->meta.cluster[1] = (int)p.cluster[1];
+    v->meta.cluster[2] = (int)p.cluster[2];
+    v->meta.maxnreg = (int)p.maxnreg;
+    v->meta.ntmaps = (int)p.ntmaps;
+    memcpy(v->meta.tmaps, p.tmaps, sizeof p.tmaps);
+    if (tile__at_knobs_get()->verbose)
+        fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", k->name, nw, cubin && tile__gpu_mode() ? "cubin" : "PTX", where);
+    return 1;
+}
 /* Look the variant up on disk; 1 when found and checked, with v's module,
    function, shared memory and assert flag set (without a GPU: v->ptx). */
 static int tile__kdisk_load(const tile_kernel *k, const tile__config *cfg, const char *key, tile__variant *v) {
     if (!tile__at_knobs_get()->disk) return 0;
     char *pay = NULL, path[TILE__PATH_MAX], why[256];
-    const char *ptx = NULL, *cubin = NULL;
-    int nw = cfg->num_warps, ns = cfg->num_stages;
     size_t n = 0;
-    int ok = tile__disk_read(TILE__DISK_KERNEL, k->name, key, &pay, &n, path, sizeof path);
-    if (!ok) return 0;
-    tile__kdisk_payload p;
-    ok = tile__kdisk_check(pay, n, k, nw, ns, &p, &ptx, &cubin, why, sizeof why);
-    if (!ok) tile__disk_reject(path, why);
-    if (ok && tile__gpu_mode()) {
-        char log[1024];
-        if (tile__cu_load(cubin ? cubin : ptx, &v->mod, &v->fn, k->name, log, sizeof log) != TILE_OK) {
-            snprintf(why, sizeof why, "the driver cannot load it: %.200s", tile_last_error());
-            tile_clear_error();
-            tile__disk_reject(path, why);
-            ok = 0;
-        }
-    } else if (ok) {
-        if ((v->ptx = (char *)malloc(p.ptxlen))) memcpy(v->ptx, ptx, p.ptxlen);
-        ok = v->ptx != NULL;
-    }
-    if (ok) {
-        v->meta.nthreads = (int)p.nthreads;
-        v->meta.smem = (size_t)p.smem;
-        v->meta.has_assert = (int)p.has_assert;
-        v->meta.cluster[0] = (int)p.cluster[0];
-        v->meta.cluster[1] = (int)p.cluster[1];
-        v->meta.cluster[2] = (int)p.cluster[2];
-        v->meta.maxnreg = (int)p.maxnreg;
-        v->meta.ntmaps = (int)p.ntmaps;
-        memcpy(v->meta.tmaps, p.tmaps, sizeof p.tmaps);
-        tile__at_count(&tile__at_stats.kernel_loads);
-        if (tile__at_knobs_get()->verbose)
-            fprintf(stderr, "tile cache: %s (num_warps %d): loaded %s from %s\n", k->name, nw, cubin && tile__gpu_mode() ? "cubin" : "PTX", path);
-    }
+    if (!tile__disk_read(TILE__DISK_KERNEL, k->name, key, &pay, &n, path, sizeof path)) return 0;
+    int ok = tile__kdisk_use(k, cfg, pay, n, v, path, why, sizeof why);
+    if (ok) tile__at_count(&tile__at_stats.kernel_loads);
+    else tile__disk_reject(path, why);
+    if (ok && tile__export_on()) v->xpay = pay, v->xpaylen = n, pay = NULL;   /* >>aot: for tile__export_variant */
     free(pay);
     return ok;
+}
+/* The payload of a kernel entry for variant (cfg, meta): its record, the
+   kernel's name and signature, the PTX and the cubin (cubinlen 0: none);
+   malloc'd, NULL when out of memory. */
+static char *tile__kdisk_payload_make(const tile_kernel *k, const tile__config *cfg, const tile__kernel_meta *meta, const char *ptx,
+                                      const void *cubin, size_t cubinlen, size_t *total) {
+    tile__sbuf sig = {0};
+    tile__signature_text(&sig, k);
+    tile__kdisk_payload p;
+    memset(&p, 0, sizeof p);
+    p.smem = meta->smem;
+    p.has_assert = (uint32_t)(meta->has_assert & (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK));   /* which checks: TILE__HAS_*_CHECK */
+    p.nthreads = (uint32_t)meta->nthreads;
+    p.cluster[0] = (uint32_t)meta->cluster[0];
+    p.cluster[1] = (uint32_t)meta->cluster[1];
+    p.cluster[2] = (uint32_t)meta->cluster[2];
+    p.maxnreg = (uint32_t)meta->maxnreg;
+    p.ntmaps = (uint32_t)meta->ntmaps;
+    memcpy(p.tmaps, meta->tmaps, sizeof p.tmaps);
+    p.num_warps = (uint32_t)cfg->num_warps;
+    p.num_stages = (uint32_t)cfg->num_stages;
+    p.namelen = (uint32_t)strlen(k->name);
+    p.siglen = (uint32_t)sig.n;
+    p.ptxlen = strlen(ptx) + 1;
+    p.cubinlen = cubinlen;
+    *total = sizeof p + p.namelen + p.siglen + p.ptxlen + cubinlen;
+    char *pay = !sig.oom ? (char *)malloc(*total) : NULL;
+    if (pay) {
+        char *at = pay;
+        memcpy(at, &p, sizeof p), at += sizeof p;
+        memcpy(at, k->name, p.namelen), at += p.namelen;
+        memcpy(at, sig.s ? sig.s : "", p.siglen), at += p.siglen;
+        memcpy(at, ptx, p.ptxlen), at += p.ptxlen;
+        if (cubinlen) memcpy(at, cubin, cubinlen);
+    }
+    free(sig.s);
+    return pay;
 }
 
 /* A variant was just compiled to `ptx`: load it (from the driver's cubin
@@ -513,15 +580,15 @@ static int tile__kdisk_load(const tile_kernel *k, const tile__config *cfg, const
 static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__config *cfg, const char *key, const char *ptx, tile__variant *v, char *log,
                                           size_t logn) {
     const char *kname = k->name;
-    int nw = cfg->num_warps, ns = cfg->num_stages;
-    int gpu = tile__gpu_mode();
+    int nw = cfg->num_warps;
+    int gpu = tile__gpu_mode(), keep = tile__export_on(), store = tile__at_knobs_get()->disk && key;
     tile__at_count(&tile__at_stats.compiles);
     if (!gpu) {
         size_t len = strlen(ptx) + 1;
         if (!(v->ptx = (char *)malloc(len))) return tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory");
         memcpy(v->ptx, ptx, len);
     }
-    if (!tile__at_knobs_get()->disk || !key) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
+    if (!store && !keep) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
     size_t cubinlen = 0;
     void *cubin = gpu ? tile__cu_ptx_to_cubin(ptx, &cubinlen) : NULL;
     tile_status st = gpu ? TILE_ERR_INTERNAL : TILE_OK;
@@ -542,42 +609,18 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         free(cubin);
         return TILE_OK;
     }
-    tile__sbuf sig = {0};
-    tile__signature_text(&sig, k);
-    tile__kdisk_payload p;
-    memset(&p, 0, sizeof p);
-    p.smem = v->meta.smem;
-    p.has_assert = (uint32_t)(v->meta.has_assert & (TILE__HAS_USER_CHECK | TILE__HAS_LIB_CHECK));   /* which checks: TILE__HAS_*_CHECK */
-    p.nthreads = (uint32_t)v->meta.nthreads;
-    p.cluster[0] = (uint32_t)v->meta.cluster[0];
-    p.cluster[1] = (uint32_t)v->meta.cluster[1];
-    p.cluster[2] = (uint32_t)v->meta.cluster[2];
-    p.maxnreg = (uint32_t)v->meta.maxnreg;
-    p.ntmaps = (uint32_t)v->meta.ntmaps;
-    memcpy(p.tmaps, v->meta.tmaps, sizeof p.tmaps);
-    p.num_warps = (uint32_t)nw;
-    p.num_stages = (uint32_t)ns;
-    p.namelen = (uint32_t)strlen(kname);
-    p.siglen = (uint32_t)sig.n;
-    p.ptxlen = strlen(ptx) + 1;
-    p.cubinlen = cubinlen;
-    size_t total = sizeof p + p.namelen + p.siglen + p.ptxlen + cubinlen;
-    char *pay = !sig.oom ? (char *)malloc(total) : NULL;
-    if (pay) {
-        char path[TILE__PATH_MAX], *at = pay;
-        memcpy(at, &p, sizeof p), at += sizeof p;
-        memcpy(at, kname, p.namelen), at += p.namelen;
-        memcpy(at, sig.s ? sig.s : "", p.siglen), at += p.siglen;
-        memcpy(at, ptx, p.ptxlen), at += p.ptxlen;
-        if (cubinlen) memcpy(at, cubin, cubinlen);
+    size_t total = 0;
+    char *pay = tile__kdisk_payload_make(k, cfg, &v->meta, ptx, cubin, cubinlen, &total);
+    if (pay && store) {
+        char path[TILE__PATH_MAX];
         if (tile__disk_write(TILE__DISK_KERNEL, kname, key, pay, total, path, sizeof path)) {
             tile__at_count(&tile__at_stats.kernel_stores);
             if (tile__at_knobs_get()->verbose)
                 fprintf(stderr, "tile cache: %s (num_warps %d): compiled, stored PTX%s in %s\n", kname, nw, cubinlen ? " and cubin" : "", path);
         }
     }
-    free(pay);
-    free(sig.s);
+    if (keep && pay) v->xpay = pay, v->xpaylen = total;   /* >>aot: for tile__export_variant */
+    else free(pay);
     free(cubin);
     return TILE_OK;
 }

@@ -32,6 +32,7 @@
        interp.h                              the interpreter
        cache.h                               the disk cache and a compiled variant
        compile.h                             this file
+       aot.h                                 kernels shipped ahead of time
        runtime.h                             per-kernel entries, variants, the GPU launch
        tile_autotune.h                       the tuner
        launch.h                              the public entry points
@@ -444,8 +445,10 @@ static tile_status tile__dump_cuda(const tile__func *f, const tile__config *cfg)
    variant, loaded from the disk cache when an earlier process compiled the
    same code, else assembled, loaded (its cubin from the driver) and stored;
    without a GPU, its PTX. Without v: the PTX into *ptx, nothing cached (the
-   dumps and tile_kernel_ptx). On failure v holds nothing. */
-static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
+   dumps and tile_kernel_ptx), and its launch record into *meta_out when
+   that is given (an export for another target). On failure v holds nothing. */
+static tile_status tile__compile_to(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out,
+                                    tile__kernel_meta *meta_out) {
     const tile__knobs *kn = tile__knobs_get();
     tile__plan plan;
     tile__emitted em;
@@ -478,6 +481,7 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
     free(key);
     if (st == TILE_OK && !v) {
         *ptx_out = ptx;
+        if (meta_out) *meta_out = meta;
         return TILE_OK;
     }
     free(ptx);
@@ -489,4 +493,7 @@ static tile_status tile__compile(const tile_kernel *k, const tile__func *f, cons
         memset(&v->meta, 0, sizeof v->meta);
     }
     return st;
+}
+static tile_status tile__compile(const tile_kernel *k, const tile__func *f, const tile__config *cfg, tile__variant *v, char **ptx_out) {
+    return tile__compile_to(k, f, cfg, v, ptx_out, NULL);
 }

@@ -144,7 +144,9 @@ static void tile__decide_mode(void) {
         why = tile__ext ? "this build has no such back end (interp, nvrtc, llvm)" : "this build has no such back end (interp, nvrtc; llvm needs tile_backend_llvm.c)";
     else if (!tile__cu_available())   /* the driver's own words where a knob of cuda.h is set: they name it */
         why = tile__cuda_knobs()->cuda[0] || tile__cuda_knobs()->device[0] ? tile__cu_st.why : "no CUDA driver or device";
+#ifndef TILE_AOT /* >>aot: a TILE_AOT build runs its tables' variants without a compiler (a variant they lack says so when compiled) */
     else if (!tile__ext_mode() && !tile__nvrtc_available()) why = "NVRTC could not be loaded (set TILE_NVRTC)";
+#endif
     if (!why) {
         tile__gpu_on = 1;
         return;

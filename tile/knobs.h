@@ -43,6 +43,9 @@
     X(TILE_CACHE_DIR, STR, cache_dir, 4096, "$XDG_CACHE_HOME/tile or ~/.cache/tile", "<dir>", "the disk cache's directory")    \
     X(XDG_CACHE_HOME, STR, xdg_cache_home, 4096, "", "<dir>", "the disk cache is its tile/ when TILE_CACHE_DIR is unset")       \
     X(HOME, STR, home, 4096, "", "<dir>", "the disk cache is its .cache/tile when neither of those is set")                     \
+    X(TILE_EXPORT, STR, export_dir, 3072, "", "<dir>", "write every kernel variant compiled and every tuner winner picked to <dir>, as C files for a TILE_AOT build")  \
+    X(TILE_EXPORT_ARCH, STR, export_arch, 160, "", "sm_80,sm_90a,...", "with TILE_EXPORT: each variant also as PTX for these targets")  \
+    X(TILE_AOT_ONLY, FLAG, aot_only, 0, "0", "1", "in a TILE_AOT build, a variant or tuner key the tables lack is an error (TILE_ERR_COMPILE), not compiled") \
     X(TILE_AUTOTUNE_VERBOSE, FLAG, autotune_verbose, 0, "0", "1", "the tuner prints each config's time, the cache what it does")     \
     X(TMPDIR, STR, tmpdir, 512, "/tmp", "<dir>", "NVRTC's failing source, without TILE_DUMP_DIR or a cache directory")        \
     X(TILE_LLVM, STR, llvm, 512, "", "<path>", "the libLLVM of the LLVM back end (tile_backend_llvm.c)")                        \

@@ -27,6 +27,14 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
     if (tile__gpu_mode()) return tile__launch_gpu(e, k, o, args, grid, tok);
     /* >>graph: a launch on a captured stream is kept, not run */
     if ((st = tile__graph_record(k, o, args, TILE_ERR_COUNT_)) != TILE_ERR_COUNT_) return st;
+    if (tile__aot_linked() || tile__export_on()) {
+        /* >>aot: without a GPU the variant a GPU of TILE_ARCH would run is
+           exported, or taken from the TILE_AOT tables (the kernel then runs
+           in the interpreter) */
+        tile__config cfg;
+        tile__variant *v;
+        if ((st = tile__config_resolve(k, o, args, NULL, &cfg)) != TILE_OK || (st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
+    }
     const tile__knobs *kn = tile__knobs_get();
     if (kn->dump_cuda || kn->dump_ptx || kn->dump_ttgir || kn->dump_llir) {
         /* TILE_DUMP=ttgir,cuda,llir,ptx without a GPU: compile for TILE_ARCH, then interpret */

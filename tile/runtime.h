@@ -20,6 +20,8 @@ typedef struct tile__entry {
     tile__func f;
     int has_descs;                  /* f makes tensor descriptors: their arguments are checked at launch */
     int has_kscopes;                /* f has in-kernel scopes: compiled with them while a profile runs */
+    uint64_t irh;                   /* >>aot: with TILE_AOT or TILE_EXPORT, the hash and length of f's */
+    size_t irn;                     /* printed IR (the tables' keys name it)                           */
     tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
@@ -105,6 +107,17 @@ static tile_status tile__get_entry_for(tile_kernel *k, const tile_launch *o, con
     }
     e->has_descs = tile__has_descs(&e->f);
     e->has_kscopes = tile__kprof_names(&e->f, NULL, 0) > 0;
+    if (tile__aot_linked() || tile__export_on()) {   /* >>aot */
+        char *ir = tile__print_func(&e->f);
+        if (!ir) {
+            tile__func_free(&e->f);
+            free(e);
+            return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");
+        }
+        e->irn = strlen(ir);
+        e->irh = tile__fnv(TILE__FNV0, ir, e->irn);
+        TILE_FREE(ir);
+    }
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
     if (!ks && !(ks = (tile__kstate *)calloc(1, sizeof *ks))) {
@@ -140,6 +153,7 @@ void tile_kernel_release(tile_kernel *k) {
             vn = v->next;
             tile__cu_unload(v->mod);
             free(v->ptx);
+            free(v->xpay);
             free(v);
         }
         tile__func_free(&e->f);
@@ -226,7 +240,10 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     }
     v->state = TILE__VARIANT_COMPILING;
     pthread_mutex_unlock(&tile__cache_lock);
-    tile_status st = tile__compile(k, &e->f, &v->cfg, v, NULL);
+    /* >>aot: from the TILE_AOT tables, else compiled; exported with TILE_EXPORT */
+    tile_status st = tile__aot_linked() ? tile__aot_variant(k, o, e->irh, e->irn, v) : TILE_ERR_COUNT_;
+    if (st == TILE_ERR_COUNT_) st = tile__compile(k, &e->f, &v->cfg, v, NULL);
+    if (st == TILE_OK && tile__export_on()) tile__export_variant(k, &e->f, e->irh, e->irn, v);
     pthread_mutex_lock(&tile__cache_lock);
     v->state = st == TILE_OK ? TILE__VARIANT_READY : TILE__VARIANT_FAILED;
     pthread_cond_broadcast(&tile__variant_done);
