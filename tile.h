@@ -103,6 +103,12 @@
        unset
      HOME=<dir>: the disk cache is its .cache/tile when neither of those is
        set
+     TILE_EXPORT=<dir>: write every kernel variant compiled and every tuner
+       winner picked to <dir>, as C files for a TILE_AOT build
+     TILE_EXPORT_ARCH=sm_80,sm_90a,...: with TILE_EXPORT: each variant also as
+       PTX for these targets
+     TILE_AOT_ONLY=1: in a TILE_AOT build, a variant or tuner key the tables
+       lack is an error (TILE_ERR_COMPILE), not compiled (default: 0)
      TILE_AUTOTUNE_VERBOSE=1: the tuner prints each config's time, the cache
        what it does (default: 0)
      TMPDIR=<dir>: NVRTC's failing source, without TILE_DUMP_DIR or a cache

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
     /* the winner, as the tuner launches it */
     tile_arg args[6];
     args[0].p = out, args[1].p = in, args[2].i = stride, args[3].i = cols, args[4].i = rows, args[5].i = cols;
-    tile_launch best;
+    tile_launch best = {0};                             /* (read below even when tuning failed) */
     if (st == TILE_OK) st = tile_autotune_best(&tuner, TILE_KERNEL_OF(softmax_autotuned), NULL, args, &best);
     int ok = st == TILE_OK && err <= 1e-5;
     printf("softmax_autotune: %d x %d, tuned: BLOCK %lld, %d warps, %u programs; max rel error %.3g vs C reference: %s\n",

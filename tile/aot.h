@@ -33,7 +33,11 @@ static const tile_aot_entry *const tile__aot_none[] = {NULL};
 #define TILE__AOT_TABLES tile__aot_none
 #endif
 /* a TILE_AOT build: launches look in the tables first */
-static int tile__aot_linked(void) { return TILE__AOT_TABLES[0] != NULL; }
+#ifdef TILE_AOT
+static int tile__aot_linked(void) { return 1; }
+#else
+static int tile__aot_linked(void) { return 0; }
+#endif
 /* the entry of `kind` for `name` under `key` in the tables, or NULL */
 static const tile_aot_entry *tile__aot_find(int kind, const char *name, const char *key) {
     for (int t = 0; TILE__AOT_TABLES[t]; t++)
