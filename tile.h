@@ -361,7 +361,7 @@ tile_status tile_event_destroy(tile_event e);       /* NULL is fine            *
    tile_graph_launch(g, stream) then runs them all again, in order, for
    the host cost of one call (on a GPU: the driver's stream capture and one
    cuGraphLaunch). The arguments are the recorded ones: change the memory
-   they point to, not the pointers. During a capture, launch only on s and
+   they point to, or the arguments with tile_graph_set_args. During a capture, launch only on s and
    do not wait on s or on the default stream (no tile_memcpy_dtoh,
    tile_synchronize); a launch through a tuner must have been tuned for its
    arguments before (tuning runs kernels), and on a GPU a kernel with device
@@ -373,6 +373,14 @@ tile_status tile_graph_begin(tile_stream s);
 tile_status tile_graph_end(tile_stream s, tile_graph *graph);
 tile_status tile_graph_launch(tile_graph graph, tile_stream s);
 tile_status tile_graph_destroy(tile_graph graph);   /* NULL is fine            */
+/* Change the arguments of launch i (counted from 0, in the order captured)
+   for the graph's later replays, without capturing it again (on a GPU the
+   driver's cuGraphExecKernelNodeSetParams). The launch keeps its kernel,
+   grid and options, and the variant it was compiled as: arguments that
+   would need another variant (alignment to 16 bytes, an integer equal to 1
+   or divisible by 16, a tl_ptr's dtype, as the first launch specialized
+   them) are TILE_ERR_ARG at the captured launch's line. */
+tile_status tile_graph_set_args(tile_graph graph, int i, const tile_arg *args);
 
 /* "interp", "nvrtc" or "llvm": where kernels run and how they compile. */
 const char *tile_backend_name(void);

@@ -129,6 +129,7 @@ int main(int argc, char **argv) {
             return 1;
         }
         setenv("TILE_EXPORT", dir, 1);
+        setenv("TILE_EXPORT_ARCH", "sm_80,sm_90a", 1);   /* each variant for sm_80 as well (sm_90a: TILE_ARCH's, or the GPU's) */
         setenv("TILE_CACHE", "0", 1);   /* every variant compiled here, none from an earlier run */
     }
     double t0 = now_ms();
@@ -150,12 +151,16 @@ int main(int argc, char **argv) {
         TT_CHECK(tile_export_write() == TILE_OK, "tile_export_write: %s", tile_last_error());
         char store[300], path[320];
         snprintf(store, sizeof store, "%s/store", dir);
-        /* two variants of aot_add; three of aot_axpb (each config was timed) and its winner */
-        TT_CHECK(count_files(store, ".kernel") == 5, "the store holds %ld variants (want 5)", count_files(store, ".kernel"));
+        /* two variants of aot_add, three of aot_axpb (each config was timed), each for two targets; and the winner */
+        const char *arch = getenv("TILE_ARCH");   /* the target: TILE_ARCH's without a GPU (sm_90a unset), an H100/H200's on one */
+        int ntargets = !arch || !*arch || !strcmp(arch, "sm_80") || !strcmp(arch, "sm_90a") ? 2 : 3;
+        TT_CHECK(count_files(store, ".kernel") == 5 * ntargets, "the store holds %ld variants (want %d)", count_files(store, ".kernel"), 5 * ntargets);
         TT_CHECK(count_files(store, ".tune") == 1, "the store holds %ld winners (want 1)", count_files(store, ".tune"));
         snprintf(path, sizeof path, "%s/tile_aot.c", dir);
         TT_CHECK(file_has(path, "tile_aot_aot_add_") && file_has(path, "tile_aot_aot_axpb_"), "%s does not name both kernels' tables", path);
         TT_CHECK(count_files(dir, ".c") == 3, "%ld C files (want 3: the index and one per kernel)", count_files(dir, ".c"));
+        snprintf(path, sizeof path, "%s/tile_aot_aot_add_%08x.c", dir, 0x88ff6d2bu);
+        TT_CHECK(file_has(path, "   config sm_80 num_warps 4") && file_has(path, "   config sm_90a num_warps 4"), "%s lacks the sm_80 or the sm_90a variants", path);
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
         TT_CHECK(system(cmd) == 0, "cannot remove %s", dir);

@@ -121,6 +121,60 @@ int main(void) {
         }
         tt_check_close(round ? "graph replay, new inputs" : "graph replay", got, want, N, 0, 1e-6);
     }
+    /* ---- new arguments for the next replays (tile_graph_set_args): launch 0
+       reads other buffers, launch 1 writes n - 1 elements ---- */
+    {
+        float *x2 = tile_malloc(bytes), *y2 = tile_malloc(bytes);
+        TT_CHECK(x2 && y2, "tile_malloc");
+        fill(hx, N);
+        fill(hy, N);
+        TT_OK(tile_memcpy_htod(x2, hx, bytes));
+        TT_OK(tile_memcpy_htod(y2, hy, bytes));
+        tt_poison(hz, bytes);
+        TT_OK(tile_memcpy_htod(z, hz, bytes));
+        tile_arg a0[4], a1[3];
+        a0[0].p = x2, a0[1].p = y2, a0[2].p = t, a0[3].i = N;
+        a1[0].p = t, a1[1].p = z, a1[2].i = N - 1;
+        TT_OK(tile_graph_set_args(g, 0, a0));
+        TT_OK(tile_graph_set_args(g, 1, a1));
+        TT_OK(tile_graph_launch(g, s));
+        TT_OK(tile_stream_synchronize(s));
+        TT_OK(tile_memcpy_dtoh(hz, z, bytes));
+        for (int i = 0; i < N - 1; i++) want[i] = 3.0 * (double)(float)(2.0 * hx[i] + hy[i]), got[i] = hz[i];
+        tt_check_close("graph replay after tile_graph_set_args", got, want, N - 1, 0, 1e-6);
+        TT_CHECK(poisoned(hz + N - 1, 1), "tile_graph_set_args: launch 1 wrote past its new n");
+        /* what needs another variant, and bad calls */
+        a0[0].p = x2 + 1;   /* no longer aligned to 16 bytes */
+        tile_status st = tile_graph_set_args(g, 0, a0);
+        tt_check_user_error("tile_graph_set_args, a pointer no longer aligned", st, TILE_ERR_ARG, "test_graph.c", o1.line, "another variant");
+        a1[2].i = 1;        /* an integer now 1 */
+        st = tile_graph_set_args(g, 1, a1);
+        tt_check_user_error("tile_graph_set_args, an integer now 1", st, TILE_ERR_ARG, "test_graph.c", o2.line, "was not 1 and is now");
+        st = tile_graph_set_args(g, 2, a1);
+        TT_CHECK(st == TILE_ERR_VALUE && strstr(tile_last_error(), "launch 2 of a graph of 2"), "tile_graph_set_args, no launch 2: %s", tile_last_error());
+        st = tile_graph_set_args(g, 1, NULL);
+        TT_CHECK(st == TILE_ERR_VALUE, "tile_graph_set_args, NULL arguments: %s", tile_last_error());
+        st = tile_graph_set_args(NULL, 0, a1);
+        TT_CHECK(st == TILE_ERR_VALUE, "tile_graph_set_args, NULL graph: %s", tile_last_error());
+        int junk;
+        a1[0].p = &junk;    /* not tile_malloc's */
+        a1[2].i = N;
+        st = tile_graph_set_args(g, 1, a1);
+        TT_CHECK(st == TILE_ERR_ARG && strstr(tile_last_error(), "not memory from tile_malloc"), "tile_graph_set_args, host memory: %s", tile_last_error());
+        /* the refused calls changed nothing: the replay is as before */
+        tt_poison(hz, bytes);
+        TT_OK(tile_memcpy_htod(z, hz, bytes));
+        TT_OK(tile_graph_launch(g, s));
+        TT_OK(tile_stream_synchronize(s));
+        TT_OK(tile_memcpy_dtoh(hz, z, bytes));
+        for (int i = 0; i < N - 1; i++) got[i] = hz[i];
+        tt_check_close("graph replay after refused tile_graph_set_args", got, want, N - 1, 0, 1e-6);
+        tile_clear_error();
+        tile_free(x2);
+        tile_free(y2);
+        TT_OK(tile_memcpy_htod(x, hx, bytes));   /* x and y hold hx and hy again, for what follows */
+        TT_OK(tile_memcpy_htod(y, hy, bytes));
+    }
     TT_OK(tile_graph_destroy(g));
 
     /* ---- 100 launches in order: x = 0, then x += 1 a hundred times, replayed twice ---- */

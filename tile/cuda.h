@@ -189,7 +189,10 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     OPT(cuGraphInstantiateWithFlags, CUresult, (void **exec, void *graph, unsigned long long flags)) \
     OPT(cuGraphLaunch,         CUresult, (void *exec, CUstream s))                                \
     OPT(cuGraphExecDestroy,    CUresult, (void *exec))                                            \
-    OPT(cuGraphDestroy,        CUresult, (void *graph))
+    OPT(cuGraphDestroy,        CUresult, (void *graph))                                           \
+    OPT(cuStreamGetCaptureInfo_v2, CUresult, (CUstream s, int *status, unsigned long long *id, void **graph, \
+                                              void *const **deps, size_t *ndeps))                 \
+    OPT(cuGraphExecKernelNodeSetParams_v2, CUresult, (void *exec, void *node, const void *params))
 
 #define TILE__NVRTC_SYMS(X)                                                                       \
     X(nvrtcVersion,            nvrtcResult, (int *major, int *minor))                             \

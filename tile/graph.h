@@ -14,11 +14,14 @@
 
 enum { TILE__GRAPH_MAX_CAPTURES = 16, TILE__CU_CAPTURE_RELAXED = 2 };
 
-/* one recorded launch (interpreter) */
+/* one recorded launch: in the interpreter what is replayed; on a GPU what
+   tile_graph_set_args needs (the variant, the entry, the driver's node) */
 typedef struct tile__graph_launch {
     tile_kernel *k;
     tile_launch o;
     tile_arg *args;
+    void *e, *v, *node;        /* GPU: its tile__entry and tile__variant, its CUgraphNode (NULL: not known) */
+    unsigned grid[3];
 } tile__graph_launch;
 struct tile_graph_s {
     int gpu;
@@ -26,6 +29,7 @@ struct tile_graph_s {
     tile__graph_launch *l;     /* the interpreter's launches               */
     int n, cap;
     int failed;                /* a recorded launch failed (interpreter)   */
+    int lost;                  /* GPU: a launch's record was lost (out of memory) */
 };
 /* the streams being captured now, and the interpreter's graphs they fill */
 static struct {
@@ -64,7 +68,7 @@ static tile_status tile__graph_record(tile_kernel *k, const tile_launch *o, cons
     if (!o->stream) return st_none;
     pthread_mutex_lock(&tile__graphs.lock);
     int at = tile__graph_find_locked(o->stream);
-    struct tile_graph_s *g = at >= 0 ? tile__graphs.g[at] : NULL;
+    struct tile_graph_s *g = at >= 0 && !tile__graphs.g[at]->gpu ? tile__graphs.g[at] : NULL;
     tile_status st = st_none;
     if (g) {
         tile__graph_launch *l = NULL;
@@ -81,6 +85,7 @@ static tile_status tile__graph_record(tile_kernel *k, const tile_launch *o, cons
             st = tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory while recording a launch into a graph");
         } else {
             if (k->nparams) memcpy(a, args, sizeof *a * (size_t)k->nparams);
+            memset(l, 0, sizeof *l);
             l->k = k;
             l->o = *o;
             l->args = a;
@@ -89,6 +94,43 @@ static tile_status tile__graph_record(tile_kernel *k, const tile_launch *o, cons
     }
     pthread_mutex_unlock(&tile__graphs.lock);
     return st;
+}
+/* GPU: a kernel was just launched into the capture of o->stream; keep what
+   tile_graph_set_args needs, with the node the capture made for it (the
+   stream's one dependency now). Out of memory loses only the update. */
+static void tile__graph_note_gpu(tile_kernel *k, const tile_launch *o, const tile_arg *args, void *e, void *v, const unsigned grid[3]) {
+    int status = 0;
+    unsigned long long id = 0;
+    void *graph = NULL, *const *deps = NULL;
+    size_t ndeps = 0;
+    void *node = NULL;
+    if (tile__cu.cuStreamGetCaptureInfo_v2 &&
+        tile__cu.cuStreamGetCaptureInfo_v2((CUstream)(void *)o->stream, &status, &id, &graph, &deps, &ndeps) == CUDA_SUCCESS && ndeps == 1)
+        node = deps[0];
+    pthread_mutex_lock(&tile__graphs.lock);
+    int at = tile__graph_find_locked(o->stream);
+    struct tile_graph_s *g = at >= 0 && tile__graphs.g[at]->gpu ? tile__graphs.g[at] : NULL;
+    if (g && g->n == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 16;
+        tile__graph_launch *grown = (tile__graph_launch *)realloc(g->l, sizeof *grown * (size_t)cap);
+        if (grown) g->l = grown, g->cap = cap;
+    }
+    tile_arg *a = g && g->n < g->cap ? (tile_arg *)malloc(sizeof *a * (size_t)(k->nparams ? k->nparams : 1)) : NULL;
+    if (a) {
+        tile__graph_launch *l = &g->l[g->n++];
+        memset(l, 0, sizeof *l);
+        if (k->nparams) memcpy(a, args, sizeof *a * (size_t)k->nparams);
+        l->k = k;
+        l->o = *o;
+        l->args = a;
+        l->e = e;
+        l->v = v;
+        l->node = node;
+        memcpy(l->grid, grid, sizeof l->grid);
+    } else if (g) {
+        g->lost = 1;   /* tile_graph_set_args then says which launches it cannot change */
+    }
+    pthread_mutex_unlock(&tile__graphs.lock);
 }
 
 tile_status tile_graph_begin(tile_stream s) {

@@ -128,3 +128,76 @@ tile_status tile_kernel_ir_for(tile_kernel *k, const tile_launch *opts, const ti
     return tile__kernel_ir("tile_kernel_ir_for", k, opts, args, text);
 }
 void tile_free_text(char *text) { TILE_FREE(text); }   /* tile__print_func's buffer */
+
+/* >>graph: change the arguments of launch i of a captured graph for its
+   later replays (on a GPU the driver's cuGraphExecKernelNodeSetParams; in
+   the interpreter the recorded copy). The launch keeps its kernel, variant,
+   grid and options: arguments that would need another variant (a pointer
+   or an integer no longer divisible by 16 where the variant assumed it, an
+   integer 1 no longer 1 or the reverse, another dtype for a tl_ptr) are
+   TILE_ERR_ARG at the recorded launch's line, as are arguments a launch
+   would refuse. */
+tile_status tile_graph_set_args(tile_graph g, int i, const tile_arg *args) {
+    if (!g) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_set_args: the graph is NULL");
+    if (g->gpu != tile__gpu_mode()) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_set_args: the graph is not this process's");
+    if (g->lost)
+        return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0,
+                           "tile_graph_set_args: the graph's record of its launches is incomplete (out of host memory during the capture)");
+    if (i < 0 || i >= g->n)
+        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_set_args: launch %d of a graph of %d launches (they count from 0)", i, g->n);
+    tile__graph_launch *l = &g->l[i];
+    tile_kernel *k = l->k;
+    const tile_launch *o = &l->o;
+    if (k->nparams > 0 && !args) return tile__error(TILE_ERR_VALUE, k->name, o->file, o->line, "tile_graph_set_args: the arguments are NULL (%s takes %d)", k->name, k->nparams);
+    unsigned grid[3];
+    tile_status st = tile__check_launch(k, o, args, grid);
+    if (st != TILE_OK) return st;
+    /* the same variant: the same specialization and tl_ptr dtypes */
+    tile__config was, now;
+    tl_dtype ew[64], en[64];
+    int gw, gn;
+    if ((st = tile__config_resolve(k, o, l->args, "sm_90a", &was)) != TILE_OK || (st = tile__config_resolve(k, o, args, "sm_90a", &now)) != TILE_OK ||
+        (st = tile__arg_elems(k, o, l->args, ew, &gw)) != TILE_OK || (st = tile__arg_elems(k, o, args, en, &gn)) != TILE_OK)
+        return st;
+    for (int p = 0; p < k->nparams && p < 64; p++) {
+        uint64_t bit = (uint64_t)1 << p;
+        const char *why = (was.spec16 ^ now.spec16) & bit ? (was.spec16 & bit ? "was divisible by 16 (a pointer: aligned to 16 bytes) and is not"
+                                                                               : "was not divisible by 16 and is now")
+                          : (was.spec1 ^ now.spec1) & bit ? (was.spec1 & bit ? "was 1 and is not" : "was not 1 and is now")
+                          : ew[p] != en[p]                ? "is a tl_ptr of another dtype"
+                                                          : NULL;
+        if (why)
+            return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
+                               "tile_graph_set_args: launch %d (%s): argument %d (%s) %s, so it needs another variant than the one captured: capture "
+                               "the graph again",
+                               i, k->name, p + 1, k->params[p].name, why);
+    }
+    if (g->gpu) {
+        tile__entry *e = (tile__entry *)l->e;
+        tile__variant *v = (tile__variant *)l->v;
+        if (!l->node || !tile__cu.cuGraphExecKernelNodeSetParams_v2)
+            return tile__error(TILE_ERR_DRIVER, k->name, o->file, o->line,
+                               "tile_graph_set_args: launch %d (%s): the driver %s", i, k->name,
+                               l->node ? "cannot change a graph's kernel parameters (cuGraphExecKernelNodeSetParams, CUDA 12)"
+                                       : "did not say which node of the graph it is (cuStreamGetCaptureInfo, CUDA 12)");
+        if (e->has_descs && (st = tile__desc_check_args(&e->f, args)) != TILE_OK) return st;
+        tile__params P;
+        if ((st = tile__params_pack(&P, v, k, args, NULL)) != TILE_OK) return st;
+        struct {   /* CUDA_KERNEL_NODE_PARAMS_v2 */
+            CUfunction func;
+            unsigned grid[3], block[3], smem;
+            void **params, **extra;
+            void *kern, *ctx;
+        } np;
+        memset(&np, 0, sizeof np);
+        np.func = v->fn;
+        memcpy(np.grid, l->grid, sizeof np.grid);
+        np.block[0] = (unsigned)v->meta.nthreads, np.block[1] = np.block[2] = 1;
+        np.smem = (unsigned)v->meta.smem;
+        np.params = P.launch_args;
+        CUresult r = tile__cu.cuGraphExecKernelNodeSetParams_v2(g->exec, l->node, &np);
+        if (r != CUDA_SUCCESS) return tile__cu_fail(r, TILE_ERR_DRIVER, k->name, o->file, o->line, "cuGraphExecKernelNodeSetParams");
+    }
+    if (k->nparams) memcpy(l->args, args, sizeof *args * (size_t)k->nparams);
+    return TILE_OK;
+}

@@ -318,6 +318,43 @@ static tile_status tile__tmap_for(tile__variant *v, int t, const tile_kernel *k,
     pthread_mutex_unlock(&tile__cache_lock);
     return TILE_OK;
 }
+/* A launch's kernel parameters, as cuLaunchKernel takes them: each
+   argument as the kernel's C type expects it, the hidden record, then the
+   tensor maps (encoded for these arguments), and room for the profile's
+   two (tile__launch_gpu sets them). launch_args points into the struct. */
+typedef struct tile__params {
+    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 3];
+    void *ptrs[TILE__MAX_PARAMS + 1];
+    _Alignas(64) unsigned char maps[TILE__MAX_TMAPS][128];   /* >>tma */
+    void *params[TILE__MAX_PARAMS + 3 + TILE__MAX_TMAPS], **launch_args;
+} tile__params;
+static tile_status tile__params_pack(tile__params *P, tile__variant *v, const tile_kernel *k, const tile_arg *args, void *rec) {
+    tile_status st = TILE_OK;
+    for (int p = 0; p < k->nparams && p < TILE__MAX_PARAMS; p++) {
+        switch (k->params[p].dtype) {
+        case TL_PTR: P->vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
+        case TL_I32: P->vals[p].i32 = (int32_t)args[p].i; break;
+        case TL_U32: P->vals[p].u32 = (uint32_t)args[p].i; break;
+        case TL_F32: P->vals[p].f = (float)args[p].f; break;
+        case TL_F64: P->vals[p].d = args[p].f; break;
+        default: P->vals[p].i64 = args[p].i; break;
+        }
+        P->ptrs[p] = &P->vals[p];
+    }
+    int np = k->nparams < TILE__MAX_PARAMS ? k->nparams : TILE__MAX_PARAMS;
+    P->vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
+    P->ptrs[np] = &P->vals[np];
+    P->launch_args = P->ptrs;
+    if (v->meta.ntmaps || v->cfg.prof || v->cfg.ktime) {
+        memcpy(P->params, P->ptrs, sizeof(void *) * (size_t)(np + 1));
+        for (int t = 0; t < v->meta.ntmaps && st == TILE_OK; t++) {
+            st = tile__tmap_for(v, t, k, args, P->maps[t]);
+            P->params[np + 1 + t] = P->maps[t];
+        }
+        P->launch_args = P->params;
+    }
+    return st;
+}
 static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const tile_launch *o, const tile_arg *args, const unsigned grid[3],
                                     tile__prof_tok tok) {
     /* an earlier launch's failure that is known by now is this call's error */
@@ -334,51 +371,29 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line,
                            "a kernel with device checks (tl_device_assert, or a TL_FOR whose step is not known to be positive) cannot be captured "
                            "into a graph: each launch's record is read after it runs");
-    /* each parameter as the kernel's C type expects it */
-    union { uint64_t u; int32_t i32; int64_t i64; uint32_t u32; float f; double d; } vals[TILE__MAX_PARAMS + 3];
-    void *ptrs[TILE__MAX_PARAMS + 1];
     void *rec = NULL;                 /* a kernel without checks never touches it */
     int slot = -1;
     if (v->meta.has_assert && (st = tile__rec_take(&e->f, k, o, &slot, &rec)) != TILE_OK) return st;
-    for (int p = 0; p < k->nparams && p < TILE__MAX_PARAMS; p++) {
-        switch (k->params[p].dtype) {
-        case TL_PTR: vals[p].u = (uint64_t)(uintptr_t)args[p].p; break;
-        case TL_I32: vals[p].i32 = (int32_t)args[p].i; break;
-        case TL_U32: vals[p].u32 = (uint32_t)args[p].i; break;
-        case TL_F32: vals[p].f = (float)args[p].f; break;
-        case TL_F64: vals[p].d = args[p].f; break;
-        default: vals[p].i64 = args[p].i; break;
-        }
-        ptrs[p] = &vals[p];
-    }
+    tile__params P;
+    st = tile__params_pack(&P, v, k, args, rec);
     int np = k->nparams < TILE__MAX_PARAMS ? k->nparams : TILE__MAX_PARAMS;
-    vals[np].u = (uint64_t)(uintptr_t)rec;     /* the hidden record */
-    ptrs[np] = &vals[np];
-    _Alignas(64) unsigned char maps[TILE__MAX_TMAPS][128];   /* >>tma: then the tensor maps */
-    void *params[TILE__MAX_PARAMS + 3 + TILE__MAX_TMAPS], **launch_args = ptrs;
-    if (v->meta.ntmaps || v->cfg.prof || v->cfg.ktime) {
-        memcpy(params, ptrs, sizeof(void *) * (size_t)(np + 1));
-        for (int t = 0; t < v->meta.ntmaps && st == TILE_OK; t++) {
-            st = tile__tmap_for(v, t, k, args, maps[t]);
-            params[np + 1 + t] = maps[t];
-        }
-        if (v->cfg.prof && st == TILE_OK) {   /* >>profile: the in-kernel scopes' records, last */
-            st = tile__prof_kbuf_take(tok, &e->f, v->meta.nthreads, grid, &vals[np + 1].u, k->name, o->file, o->line);
-            params[np + 1 + v->meta.ntmaps] = &vals[np + 1];
-        }
-        if (v->cfg.ktime) {   /* >>profile: and the kernel clock's slot */
-            vals[np + 2].u = tok.kslot;
-            params[np + 1 + v->meta.ntmaps + (v->cfg.prof != 0)] = &vals[np + 2];
-        }
-        if (st != TILE_OK) {
-            if (slot >= 0) tile__rec_drop(slot);
-            return st;
-        }
-        launch_args = params;
+    if (v->cfg.prof && st == TILE_OK) {   /* >>profile: the in-kernel scopes' records, last */
+        st = tile__prof_kbuf_take(tok, &e->f, v->meta.nthreads, grid, &P.vals[np + 1].u, k->name, o->file, o->line);
+        P.params[np + 1 + v->meta.ntmaps] = &P.vals[np + 1];
     }
+    if (v->cfg.ktime) {   /* >>profile: and the kernel clock's slot */
+        P.vals[np + 2].u = tok.kslot;
+        P.params[np + 1 + v->meta.ntmaps + (v->cfg.prof != 0)] = &P.vals[np + 2];
+    }
+    if (st != TILE_OK) {
+        if (slot >= 0) tile__rec_drop(slot);
+        return st;
+    }
+    void **launch_args = P.launch_args;
     tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the kernel's time, when a profile runs */
     st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
     tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
+    if (st == TILE_OK && tile__graph_capturing(o->stream)) tile__graph_note_gpu((tile_kernel *)k, o, args, e, v, grid);   /* >>graph */
     if (slot >= 0) {
         if (st != TILE_OK) tile__rec_drop(slot);
         else st = tile__rec_launched(slot, o->stream, o);
