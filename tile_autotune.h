@@ -134,6 +134,11 @@ typedef struct tile_bench_opts {
     void *stream;            /* where the events go (NULL: the default stream)  */
     tile_bench_fn setup;     /* before every run, untimed (may be NULL)          */
     tile_bench_fn teardown;  /* after every run, untimed (may be NULL)           */
+    int cuda_graph;          /* 1: Triton's do_bench_cudagraph: the runs are captured
+                                in a CUDA graph and the graph's replays are timed, so
+                                launch costs vanish from short kernels' times. fn must
+                                launch on .stream (not NULL); no setup, teardown or
+                                L2 flush between runs (they would be in the graph)  */
 } tile_bench_opts;
 typedef struct tile_bench_result {
     double median_ms, mean_ms, min_ms, max_ms, p20_ms, p80_ms;
@@ -142,7 +147,10 @@ typedef struct tile_bench_result {
 #define TILE_BENCH_OPTS(...) (&(tile_bench_opts){__VA_ARGS__})   /* C only */
 /* Time fn(user): one run to compile, three to estimate one run's time
    (skipped when both counts are given), warm-up, then the timed runs (each
-   after setup and an L2 flush, between two events). NULL opts: defaults. */
+   after setup and an L2 flush, between two events). NULL opts: defaults.
+   With .cuda_graph: rep_ms (or reps) worth of runs captured in one graph,
+   which is replayed 10 times after a warm-up replay (reps, warmup: 10, 1);
+   each replay's time over the runs it holds is one sample. */
 tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *opts, tile_bench_result *out);
 /* The q-quantile (0..1) of sorted times, interpolated linearly (as numpy). */
 double tile_quantile(const float *sorted_ms, int n, double q);
@@ -245,12 +253,87 @@ static tile_status tile__bench_run(tile_bench_fn fn, void *user, const tile_benc
     if (st == TILE_OK && o->teardown) st = o->teardown(user);
     return st;
 }
+static void tile__bench_stats(float *ms, int reps, int warmup, tile_bench_result *out) {
+    double sum = 0;
+    qsort(ms, (size_t)reps, sizeof *ms, tile__cmp_float);
+    for (int i = 0; i < reps; i++) sum += ms[i];
+    out->median_ms = tile_quantile(ms, reps, 0.5);
+    out->p20_ms = tile_quantile(ms, reps, 0.2);
+    out->p80_ms = tile_quantile(ms, reps, 0.8);
+    out->min_ms = ms[0];
+    out->max_ms = ms[reps - 1];
+    out->mean_ms = sum / reps;
+    out->reps = reps;
+    out->warmup = warmup;
+}
+/* n runs of fn captured on stream s into *g */
+static tile_status tile__bench_capture(tile_bench_fn fn, void *user, tile_stream s, int n, tile_graph *g) {
+    tile_status st = tile_graph_begin(s), st2;
+    for (int i = 0; i < n && st == TILE_OK; i++) st = fn(user);
+    st2 = tile_graph_end(s, g);
+    if (st != TILE_OK) tile_graph_destroy(*g), *g = NULL;
+    return st != TILE_OK ? st : st2;
+}
+/* .cuda_graph: replays of a graph of runs, timed (Triton's do_bench_cudagraph) */
+static tile_status tile__bench_graph(tile_bench_fn fn, void *user, const tile_bench_opts *o, tile_bench_result *out) {
+    enum { MAX_RUNS = 1000, RETRIES = 10, EST = 5 };
+    tile_stream s = (tile_stream)o->stream;
+    if (!s)
+        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0,
+                           "tile_do_bench: .cuda_graph needs .stream (not NULL), the stream fn launches on: the default stream cannot be captured");
+    if (o->setup || o->teardown)
+        return tile__error(TILE_ERR_VALUE, NULL, NULL, 0,
+                           "tile_do_bench: .cuda_graph cannot run .setup or .teardown between runs (a graph holds only the runs); time with them "
+                           "without .cuda_graph");
+    tile_event ev[2 * RETRIES] = {0};
+    tile_graph g = NULL;
+    float ms[RETRIES];
+    tile_status st = fn(user);   /* compiles, outside any graph */
+    if (st == TILE_OK) st = tile_stream_synchronize(s);
+    for (int i = 0; i < 2 * RETRIES && st == TILE_OK; i++) st = tile_event_create(&ev[i]);
+    /* one run's time, from a graph of EST */
+    double est = 0;
+    if (st == TILE_OK) st = tile__bench_capture(fn, user, s, EST, &g);
+    for (int rep = 0; rep < 2 && st == TILE_OK; rep++) {   /* the first replay uploads the graph */
+        st = tile_event_record(ev[0], s);
+        if (st == TILE_OK) st = tile_graph_launch(g, s);
+        if (st == TILE_OK) st = tile_event_record(ev[1], s);
+        if (st == TILE_OK) st = tile_event_synchronize(ev[1]);
+        if (st == TILE_OK) st = tile_event_elapsed_ms(ev[0], ev[1], &ms[0]);
+        est = ms[0] / EST;
+    }
+    tile_graph_destroy(g);
+    g = NULL;
+    if (est <= 0) est = 1e-3;
+    int runs = o->reps > 0 ? o->reps : (int)((o->rep_ms > 0 ? o->rep_ms : 100) / est);
+    runs = runs < 1 ? 1 : runs > MAX_RUNS ? MAX_RUNS : runs;
+    if (st == TILE_OK) st = tile__bench_capture(fn, user, s, runs, &g);
+    int warmup = o->warmup > 0 ? o->warmup : 1;
+    for (int i = 0; i < warmup && st == TILE_OK; i++) st = tile_graph_launch(g, s);
+    for (int i = 0; i < RETRIES && st == TILE_OK; i++) {
+        st = tile_event_record(ev[2 * i], s);
+        if (st == TILE_OK) st = tile_graph_launch(g, s);
+        if (st == TILE_OK) st = tile_event_record(ev[2 * i + 1], s);
+    }
+    if (st == TILE_OK) st = tile_event_synchronize(ev[2 * RETRIES - 1]);
+    for (int i = 0; i < RETRIES && st == TILE_OK; i++) {
+        st = tile_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &ms[i]);
+        ms[i] /= (float)runs;
+    }
+    if (st == TILE_OK) tile__bench_stats(ms, RETRIES, warmup, out);
+    else tile_stream_synchronize(s);
+    if (st == TILE_OK) out->reps = RETRIES * runs;
+    tile_graph_destroy(g);
+    for (int i = 0; i < 2 * RETRIES; i++) tile_event_destroy(ev[i]);
+    return st;
+}
 tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *opts, tile_bench_result *out) {
     static const tile_bench_opts none;
     const tile_bench_opts *o = opts ? opts : &none;
     enum { MAX_REPS = 10000, NEST = 3 };
     if (!fn || !out) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_do_bench: the %s is NULL", !fn ? "function" : "result pointer");
     memset(out, 0, sizeof *out);
+    if (o->cuda_graph) return tile__bench_graph(fn, user, o, out);
     tile_event ev[2 * NEST] = {0}, *evs = NULL;
     float *ms = NULL;
     tile_status st = TILE_OK;
@@ -283,19 +366,8 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
     for (int i = 0; i < reps && st == TILE_OK; i++) st = tile__bench_run(fn, user, o, evs[2 * i], evs[2 * i + 1]);
     if (st == TILE_OK) st = tile_event_synchronize(evs[2 * reps - 1]);
     for (int i = 0; i < reps && st == TILE_OK; i++) st = tile_event_elapsed_ms(evs[2 * i], evs[2 * i + 1], &ms[i]);
-    if (st == TILE_OK) {
-        double sum = 0;
-        qsort(ms, (size_t)reps, sizeof *ms, tile__cmp_float);
-        for (int i = 0; i < reps; i++) sum += ms[i];
-        out->median_ms = tile_quantile(ms, reps, 0.5);
-        out->p20_ms = tile_quantile(ms, reps, 0.2);
-        out->p80_ms = tile_quantile(ms, reps, 0.8);
-        out->min_ms = ms[0];
-        out->max_ms = ms[reps - 1];
-        out->mean_ms = sum / reps;
-        out->reps = reps;
-        out->warmup = warmup;
-    } else
+    if (st == TILE_OK) tile__bench_stats(ms, reps, warmup, out);
+    else
         tile_synchronize();
     for (int i = 0; i < 2 * NEST; i++) tile_event_destroy(ev[i]);
     for (int i = 0; evs && i < 2 * reps; i++) tile_event_destroy(evs[i]);
@@ -803,6 +875,22 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
     tile_bench_opts bo = t->bench;
     bo.setup = tile__tune_setup;
     bo.teardown = tile__tune_teardown;
+    tile_stream gs = NULL;   /* .bench.cuda_graph: the stream the configs' runs are captured on */
+    if (bo.cuda_graph) {
+        const char *why = t->restore_value[0] ? "restore_value" : t->reset_to_zero[0] ? "reset_to_zero" : t->pre_hook ? "pre_hook" : t->post_hook ? "post_hook" : NULL;
+        if (why) {
+            tile__notice("%s:%d: the tuner of %s times without a CUDA graph (.bench.cuda_graph): its %s runs between timed runs, which a graph "
+                         "cannot hold",
+                         o->file ? o->file : "?", o->line, k->name, why);
+            bo.cuda_graph = 0;
+        } else if ((st = tile_stream_create(&gs)) != TILE_OK) {
+            tile__tune_unsave(&run);
+            goto done;
+        } else {
+            bo.setup = bo.teardown = NULL;
+            bo.stream = gs;
+        }
+    }
     if (!bo.warmup && !bo.reps && !bo.warmup_ms && !bo.rep_ms) {
         /* tuning only ranks configs: shorter than do_bench's 25 + 100 ms */
         if (tile__gpu_mode()) bo.warmup_ms = 10, bo.rep_ms = 40;
@@ -813,6 +901,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         tile_bench_result r;
         tile_status cst = TILE_ERR_COMPILE;
         run.l = full[i];
+        if (gs) run.l.stream = gs;
         if (!failed[i]) {
             tile__err_mute++;   /* a config that fails is left out, quietly (as above) */
             cst = tile_do_bench(tile__tune_fn, &run, &bo, &r);
@@ -833,6 +922,7 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         }
         if (cst != TILE_OK) tile_clear_error();
     }
+    if (gs) tile_stream_destroy(gs);
     st = tile__tune_unsave(&run);
     if (st == TILE_OK && best < 0) st = tile__tune_failed(k, o, full, n, first, firsterr);
     if (st != TILE_OK) goto done;

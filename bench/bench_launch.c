@@ -282,6 +282,23 @@ static void graph_row(int count) {
     tile_graph_destroy(graph100);
     tile_stream_destroy(graph_stream);
 }
+/* tile_do_bench of the empty kernel: events around each launch, and the
+   replays of a CUDA graph of launches (.cuda_graph, Triton's
+   do_bench_cudagraph): what a tuner measures for a tiny kernel */
+static tile_status empty_on_graph_stream(void *u) {
+    (void)u;
+    return empty4(TILE_OPTS(.grid = {1}, .stream = graph_stream), e_x, e_y, 0, 1.0f);
+}
+static void do_bench_rows(void) {
+    tile_bench_result a, b;
+    tile_status st = tile_stream_create(&graph_stream);
+    if (st == TILE_OK) st = tile_do_bench(empty_on_graph_stream, NULL, TILE_BENCH_OPTS(.stream = graph_stream, .no_flush = 1, .rep_ms = 50), &a);
+    if (st == TILE_OK) st = tile_do_bench(empty_on_graph_stream, NULL, TILE_BENCH_OPTS(.stream = graph_stream, .cuda_graph = 1, .rep_ms = 50), &b);
+    if (bench_ok(st, "tile_do_bench of the empty kernel"))
+        printf("tile_do_bench, empty kernel: %.2f us a run between events (%d runs), %.2f us in a CUDA graph (.cuda_graph, %d runs)\n",
+               a.median_ms * 1e3, a.reps, b.median_ms * 1e3, b.reps);
+    tile_stream_destroy(graph_stream);
+}
 /* one round: us per launch on the host, `count` launches after one (which
    may compile) and a synchronize; 0 on failure */
 static double launch_round(tile_status (*launch)(void), int count) {
@@ -379,6 +396,7 @@ int main(void) {
     launch_cost("empty kernel, 4 arguments", launch_empty4, count, 3.0);
     launch_cost("empty kernel, 4 arguments, 1000/round", launch_empty4, 1000, 3.0);
     graph_row(smoke ? 10 : 2000);   /* CUDA graphs: the host cost of a replay */
+    do_bench_rows();
     /* the driver alone: the same function through cuLaunchKernel, for scale */
     if (strcmp(tile_backend_name(), "interp") != 0) {
         const tile__kstate *ks = (const tile__kstate *)TILE_KERNEL_OF(empty4)->state;

@@ -487,6 +487,61 @@ static void test_do_bench(void) {
     tile_clear_error();
 }
 
+/* .cuda_graph (Triton's do_bench_cudagraph): runs captured on a stream, replays timed */
+typedef struct graph_ctx { float *x, *y, *out; int n; tile_stream s; int calls; } graph_ctx;
+static tile_status add_on_stream(void *u) {
+    graph_ctx *c = (graph_ctx *)u;
+    c->calls++;
+    return add_kernel(TILE_OPTS(.grid = {tile_cdiv(c->n, 256)}, .meta = {{"BLOCK", 256}}, .stream = c->s), c->x, c->y, c->out, c->n);
+}
+static void test_do_bench_graph(void) {
+    int n = 2999;   /* a key no other part of this test tunes */
+    size_t bytes = (size_t)n * sizeof(float);
+    float *hx = (float *)malloc(bytes), *ho = (float *)malloc(bytes);
+    graph_ctx c = {(float *)tile_malloc(bytes), (float *)tile_malloc(bytes), (float *)tile_malloc(bytes), n, NULL, 0};
+    for (int i = 0; i < n; i++) hx[i] = (float)tt_uniform(-2, 2);
+    tile_memcpy_htod(c.x, hx, bytes);
+    tile_memcpy_htod(c.y, hx, bytes);
+    tile_memset(c.out, 0xA5, bytes);
+    TT_OK(tile_stream_create(&c.s));
+    tile_bench_result r;
+    TT_OK(tile_do_bench(add_on_stream, &c, TILE_BENCH_OPTS(.cuda_graph = 1, .stream = c.s, .reps = 4), &r));
+    /* fn: once to compile, 5 captured to estimate, 4 captured to time (replays do not call it) */
+    TT_CHECK(c.calls == 1 + 5 + 4 && r.reps == 10 * 4, "cuda_graph: %d calls of fn (want 10), %d runs timed (want 40)", c.calls, r.reps);
+    TT_CHECK(r.median_ms > 0 && r.min_ms <= r.median_ms && r.median_ms <= r.max_ms, "cuda_graph: min %g median %g max %g", r.min_ms, r.median_ms,
+             r.max_ms);
+    tile_stream_synchronize(c.s);
+    tile_memcpy_dtoh(ho, c.out, bytes);
+    int bad = 0;
+    for (int i = 0; i < n; i++) bad += ho[i] != hx[i] + hx[i];
+    TT_CHECK(!bad, "cuda_graph: the replayed runs computed x + y (%d elements differ)", bad);
+    /* what a graph cannot hold */
+    int line = __LINE__ + 1;
+    tile_status st = tile_do_bench(add_on_stream, &c, TILE_BENCH_OPTS(.cuda_graph = 1, .reps = 4), &r);
+    TT_CHECK(st == TILE_ERR_VALUE && strstr(tile_last_error(), "needs .stream"), "cuda_graph without a stream (line %d): %s", line, tile_last_error());
+    st = tile_do_bench(add_on_stream, &c, TILE_BENCH_OPTS(.cuda_graph = 1, .stream = c.s, .setup = count_setup), &r);
+    TT_CHECK(st == TILE_ERR_VALUE && strstr(tile_last_error(), ".setup or .teardown"), "cuda_graph with a setup: %s", tile_last_error());
+    tile_clear_error();
+    /* a tuner timing by graph replays picks a config, and the launch is right */
+    static tile_autotuner graph_tuner = {TILE_AUTOTUNE_CONFIGS(add_configs), .key = {"n"}, .grid = grid_1d, .bench = {.cuda_graph = 1}};
+    tile_memset(c.out, 0xA5, bytes);
+    tile_cache_stats s0 = stats();
+    TT_OK(add_kernel(TILE_OPTS(.tune = &graph_tuner), c.x, c.y, c.out, n));
+    tile_cache_stats s1 = stats();
+    tile_memcpy_dtoh(ho, c.out, bytes);
+    bad = 0;
+    for (int i = 0; i < n; i++) bad += ho[i] != hx[i] + hx[i];
+    TT_CHECK(!bad && s1.configs_timed - s0.configs_timed == (long)(sizeof add_configs / sizeof add_configs[0]),
+             "a tuner with .bench.cuda_graph: %d elements differ, %ld configs timed", bad, s1.configs_timed - s0.configs_timed);
+    tile_autotune_release(&graph_tuner);
+    tile_stream_destroy(c.s);
+    tile_free(c.x);
+    tile_free(c.y);
+    tile_free(c.out);
+    free(hx);
+    free(ho);
+}
+
 static void test_disk(void) {
     char path[900], other[900];
     clean_dir();
@@ -615,6 +670,7 @@ int main(int argc, char **argv) {
     test_heuristics();
     test_hooks();
     test_do_bench();
+    test_do_bench_graph();
     test_disk();
     test_processes();
 
