@@ -287,7 +287,7 @@ static tile_status tile__bench_graph(tile_bench_fn fn, void *user, const tile_be
                            "without .cuda_graph");
     tile_event ev[2 * RETRIES] = {0};
     tile_graph g = NULL;
-    float ms[RETRIES];
+    float ms[RETRIES] = {0};
     tile_status st = fn(user);   /* compiles, outside any graph */
     if (st == TILE_OK) st = tile_stream_synchronize(s);
     for (int i = 0; i < 2 * RETRIES && st == TILE_OK; i++) st = tile_event_create(&ev[i]);
