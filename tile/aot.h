@@ -12,7 +12,8 @@
    launches then look a variant up in the tables before anything compiles,
    and its tuners look up their winners, so it starts with no LLVM, no
    NVRTC and no compile. A variant the tables lack is compiled as usual (the
-   JIT), or is an error with TILE_AOT_ONLY=1.
+   JIT; without a GPU the interpreter runs it, compiling nothing), or is an
+   error with TILE_AOT_ONLY=1.
 
    What a key holds, and what it leaves out: an entry is found by the
    kernel's name and signature, a hash of its IR after the front half (so
@@ -101,8 +102,8 @@ static tile_status tile__aot_variant(const tile_kernel *k, const tile_launch *o,
                            "program with TILE_EXPORT=<dir> on the launches that need it, and build with the C files it writes",
                            k->name, v->cfg.arch, v->cfg.num_warps, v->cfg.num_stages);
     if (tile__at_knobs_get()->verbose)
-        fprintf(stderr, "tile aot: %s (%s, num_warps %d, num_stages %d) is not in the TILE_AOT tables: compiling it\n", k->name, v->cfg.arch,
-                v->cfg.num_warps, v->cfg.num_stages);
+        fprintf(stderr, "tile aot: %s (%s, num_warps %d, num_stages %d) is not in the TILE_AOT tables: %s\n", k->name, v->cfg.arch, v->cfg.num_warps,
+                v->cfg.num_stages, tile__gpu_mode() ? "compiling it" : "the interpreter runs it");
     return TILE_ERR_COUNT_;
 }
 /* A tuner's winner from the tables (the index of the config), else -1;
