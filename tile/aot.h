@@ -103,7 +103,7 @@ static tile_status tile__aot_variant(const tile_kernel *k, const tile_launch *o,
                            k->name, v->cfg.arch, v->cfg.num_warps, v->cfg.num_stages);
     if (tile__at_knobs_get()->verbose)
         fprintf(stderr, "tile aot: %s (%s, num_warps %d, num_stages %d) is not in the TILE_AOT tables: %s\n", k->name, v->cfg.arch, v->cfg.num_warps,
-                v->cfg.num_stages, tile__gpu_mode() ? "compiling it" : "the interpreter runs it");
+                v->cfg.num_stages, tile__gpu_mode() || tile__export_on() ? "compiling it" : "the interpreter runs it");
     return TILE_ERR_COUNT_;
 }
 /* A tuner's winner from the tables (the index of the config), else -1;
