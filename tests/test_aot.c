@@ -85,18 +85,6 @@ static void workload(void) {
     for (int i = 0; i < N; i++) bad += !tt_close(hout[i], 1.5 * (double)hx[i] + 1.0, 1e-6, 1e-6);
     TT_CHECK(bad == 0, "aot_axpb: %d of %d elements wrong", bad, N);
 }
-#ifdef TILE_AOT
-/* is a library whose name holds `part` mapped into this process? */
-static int mapped(const char *part) {
-    FILE *fp = fopen("/proc/self/maps", "r");
-    char line[1024];
-    int found = 0;
-    if (!fp) return 0;
-    while (!found && fgets(line, sizeof line, fp)) found = strstr(line, part) != NULL;
-    fclose(fp);
-    return found;
-}
-#endif
 static long count_files(const char *dir, const char *suffix) {
     char cmd[600];
     snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null | grep -c '%s$'", dir, suffix);
@@ -117,6 +105,10 @@ static int file_has(const char *path, const char *text) {
     fclose(fp);
     return found;
 }
+#ifdef TILE_AOT
+/* is a library whose name holds `part` mapped into this process? */
+static int mapped(const char *part) { return file_has("/proc/self/maps", part); }
+#endif
 
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "self";
