@@ -997,7 +997,11 @@ static void fz_step(unsigned op) {
         unsigned rb = fz_u8();
         o.n_rounds = rb < 240 ? (int)(rb % 12) : (int)rb - 240 + 60;   /* 0 (10) .. 11, and the odd one past 64 */
         tl_t offset = fz_pick(), seed = fz_pick(), out[4];
-        if (!fz_spend(offset, 16 * (o.n_rounds ? o.n_rounds : 10) + 40)) offset = tl__cint(7);   /* ~16 ops a round, ~40 to convert */
+        /* ~16 ops a round, ~40 to convert, over the shape of seed and offset
+           together: a tile seed makes the whole Philox run that wide too */
+        long long ops = 16 * (o.n_rounds ? o.n_rounds : 10) + 40;
+        if (!fz_spend(offset, ops)) offset = tl__cint(7);
+        if (fz_numel(seed) > fz_numel(offset) && !fz_spend(seed, ops)) seed = tl__cint(5);
         tl_t r = tl_random_at(FZ_AT, kind, seed, offset, out, o);
         if (kind == TL__RAND_INT4 || kind == TL__RAND_U4 || kind == TL__RAND_N4)
             for (int k = 0; k < 4; k++) fz_push(out[k]);
