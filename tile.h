@@ -405,6 +405,9 @@ typedef struct tile_cache_stats {
     long aot_loads;          /* >>aot: variants and tuner winners a TILE_AOT build
                                 took from its tables                               */
     long aot_misses;         /* and those it looked for there and did not find     */
+    long compile_peak;       /* the most variants compiled at the same time (a
+                                tuner compiles its configs at once, one thread
+                                each, through either back end)                    */
 } tile_cache_stats;
 void tile_cache_stats_get(tile_cache_stats *out);
 /* >>aot: kernels shipped ahead of time (tile/aot.h; README "Shipping

@@ -99,6 +99,7 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(void, LLVMSetTarget, (LLVMModuleRef, const char *))                                                                  \
     X(void, LLVMSetModuleDataLayout, (LLVMModuleRef, LLVMTargetDataRef))                                                   \
     X(char *, LLVMPrintModuleToString, (LLVMModuleRef))                                                                    \
+    X(LLVMMemoryBufferRef, LLVMWriteBitcodeToMemoryBuffer, (LLVMModuleRef))                                                \
     X(void, LLVMDisposeMessage, (char *))                                                                                  \
     X(LLVMTypeRef, LLVMInt1TypeInContext, (LLVMContextRef))                                                                \
     X(LLVMTypeRef, LLVMInt8TypeInContext, (LLVMContextRef))                                                                \
@@ -238,9 +239,8 @@ static int tile__ll_ok;
 static int tile__ll_knob;      /* TILE_LLVM is set and names no usable LLVM */
 static unsigned tile__ll_major, tile__ll_minor, tile__ll_patch;   /* the libLLVM loaded; minor and patch from LLVM 16 */
 static char tile__ll_why[1024], tile__ll_path[512];
-static pthread_mutex_t tile__ll_lock = PTHREAD_MUTEX_INITIALIZER;
-static LLVMContextRef tile__ll_ctx;
 static LLVMMemoryBufferRef tile__ll_libdevice; /* libdevice.10.bc's bytes, read once */
+static pthread_mutex_t tile__ll_libdevice_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* a string copied into n bytes, cut short if it must be */
 static void tile__ll_copy(char *dst, size_t n, const char *src) {
@@ -325,7 +325,6 @@ static void tile__ll_open(void) {
     L.LLVMInitializeNVPTXTarget();
     L.LLVMInitializeNVPTXTargetMC();
     L.LLVMInitializeNVPTXAsmPrinter();
-    tile__ll_ctx = L.LLVMContextCreate();
     tile__ll_ok = 1;
 }
 /* tile_backend_hooks.load: 1 when LLVM is ready; else why not, and -1 when
@@ -1391,12 +1390,39 @@ static void tile__ll_target(const char *arch, char *cpu, size_t n, char *feat, s
     }
 }
 typedef struct tile__ll_tm { char cpu[16]; LLVMTargetMachineRef tm; LLVMTargetDataRef td; } tile__ll_tm;
-static tile__ll_tm tile__ll_tms[8];
+/* Kernels compile side by side, one LLVM context each (LLVM is thread-safe
+   across contexts, not within one): a slot is a context with its own target
+   machines, held by one compile from emit to release. A compile takes the
+   first free slot, or waits for slot (its thread's turn) when all are busy;
+   a tuner's precompile threads (tile_autotune.h) so compile its configs at
+   once through LLVM too, as they do through NVRTC. A context keeps the types
+   and constants of every module made in it, so slot 0, the one a
+   single-threaded program uses, stays the only one that grows. */
+enum { TILE__LL_SLOTS = 8 };
+typedef struct tile__ll_slot {
+    pthread_mutex_t lock;
+    LLVMContextRef ctx;
+    tile__ll_tm tms[8];
+} tile__ll_slot;
+static tile__ll_slot tile__ll_slots[TILE__LL_SLOTS];
+static pthread_once_t tile__ll_slots_once = PTHREAD_ONCE_INIT;
+static void tile__ll_slots_init(void) {
+    for (int i = 0; i < TILE__LL_SLOTS; i++) pthread_mutex_init(&tile__ll_slots[i].lock, NULL);
+}
+static int tile__ll_next_slot;   /* under no lock: only which slot a waiting compile queues on */
+static tile__ll_slot *tile__ll_slot_take(void) {
+    pthread_once(&tile__ll_slots_once, tile__ll_slots_init);
+    for (int i = 0; i < TILE__LL_SLOTS; i++)
+        if (pthread_mutex_trylock(&tile__ll_slots[i].lock) == 0) return &tile__ll_slots[i];
+    tile__ll_slot *s = &tile__ll_slots[(unsigned)__atomic_fetch_add(&tile__ll_next_slot, 1, __ATOMIC_RELAXED) % TILE__LL_SLOTS];
+    pthread_mutex_lock(&s->lock);
+    return s;
+}
 static const char *const tile__ll_triple = "nvptx64-nvidia-cuda";
-static tile__ll_tm *tile__ll_machine(const char *cpu, const char *feat, char *err, size_t n) {
+static tile__ll_tm *tile__ll_machine(tile__ll_tm *tms, const char *cpu, const char *feat, char *err, size_t n) {
     int k = 0;
-    for (; k < 8 && tile__ll_tms[k].tm; k++)
-        if (strcmp(tile__ll_tms[k].cpu, cpu) == 0) return &tile__ll_tms[k];
+    for (; k < 8 && tms[k].tm; k++)
+        if (strcmp(tms[k].cpu, cpu) == 0) return &tms[k];
     if (k == 8) k = 7;
     LLVMTargetRef T = NULL;
     char *msg = NULL;
@@ -1410,15 +1436,15 @@ static tile__ll_tm *tile__ll_machine(const char *cpu, const char *feat, char *er
         snprintf(err, n, "LLVM could not make a target machine for %s %s", cpu, feat);
         return NULL;
     }
-    snprintf(tile__ll_tms[k].cpu, sizeof tile__ll_tms[k].cpu, "%s", cpu);
-    tile__ll_tms[k].tm = tm;
-    tile__ll_tms[k].td = L.LLVMCreateTargetDataLayout(tm);
-    return &tile__ll_tms[k];
+    snprintf(tms[k].cpu, sizeof tms[k].cpu, "%s", cpu);
+    tms[k].tm = tm;
+    tms[k].td = L.LLVMCreateTargetDataLayout(tm);
+    return &tms[k];
 }
 /* libdevice.10.bc from the CUDA toolkit: its bytes are read once; each kernel
    that calls a math function loads it lazily (only the module's symbol table
    is read) and links in just the functions it calls, with what they call. */
-static LLVMMemoryBufferRef tile__ll_get_libdevice(char *err, size_t n) {
+static LLVMMemoryBufferRef tile__ll_get_libdevice_locked(char *err, size_t n) {
     if (tile__ll_libdevice) return tile__ll_libdevice;
     const char *roots[] = {tile__ll_kv ? tile__ll_kv->cuda_home : NULL, tile__ll_kv ? tile__ll_kv->cuda_path : NULL, "/usr/local/cuda", "/opt/cuda"};
     char path[600];
@@ -1433,15 +1459,21 @@ static LLVMMemoryBufferRef tile__ll_get_libdevice(char *err, size_t n) {
     snprintf(err, n, "math functions need libdevice.10.bc (CUDA_HOME/nvvm/libdevice); none was found");
     return NULL;
 }
+static LLVMMemoryBufferRef tile__ll_get_libdevice(char *err, size_t n) {
+    pthread_mutex_lock(&tile__ll_libdevice_lock);
+    LLVMMemoryBufferRef mb = tile__ll_get_libdevice_locked(err, n);
+    pthread_mutex_unlock(&tile__ll_libdevice_lock);
+    return mb;
+}
 /* Link into M the libdevice functions it calls. Every function of the lazily
    loaded libdevice becomes linkonce_odr, so the linker takes only those that
    M references (and, transitively, theirs) and reads only their bodies. */
-static int tile__ll_link_libdevice(LLVMModuleRef M, LLVMTargetDataRef td, char *err, size_t n) {
+static int tile__ll_link_libdevice(LLVMContextRef ctx, LLVMModuleRef M, LLVMTargetDataRef td, char *err, size_t n) {
     LLVMMemoryBufferRef bytes = tile__ll_get_libdevice(err, n);
     if (!bytes) return 0;
     LLVMMemoryBufferRef view = L.LLVMCreateMemoryBufferWithMemoryRange(L.LLVMGetBufferStart(bytes), L.LLVMGetBufferSize(bytes), "libdevice.10.bc", 0);
     LLVMModuleRef ld = NULL;
-    if (!view || L.LLVMGetBitcodeModuleInContext2(tile__ll_ctx, view, &ld)) {   /* it owns `view` from here */
+    if (!view || L.LLVMGetBitcodeModuleInContext2(ctx, view, &ld)) {   /* it owns `view` from here */
         snprintf(err, n, "LLVM could not read libdevice.10.bc");
         return 0;
     }
@@ -1484,18 +1516,19 @@ static tile_status tile__ll_fail(tile_backend_job *job, const char *kernel, cons
     return job->error(TILE_ERR_COMPILE, kernel, msg);
 }
 /* What a job holds from emit to release: the module and the target it is
-   for; LLVM's lock (one context for every kernel) is held all that time. */
+   for, in its slot (a context), which it holds all that time. */
 typedef struct tile__ll_job {
+    tile__ll_slot *slot;
     tile__ll_tm *tm;
     LLVMModuleRef M;
     LLVMValueRef fn;
     int uses_math, raise;
     char cpu[16], feat[32];
-    double t_lower, t_verify;                  /* TILE_DUMP=times */
+    double t_lower, t_verify, t_key;           /* TILE_DUMP=times */
 } tile__ll_job;
 
 /* tile_backend_hooks.emit: lower the kernel into a new module, verify it,
-   and key the job on LLVM's version, the target and the module's text
+   and key the job on LLVM's version, the target and the module's bitcode
    (before libdevice and O3, which depend only on those). */
 static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj) {
     const tile__func *f = (const tile__func *)job->func;
@@ -1513,13 +1546,13 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
         return job->error(TILE_ERR_VALUE, f->name, msg);
     }
     tile__ll_target(job->arch, lj->cpu, sizeof lj->cpu, lj->feat, sizeof lj->feat, &lj->raise);
-    lj->tm = tile__ll_machine(lj->cpu, lj->feat, err, sizeof err);
+    lj->tm = tile__ll_machine(lj->slot->tms, lj->cpu, lj->feat, err, sizeof err);
     if (!lj->tm) return tile__ll_fail(job, f->name, "%s", err);
 
     tile__ll_em c;
     memset(&c, 0, sizeof c);
     c.f = f;
-    c.C = tile__ll_ctx;
+    c.C = lj->slot->ctx;
     c.M = lj->M = L.LLVMModuleCreateWithNameInContext(f->name, c.C);
     L.LLVMSetTarget(c.M, tile__ll_triple);
     L.LLVMSetModuleDataLayout(c.M, lj->tm->td);
@@ -1605,21 +1638,33 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
         st = tile__ll_fail(job, f->name, "LLVM rejected the IR made for this kernel (a bug in tile; the IR is above): %s", msg ? msg : "");
     }
     if (msg) L.LLVMDisposeMessage(msg);
+    double t2 = tile__ll_now();
+    lj->t_verify = t2 - t1;
     if (st == TILE_OK) {
-        /* the key: one line naming this LLVM and the target, then the module */
+        /* the key: one line naming this LLVM and the target, then the
+           module as bitcode, in hex (writing bitcode takes a fifth of the
+           time of printing the module: 10 against 55 ms for a 128x256x64
+           matmul, whose wgmma asm strings are long) */
         char head[800];
         int hn = snprintf(head, sizeof head, "llvm %u.%u.%u %s, %s %s%s\n", tile__ll_major, tile__ll_minor, tile__ll_patch, tile__ll_path, lj->cpu,
                           lj->feat, lj->raise ? " raised" : "");
-        char *ir = L.LLVMPrintModuleToString(c.M);
-        size_t n = ir ? strlen(ir) : 0;
-        if (ir && hn > 0 && (size_t)hn < sizeof head && (job->key = (char *)malloc((size_t)hn + n + 1)) != NULL) {
+        LLVMMemoryBufferRef bc = L.LLVMWriteBitcodeToMemoryBuffer(c.M);
+        size_t n = bc ? L.LLVMGetBufferSize(bc) : 0;
+        if (bc && hn > 0 && (size_t)hn < sizeof head && (job->key = (char *)malloc((size_t)hn + 2 * n + 1)) != NULL) {
+            static const char hex[] = "0123456789abcdef";
+            const unsigned char *b = (const unsigned char *)L.LLVMGetBufferStart(bc);
+            char *o = job->key + hn;
             memcpy(job->key, head, (size_t)hn);
-            memcpy(job->key + hn, ir, n + 1);
+            for (size_t i = 0; i < n; i++) {
+                *o++ = hex[b[i] >> 4];
+                *o++ = hex[b[i] & 15];
+            }
+            *o = 0;
         }
-        if (ir) L.LLVMDisposeMessage(ir);
+        if (bc) L.LLVMDisposeMemoryBuffer(bc);
         if (!job->key) st = job->error(TILE_ERR_NOMEM, f->name, "out of host memory");
     }
-    lj->t_verify = tile__ll_now() - t1;
+    lj->t_key = tile__ll_now() - t2;
     return st;
 }
 /* tile_backend_hooks.assemble: libdevice where a math function is called,
@@ -1633,7 +1678,7 @@ static tile_status tile__ll_assemble(tile_backend_job *job) {
     double t2 = tile__ll_now(), t3, t4, t5;
     /* libdevice, only when a math function is called; everything but the kernel internal */
     if (lj->uses_math) {
-        if (!tile__ll_link_libdevice(lj->M, lj->tm->td, err, sizeof err)) st = tile__ll_fail(job, f->name, "%s", err);
+        if (!tile__ll_link_libdevice(lj->slot->ctx, lj->M, lj->tm->td, err, sizeof err)) st = tile__ll_fail(job, f->name, "%s", err);
         else
             for (LLVMValueRef g = L.LLVMGetFirstFunction(lj->M); g; g = L.LLVMGetNextFunction(g))
                 if (g != lj->fn && !L.LLVMIsDeclaration(g)) L.LLVMSetLinkage(g, LLVM_InternalLinkage);
@@ -1682,8 +1727,8 @@ static tile_status tile__ll_assemble(tile_backend_job *job) {
     }
     t5 = tile__ll_now();
     if (job->times)
-        fprintf(stderr, "tile: %s through LLVM %u (%s %s): lower %.2f ms, verify %.2f ms, link %.2f ms, opt %.2f ms, emit %.2f ms\n", f->name,
-                tile__ll_major, lj->cpu, lj->feat, lj->t_lower, lj->t_verify, t3 - t2, t4 - t3, t5 - t4);
+        fprintf(stderr, "tile: %s through LLVM %u (%s %s): lower %.2f ms, verify %.2f ms, key %.2f ms, link %.2f ms, opt %.2f ms, emit %.2f ms\n", f->name,
+                tile__ll_major, lj->cpu, lj->feat, lj->t_lower, lj->t_verify, lj->t_key, t3 - t2, t4 - t3, t5 - t4);
     return st;
 }
 static tile_status tile__ll_emit(tile_backend_job *job) {
@@ -1692,18 +1737,19 @@ static tile_status tile__ll_emit(tile_backend_job *job) {
     if (!tile__ll_available(why, sizeof why)) return job->error(TILE_ERR_COMPILE, ((const tile__func *)job->func)->name, why);
     tile__ll_job *lj = (tile__ll_job *)calloc(1, sizeof *lj);
     if (!lj) return job->error(TILE_ERR_NOMEM, ((const tile__func *)job->func)->name, "out of host memory");
-    pthread_mutex_lock(&tile__ll_lock);
+    lj->slot = tile__ll_slot_take();
     job->state = lj;
+    if (!lj->slot->ctx && !(lj->slot->ctx = L.LLVMContextCreate())) return job->error(TILE_ERR_NOMEM, ((const tile__func *)job->func)->name, "out of host memory: an LLVM context");
     return tile__ll_emit_locked(job, lj);
 }
-/* tile_backend_hooks.release: the module, and LLVM's lock */
+/* tile_backend_hooks.release: the module, and the slot */
 static void tile__ll_release(tile_backend_job *job) {
     tile__ll_job *lj = (tile__ll_job *)job->state;
     if (!lj) return;
     if (lj->M) L.LLVMDisposeModule(lj->M);
+    pthread_mutex_unlock(&lj->slot->lock);
     free(lj);
     job->state = NULL;
-    pthread_mutex_unlock(&tile__ll_lock);
 }
 
 static const tile_backend_hooks tile__ll_hooks = {"llvm", tile__ll_load_hook, tile__ll_supports, tile__ll_emit, tile__ll_assemble, tile__ll_release, 1};

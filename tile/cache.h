@@ -106,6 +106,15 @@ static void tile__at_count(long *field) {
     (*field)++;
     pthread_mutex_unlock(&tile__at_stats_lock);
 }
+/* compiles in flight: from the code's emission to its PTX, the span the
+   back end holds its compiler (an LLVM context, an NVRTC program) */
+static long tile__at_compiling;
+static void tile__at_compiling_add(int d) {
+    pthread_mutex_lock(&tile__at_stats_lock);
+    tile__at_compiling += d;
+    if (tile__at_compiling > tile__at_stats.compile_peak) tile__at_stats.compile_peak = tile__at_compiling;
+    pthread_mutex_unlock(&tile__at_stats_lock);
+}
 void tile_cache_stats_get(tile_cache_stats *out) {
     if (!out) return;
     pthread_mutex_lock(&tile__at_stats_lock);

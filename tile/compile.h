@@ -466,7 +466,11 @@ static tile_status tile__compile_to(const tile_kernel *k, const tile__func *f, c
     if (st == TILE_OK) st = tile__emit_stage(g, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */
         from_disk = tile__kdisk_load(k, cfg, key, v);
-    if (st == TILE_OK && !from_disk) st = tile__assemble_stage(g, cfg, &em, &ptx);  /* ptx */
+    if (st == TILE_OK && !from_disk) {   /* counted while the back end holds its compiler (before the release) */
+        tile__at_compiling_add(1);
+        st = tile__assemble_stage(g, cfg, &em, &ptx);  /* ptx */
+        tile__at_compiling_add(-1);
+    }
     tile__emitted_free(&em);
     tile__plan_free(&plan);
     tile__func_free(&own);
