@@ -405,6 +405,8 @@ typedef struct tile_cache_stats {
     long aot_loads;          /* >>aot: variants and tuner winners a TILE_AOT build
                                 took from its tables                               */
     long aot_misses;         /* and those it looked for there and did not find     */
+    long configs_stopped;    /* of configs_timed, those a tuner's .cutoff stopped
+                                after their first runs                            */
     long compile_peak;       /* the most variants compiled at the same time (a
                                 tuner compiles its configs at once, one thread
                                 each, through either back end)                    */

@@ -41,6 +41,9 @@
                      the timed region
      .bench          how each config is timed (tile_bench_opts; by default 10 ms
                      of warm-up and 40 ms of timed runs per config on a GPU)
+     .cutoff         a config whose first runs are all slower than this times
+                     the best median so far is timed no further (default 1.25;
+                     negative: every config in full)
 
    BENCHMARKING (triton.testing.do_bench)
        tile_bench_result r;
@@ -139,10 +142,16 @@ typedef struct tile_bench_opts {
                                 launch costs vanish from short kernels' times. fn must
                                 launch on .stream (not NULL); no setup, teardown or
                                 L2 flush between runs (they would be in the graph)  */
+    double stop_above_ms;    /* > 0: stop early when the first runs show fn is slower:
+                                the estimating runs (or, when both counts are given,
+                                the first 3 timed ones; with .cuda_graph the graph
+                                of 5) all took longer than this; the result is those
+                                runs', with .stopped set (a tuner's .cutoff)      */
 } tile_bench_opts;
 typedef struct tile_bench_result {
     double median_ms, mean_ms, min_ms, max_ms, p20_ms, p80_ms;
     int reps, warmup;
+    int stopped;             /* 1: .stop_above_ms ended it after the first runs  */
 } tile_bench_result;
 #define TILE_BENCH_OPTS(...) (&(tile_bench_opts){__VA_ARGS__})   /* C only */
 /* Time fn(user): one run to compile, three to estimate one run's time
@@ -175,6 +184,11 @@ typedef struct tile_autotuner {
     tile_status (*pre_hook)(const tile_tune_args *a);
     tile_status (*post_hook)(const tile_tune_args *a);
     tile_bench_opts bench;   /* zero: 25 ms warm-up, 100 ms of runs (interpreter: 1 and 3 runs) */
+    double cutoff;           /* a config whose first runs are all slower than cutoff
+                                times the best median so far is timed no further (it
+                                cannot win); 0: 1.25; negative: every config timed in
+                                full; between 0 and 1: an error (it could stop the
+                                winner)                                              */
     void *user;
     void *state;             /* the library's: the table of winners             */
 } tile_autotuner;
@@ -266,6 +280,18 @@ static void tile__bench_stats(float *ms, int reps, int warmup, tile_bench_result
     out->reps = reps;
     out->warmup = warmup;
 }
+/* .stop_above_ms: when every one of the first n runs took longer, the
+   result is theirs, marked stopped (1); else 0 */
+static int tile__bench_stop(const tile_bench_opts *o, const float *first_ms, int n, tile_bench_result *out) {
+    float t[8];
+    if (!(o->stop_above_ms > 0) || n < 1 || n > 8) return 0;
+    for (int i = 0; i < n; i++)
+        if (first_ms[i] <= o->stop_above_ms) return 0;
+    memcpy(t, first_ms, (size_t)n * sizeof *t);
+    tile__bench_stats(t, n, 0, out);
+    out->stopped = 1;
+    return 1;
+}
 /* n runs of fn captured on stream s into *g */
 static tile_status tile__bench_capture(tile_bench_fn fn, void *user, tile_stream s, int n, tile_graph *g) {
     tile_status st = tile_graph_begin(s), st2;
@@ -304,6 +330,14 @@ static tile_status tile__bench_graph(tile_bench_fn fn, void *user, const tile_be
     }
     tile_graph_destroy(g);
     g = NULL;
+    if (st == TILE_OK && o->stop_above_ms > 0 && est > o->stop_above_ms) {   /* it cannot win: the graph of EST says so */
+        ms[0] = (float)est;
+        tile__bench_stats(ms, 1, 1, out);
+        out->reps = EST;
+        out->stopped = 1;
+        for (int i = 0; i < 2 * RETRIES; i++) tile_event_destroy(ev[i]);
+        return TILE_OK;
+    }
     if (est <= 0) est = 1e-3;
     int runs = o->reps > 0 ? o->reps : (int)((o->rep_ms > 0 ? o->rep_ms : 100) / est);
     runs = runs < 1 ? 1 : runs > MAX_RUNS ? MAX_RUNS : runs;
@@ -348,10 +382,14 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
     /* a run's cost is the larger of its kernel time and its wall time with
        setup and flush: tiny kernels must not turn rep_ms into seconds */
     double est = nest ? (tile__host_ms() - wall0) / nest : 0, kernel = 0;
+    float est_ms[NEST];
     for (int i = 0; i < nest && st == TILE_OK; i++) {
-        float t = 0;
-        st = tile_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &t);
-        kernel += t / nest;
+        st = tile_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &est_ms[i]);
+        kernel += est_ms[i] / nest;
+    }
+    if (st == TILE_OK && nest && tile__bench_stop(o, est_ms, nest, out)) {
+        for (int i = 0; i < 2 * NEST; i++) tile_event_destroy(ev[i]);
+        return TILE_OK;
     }
     if (kernel > est) est = kernel;
     if (est <= 0) est = 1e-3;
@@ -363,14 +401,25 @@ tile_status tile_do_bench(tile_bench_fn fn, void *user, const tile_bench_opts *o
         st = tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_do_bench: out of host memory for %d runs", reps);
     for (int i = 0; i < 2 * reps && st == TILE_OK; i++) st = tile_event_create(&evs[i]);
     for (int i = 0; i < warmup && st == TILE_OK; i++) st = tile__bench_run(fn, user, o, NULL, NULL);
-    for (int i = 0; i < reps && st == TILE_OK; i++) st = tile__bench_run(fn, user, o, evs[2 * i], evs[2 * i + 1]);
-    if (st == TILE_OK) st = tile_event_synchronize(evs[2 * reps - 1]);
-    for (int i = 0; i < reps && st == TILE_OK; i++) st = tile_event_elapsed_ms(evs[2 * i], evs[2 * i + 1], &ms[i]);
-    if (st == TILE_OK) tile__bench_stats(ms, reps, warmup, out);
-    else
+    int first = !nest && o->stop_above_ms > 0 ? (reps < NEST ? reps : NEST) : 0;   /* both counts given: the first timed runs decide */
+    int made = reps;                                                                 /* event pairs to destroy */
+    for (int i = 0; i < reps && st == TILE_OK; i++) {
+        st = tile__bench_run(fn, user, o, evs[2 * i], evs[2 * i + 1]);
+        if (st != TILE_OK || i + 1 != first) continue;
+        st = tile_event_synchronize(evs[2 * i + 1]);
+        for (int j = 0; j < first && st == TILE_OK; j++) st = tile_event_elapsed_ms(evs[2 * j], evs[2 * j + 1], &ms[j]);
+        if (st == TILE_OK && tile__bench_stop(o, ms, first, out)) {
+            out->warmup = warmup;
+            break;
+        }
+    }
+    if (st == TILE_OK && !out->stopped) st = tile_event_synchronize(evs[2 * reps - 1]);
+    for (int i = 0; i < reps && st == TILE_OK && !out->stopped; i++) st = tile_event_elapsed_ms(evs[2 * i], evs[2 * i + 1], &ms[i]);
+    if (st == TILE_OK && !out->stopped) tile__bench_stats(ms, reps, warmup, out);
+    else if (st != TILE_OK)
         tile_synchronize();
     for (int i = 0; i < 2 * NEST; i++) tile_event_destroy(ev[i]);
-    for (int i = 0; evs && i < 2 * reps; i++) tile_event_destroy(evs[i]);
+    for (int i = 0; evs && i < 2 * made; i++) tile_event_destroy(evs[i]);
     free(evs);
     free(ms);
     return st;
@@ -776,6 +825,13 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         st = tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "the tuner's prune function left no config");
         goto done;
     }
+    if (t->cutoff > 0 && t->cutoff < 1) {
+        st = tile__error(TILE_ERR_VALUE, k->name, o->file, o->line,
+                         "the tuner's .cutoff is %g: a config slower than that times the best so far is timed no further, so below 1 it could stop "
+                         "the winner; give 1 or more (0: 1.25; negative: every config timed in full)",
+                         t->cutoff);
+        goto done;
+    }
     for (int i = 0; i < n && st == TILE_OK; i++) {
         st = tile__config_launch(o, k, &cf[i], &base[i]);
         full[i] = base[i];
@@ -897,24 +953,31 @@ static tile_status tile__tune(const tile_autotuner *t, const tile__tune_state *s
         else bo.warmup = 1, bo.reps = 3;
     }
     int best = -1;
+    double cutoff = t->cutoff == 0 ? 1.25 : t->cutoff;
     for (int i = 0; i < n; i++) {
         tile_bench_result r;
         tile_status cst = TILE_ERR_COMPILE;
         run.l = full[i];
         if (gs) run.l.stream = gs;
         if (!failed[i]) {
+            tile_bench_opts bi = bo;
+            if (cutoff > 0 && best >= 0 && !(bo.stop_above_ms > 0)) bi.stop_above_ms = cutoff * ms[best];   /* .bench's own, if set, stays */
             tile__err_mute++;   /* a config that fails is left out, quietly (as above) */
-            cst = tile_do_bench(tile__tune_fn, &run, &bo, &r);
+            cst = tile_do_bench(tile__tune_fn, &run, &bi, &r);
             tile__err_mute--;
             tile__at_count(&tile__at_stats.configs_timed);
+            if (cst == TILE_OK && r.stopped) tile__at_count(&tile__at_stats.configs_stopped);
             if (cst != TILE_OK) tile__tune_failure(&first, firsterr, sizeof firsterr, cst);
         }
         ms[i] = cst == TILE_OK ? r.median_ms : INFINITY;
-        if (cst == TILE_OK && (best < 0 || ms[i] < ms[best])) best = i;
+        if (cst == TILE_OK && !r.stopped && (best < 0 || ms[i] < ms[best])) best = i;
         if (kn->verbose) {
             tile__sbuf c = {0};
             tile__config_text(&c, &full[i]);
-            if (cst == TILE_OK)
+            if (cst == TILE_OK && r.stopped)
+                fprintf(stderr, "tile autotune:   %-60s %10.4f ms (stopped after %d runs: all slower than %.4f ms)\n", c.s ? c.s : "", r.median_ms, r.reps,
+                        bo.stop_above_ms > 0 ? bo.stop_above_ms : cutoff * ms[best]);
+            else if (cst == TILE_OK)
                 fprintf(stderr, "tile autotune:   %-60s %10.4f ms (p20 %.4f, p80 %.4f, %d runs)\n", c.s ? c.s : "", r.median_ms, r.p20_ms, r.p80_ms, r.reps);
             else
                 fprintf(stderr, "tile autotune:   %-60s     failed: %s\n", c.s ? c.s : "", failed[i] ? "it does not build" : tile_last_error());

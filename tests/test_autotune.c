@@ -487,6 +487,75 @@ static void test_do_bench(void) {
     tile_clear_error();
 }
 
+/* .stop_above_ms, and a tuner's .cutoff: what cannot win is timed no further */
+static const tile_autotune_config cut_configs[] = {   /* the fast one first */
+    {.meta = {{"BLOCK", 256}, {"REPEAT", 1}}, .num_warps = 4},
+    {.meta = {{"BLOCK", 256}, {"REPEAT", 64}}, .num_warps = 4},
+    {.meta = {{"BLOCK", 128}, {"REPEAT", 48}}, .num_warps = 4},
+};
+static void test_cutoff(void) {
+    tile_bench_result r;
+    if (!tile__gpu_mode()) {   /* a host spin: events on a GPU do not see it */
+        double ms = 2.0;
+        spin_calls = 0;
+        TT_OK(tile_do_bench(spin, &ms, TILE_BENCH_OPTS(.warmup_ms = 4, .rep_ms = 20, .no_flush = 1, .stop_above_ms = 1.0), &r));
+        TT_CHECK(r.stopped == 1 && r.reps == 3 && spin_calls == 1 + 3 && r.min_ms > 1.0,
+                 "stop_above_ms 1 on 2 ms runs: stopped after the estimate (stopped %d, %d reps, %d calls, min %g)", r.stopped, r.reps, spin_calls,
+                 r.min_ms);
+        spin_calls = 0;
+        TT_OK(tile_do_bench(spin, &ms, TILE_BENCH_OPTS(.warmup = 2, .reps = 7, .no_flush = 1, .stop_above_ms = 1.0), &r));
+        TT_CHECK(r.stopped == 1 && r.reps == 3 && spin_calls == 1 + 2 + 3, "with both counts: stopped after 3 timed runs (stopped %d, %d reps, %d calls)",
+                 r.stopped, r.reps, spin_calls);
+        spin_calls = 0;
+        TT_OK(tile_do_bench(spin, &ms, TILE_BENCH_OPTS(.warmup = 2, .reps = 7, .no_flush = 1, .stop_above_ms = 1000), &r));
+        TT_CHECK(r.stopped == 0 && r.reps == 7 && spin_calls == 1 + 2 + 7, "under the bound: every run (stopped %d, %d reps, %d calls)", r.stopped,
+                 r.reps, spin_calls);
+    }
+    /* a tuner: the two slow configs stop after their first runs, the fast one wins */
+    int n = tile__gpu_mode() ? 1 << 22 : 4093;   /* keys no other part of this test tunes */
+    size_t bytes = (size_t)(n + 1) * sizeof(float);
+    float *hx = (float *)malloc(bytes), *ho = (float *)malloc(bytes);
+    float *x = (float *)tile_malloc(bytes), *y = (float *)tile_malloc(bytes), *out = (float *)tile_malloc(bytes);
+    for (int i = 0; i <= n; i++) hx[i] = (float)tt_uniform(-2, 2);
+    TT_OK(tile_memcpy_htod(x, hx, bytes));
+    TT_OK(tile_memcpy_htod(y, hx, bytes));
+    static tile_autotuner cut = {TILE_AUTOTUNE_CONFIGS(cut_configs), .key = {"n"}, .grid = grid_1d, .bench = {.warmup = 1, .reps = 5}};
+    static tile_autotuner full = {TILE_AUTOTUNE_CONFIGS(cut_configs), .key = {"n"}, .grid = grid_1d, .bench = {.warmup = 1, .reps = 5}, .cutoff = -1};
+    for (int pass = 0; pass < 2; pass++) {   /* the default cutoff; then -1: everything timed in full */
+        int m = n - pass;
+        tile_memset(out, 0xA5, bytes);
+        tile_cache_stats s0 = stats();
+        tile_launch best;
+        TT_OK(tile_autotune_best(pass ? &full : &cut, TILE_KERNEL_OF(add_kernel), NULL, (tile_arg[]){{.p = x}, {.p = y}, {.p = out}, {.i = m}}, &best));
+        TT_OK(add_kernel(TILE_OPTS(.tune = pass ? &full : &cut), x, y, out, m));
+        tile_cache_stats s1 = stats();
+        tile_memcpy_dtoh(ho, out, bytes);
+        int bad = 0;
+        for (int i = 0; i < m; i++) bad += ho[i] != hx[i] + hx[i];
+        long timed = s1.configs_timed - s0.configs_timed, stopped = s1.configs_stopped - s0.configs_stopped;
+        TT_CHECK(!bad && timed == 3 && stopped == (pass ? 0 : 2) && tile_meta_of(&best, "REPEAT") == 1,
+                 "cutoff %s: %ld configs timed, %ld stopped (want %d), winner REPEAT %lld, %d elements wrong", pass ? "-1" : "default", timed, stopped,
+                 pass ? 0 : 2, tile_meta_of(&best, "REPEAT"), bad);
+    }
+    /* below 1 it could stop the winner: an error at the launch's line */
+    static tile_autotuner low = {TILE_AUTOTUNE_CONFIGS(cut_configs), .key = {"n"}, .grid = grid_1d, .cutoff = 0.5};
+    int line = __LINE__ + 1;
+    tile_status st = add_kernel(TILE_OPTS(.tune = &low), x, y, out, n);
+    char at[64];
+    snprintf(at, sizeof at, "%s:%d", __FILE__, line);
+    TT_CHECK(st == TILE_ERR_VALUE && strstr(tile_last_error(), ".cutoff is 0.5") && strstr(tile_last_error(), at), "cutoff 0.5: %s: %s",
+             tile_status_id(st), tile_last_error());
+    tile_clear_error();
+    tile_autotune_release(&cut);
+    tile_autotune_release(&full);
+    tile_autotune_release(&low);
+    tile_free(x);
+    tile_free(y);
+    tile_free(out);
+    free(hx);
+    free(ho);
+}
+
 /* .cuda_graph (Triton's do_bench_cudagraph): runs captured on a stream, replays timed */
 typedef struct graph_ctx { float *x, *y, *out; int n; tile_stream s; int calls; } graph_ctx;
 static tile_status add_on_stream(void *u) {
@@ -670,6 +739,7 @@ int main(int argc, char **argv) {
     test_heuristics();
     test_hooks();
     test_do_bench();
+    test_cutoff();
     test_do_bench_graph();
     test_disk();
     test_processes();
