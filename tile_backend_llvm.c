@@ -766,6 +766,12 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         default: break;
         }
         if (cmp >= 0) return tile__ll_new(c, rt, L.LLVMBuildFCmp(B, cmp, x, y, ""), 0);
+        if (!r && tile__op_libm[code]) {   /* libdevice's two-operand functions (tl_libdevice): __nv_atan2f, __nv_atan2 */
+            char fn[40];
+            snprintf(fn, sizeof fn, "__nv_%s%s", tile__op_libm[code], t == TL_F64 ? "" : "f");
+            c->uses_math = 1;
+            r = tile__ll_call2(c, fn, tile__ll_fty(c, t), x, y);
+        }
         if (r) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, r), 0);
         tile__ll_missing(c, "a binary float op");
         return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);

@@ -557,6 +557,17 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
 #define tl_floor(x)   tl_floor_at(TL__HERE, TL__V(x))
 #define tl_ceil(x)    tl_ceil_at(TL__HERE, TL__V(x))
 
+/* libdevice's math functions by name (Triton's extra.cuda.libdevice):
+   tl_libdevice("erfinv", x), tl_libdevice("atan2", y, x). Floats only (f16
+   and bf16 compute in f32); operands broadcast and promote as tl_add's. On
+   the GPU a call of __nv_<name>f / __nv_<name>; in the interpreter the C
+   math library's function, or tile's own where C has none (erfinv,
+   erfcinv, erfcx, cospi, sinpi, rcbrt, exp10). Every name tile knows is in
+   README → The language; any other is TILE_ERR_VALUE at the call's line. */
+#define tl_libdevice(name, ...) (TILE__MAP(TL__PUSHV, __VA_ARGS__), tl__libdevice_stk(TL__HERE, (name), TILE__NARG(__VA_ARGS__)))
+tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args);
+tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);
+
 /* exp(x - max) / sum(exp(x - max)) along axis (TL_ALL: the whole tile) */
 #define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis);

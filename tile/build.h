@@ -1246,6 +1246,58 @@ tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape
     tl_t base = tile__pop(file, line);
     return tl_make_tensor_descriptor_at(file, line, base, n, sh, nstrides, st, block);
 }
+/* ---- libdevice by name ------------------------------------------------------------------ */
+/* names that are ops of another name, or not a libm row */
+static const struct { const char *name; tile__opcode code; } tile__ld_alias[] = {
+    {"fabs", TILE__OP_ABS}, {"fmin", TILE__OP_MIN}, {"fmax", TILE__OP_MAX}, {"fmod", TILE__OP_MOD}, {"fma", TILE__OP_FMA},
+};
+tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args) {
+    enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias };
+    if (!name) return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: the function's name is NULL");
+    int code = -1;
+    for (int c = 0; c < TILE__OP_COUNT_ && code < 0; c++)
+        if (tile__op_libm[c] && strcmp(tile__op_libm[c], name) == 0) code = c;
+    for (int k = 0; k < NALIAS && code < 0; k++)
+        if (strcmp(tile__ld_alias[k].name, name) == 0) code = (int)tile__ld_alias[k].code;
+    if (code < 0) {
+        char known[1024];
+        size_t used = 0;
+        known[0] = 0;
+        for (int c = 0; c < TILE__OP_COUNT_ && used < sizeof known; c++)
+            if (tile__op_libm[c]) used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? " " : "", tile__op_libm[c]);
+        for (int k = 0; k < NALIAS && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_alias[k].name);
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: no function \"%.60s\" (tile has: %s)", name, known);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
+    if (n != tile__op_nopnd[code])
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    for (int k = 0; k < n; k++) {
+        int x = tile__use(file, line, what, args[k]);
+        if (!x) return tile__poison;
+        tl_dtype dt = tile__dty(x);
+        if (dt == TL_F8E4M3 || dt == TL_F8E5M2 || (!tile__is_float(dt) && !tile__b->f->vals[x].weak)) {
+            char s[96];
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(x, s));
+        }
+    }
+    if (code == TILE__OP_FMA) return tl_fma_at(file, line, args[0], args[1], args[2]);
+    if (n == 1) return tile__unary(file, line, what, (tile__opcode)code, args[0], TILE__A_FLOAT);
+    /* two weak C numbers are f32, as one is */
+    tl_t a = args[0], b = args[1];
+    int ai = tile__use(file, line, what, a), bi = tile__use(file, line, what, b);
+    if (tile__b->f->vals[ai].weak && tile__b->f->vals[bi].weak) a = tile__mk(tile__cast(ai, TL_F32, file, line));
+    return tile__binary(file, line, what, (tile__opcode)code, a, b, TILE__A_FLOAT);
+}
+tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n) {
+    tl_t args[64];
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t x = tile__pop(file, line);
+        if (k < 64) args[k] = x;
+    }
+    return tl_libdevice_at(file, line, name, n < 64 ? n : 64, args);
+}
+
 tl_t tl__desc_load_stk(const char *file, int line, int n) {
     tl_t offs[TL_MAX_RANK];
     for (int k = n - 1; k >= 0; k--) {

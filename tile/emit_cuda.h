@@ -234,6 +234,11 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     case TILE__OP_MUL: sym = "*"; break;
     default: break;
     }
+    if (fl && tile__op_libm[code]) {   /* libdevice's two-operand functions (tl_libdevice): atan2f, atan2 */
+        snprintf(s, sizeof s, "%s%s(%s, %s)", tile__op_libm[code], f64 ? "" : "f", x, y);
+        tile__cc_fenc(rt, s, z, sizeof z);
+        return tile__cc_def(c, rt, "%s", z);
+    }
     if (sym) {
         if (fl) { snprintf(s, sizeof s, "%s %s %s", x, sym, y); tile__cc_fenc(rt, s, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
         if (t == TL_I1) return tile__cc_def(c, rt, "(bool)((r%d %s r%d) & 1)", a, sym, b);

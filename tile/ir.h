@@ -88,6 +88,94 @@ enum {
              from there on, printed as name[k]); the IR dump prints a slot that
              the op's own format does not by its name, so a new op needs no
              printer case. 0: none */
+/* libdevice's functions that tl_libdevice(name, x...) calls by name
+   (Triton's extra.cuda.libdevice), beyond the ops above that already are
+   one (exp, log, erf, ...): rows of the op table like those, whose libm
+   column is the name. The GPU calls libdevice's __nv_<name>f (f32; f16 and
+   bf16 compute in f32) or __nv_<name> (f64), through CUDA C's <name>f /
+   <name> with NVRTC; the interpreter and the folder evaluate the C math
+   library's function in double (rounded to f32 for the smaller floats), or
+   tile's own for the ones C lacks (tile__ld_*, below). The two-operand
+   ones have no ref column: tile__ew_eval has their rule. */
+static double tile__ld_exp10(double x) { return pow(10.0, x); }
+static double tile__ld_rcbrt(double x) { return 1.0 / cbrt(x); }
+/* cos(pi x), sin(pi x), exact where they are 0, 1 or -1: x reduced modulo 2 exactly first */
+static double tile__ld_cospi(double x) {
+    if (isinf(x)) return NAN;
+    double r = fmod(fabs(x), 2.0);   /* exact */
+    if (r > 1.0) r = 2.0 - r;         /* cos(pi r) = cos(pi (2 - r)) */
+    if (r == 0.5) return 0.0;
+    return r < 0.5 ? sin(1.5707963267948966192 - 3.1415926535897932385 * r) : -sin(3.1415926535897932385 * r - 1.5707963267948966192);
+}
+static double tile__ld_sinpi(double x) {
+    if (isinf(x)) return NAN;
+    double r = fmod(fabs(x), 2.0), s = x < 0 ? -1.0 : 1.0;
+    if (r > 1.0) r -= 1.0, s = -s;    /* sin(pi (r + 1)) = -sin(pi r) */
+    if (r == 0.0 || r == 1.0) return s * 0.0;
+    if (r > 0.5) r = 1.0 - r;          /* sin(pi r) = sin(pi (1 - r)) */
+    return s * sin(3.1415926535897932385 * r);
+}
+/* exp(x^2) erfc(x), without the overflow of the product for large x */
+static double tile__ld_erfcx(double x) {
+    if (x < 26.0) return exp(x * x) * erfc(x);
+    if (isinf(x)) return 0.0;
+    /* the asymptotic series 1/(x sqrt(pi)) sum (-1)^k (2k-1)!! / (2x^2)^k, to its smallest term */
+    double sum = 1.0, term = 1.0, q = 1.0 / (2.0 * x * x);
+    for (int k = 1; k < 40; k++) {
+        double next = -term * (2.0 * k - 1.0) * q;
+        if (fabs(next) >= fabs(term) || fabs(next) < 1e-17) break;
+        term = next;
+        sum += term;
+    }
+    return sum / (x * 1.7724538509055160273);   /* sqrt(pi) */
+}
+/* the inverse of erfc on (0, 2): Newton's method on log(erfc(y)) = log(z),
+   as log(erfcx(y)) - y^2, which stays finite where erfc underflows */
+static double tile__ld_erfcinv(double z) {
+    if (isnan(z) || z < 0.0 || z > 2.0) return NAN;
+    if (z == 0.0) return INFINITY;
+    if (z == 2.0) return -INFINITY;
+    if (z > 1.0) return -tile__ld_erfcinv(2.0 - z);
+    /* a start: erfc(y) ~ exp(-y^2) / (y sqrt(pi)) for large y; near z = 1, y ~ (1 - z) sqrt(pi) / 2 */
+    double t = -log(z), y = z > 0.5 ? (1.0 - z) * 0.88622692545275801365 : sqrt(t);
+    if (z <= 0.5)
+        for (int k = 0; k < 3; k++) y = sqrt(fmax(t - log(y * 1.7724538509055160273), 0.01));
+    for (int k = 0; k < 60; k++) {
+        double cx = tile__ld_erfcx(y), f = log(cx) - y * y + log(1.0 / z);
+        double df = -1.1283791670955125739 / cx;   /* d/dy log(erfc(y)) = -2/sqrt(pi) / erfcx(y) */
+        double step = f / df;
+        y -= step;
+        if (fabs(step) <= 1e-16 * fabs(y)) break;
+    }
+    return y;
+}
+static double tile__ld_erfinv(double x) {
+    if (isnan(x) || x < -1.0 || x > 1.0) return NAN;
+    if (x == 0.0) return x;
+    if (fabs(x) > 0.5) return x < 0 ? -tile__ld_erfcinv(1.0 + x) : tile__ld_erfcinv(1.0 - x);
+    /* Newton on erf near 0, from the series' first terms */
+    double y = x * 0.88622692545275801365 * (1.0 + 0.78539816339744830962 * x * x / 3.0);
+    for (int k = 0; k < 60; k++) {
+        double step = (erf(y) - x) / (1.1283791670955125739 * exp(-y * y));
+        y -= step;
+        if (fabs(step) <= 1e-16 * fabs(y)) break;
+    }
+    return y;
+}
+/* X(name, NAME, operands, C reference (one operand) or 0) */
+#define TILE__LIBDEVICE_FNS(M, X)                                                                       \
+    M(X, acos, ACOS, 1, acos) M(X, acosh, ACOSH, 1, acosh) M(X, asin, ASIN, 1, asin) M(X, asinh, ASINH, 1, asinh)   \
+    M(X, atan, ATAN, 1, atan) M(X, atanh, ATANH, 1, atanh) M(X, cbrt, CBRT, 1, cbrt) M(X, cosh, COSH, 1, cosh)      \
+    M(X, sinh, SINH, 1, sinh) M(X, tan, TAN, 1, tan) M(X, erfc, ERFC, 1, erfc) M(X, expm1, EXPM1, 1, expm1)         \
+    M(X, log1p, LOG1P, 1, log1p) M(X, log10, LOG10, 1, log10) M(X, exp10, EXP10, 1, tile__ld_exp10)              \
+    M(X, lgamma, LGAMMA, 1, lgamma) M(X, tgamma, TGAMMA, 1, tgamma) M(X, trunc, TRUNC, 1, trunc)                 \
+    M(X, round, ROUND, 1, round) M(X, rint, RINT, 1, rint) M(X, logb, LOGB, 1, logb)                             \
+    M(X, cospi, COSPI, 1, tile__ld_cospi) M(X, sinpi, SINPI, 1, tile__ld_sinpi) M(X, erfinv, ERFINV, 1, tile__ld_erfinv) \
+    M(X, erfcinv, ERFCINV, 1, tile__ld_erfcinv) M(X, erfcx, ERFCX, 1, tile__ld_erfcx) M(X, rcbrt, RCBRT, 1, tile__ld_rcbrt) \
+    M(X, atan2, ATAN2, 2, 0) M(X, pow, POW, 2, 0) M(X, hypot, HYPOT, 2, 0) M(X, copysign, COPYSIGN, 2, 0)          \
+    M(X, fdim, FDIM, 2, 0) M(X, nextafter, NEXTAFTER, 2, 0) M(X, remainder, REMAINDER, 2, 0)
+#define TILE__LIBDEVICE_ROW(X, name, NAME, n, ref) X(NAME, #name, n, 1, TILE__PE, #name, ref, 0, RES, 0)
+#define TILE__LIBDEVICE_OPS(X) TILE__LIBDEVICE_FNS(TILE__LIBDEVICE_ROW, X)
 #define TILE__OPS(X) \
     X(CONST,        "const",        0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "value")                /* splat of value (ints) or f (floats) */ \
     X(PROGRAM_ID,   "program_id",   0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* program index on the axis */ \
@@ -139,6 +227,7 @@ enum {
     X(ERF,          "erf",          1,  1,  TILE__PE,               "erf",   erf,   0, RES,  0)                      /* the error function */ \
     X(FLOOR,        "floor",        1,  1,  TILE__PE,               "floor", floor, 0, RES,  0)                      /* round toward -inf */ \
     X(CEIL,         "ceil",         1,  1,  TILE__PE,               "ceil",  ceil,  0, RES,  0)                      /* round toward +inf */ \
+    TILE__LIBDEVICE_OPS(X)                                                                                                          \
     X(CAST,         "cast",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* value conversion to the result dtype */ \
     X(BITCAST,      "bitcast",      1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* same bits, another dtype of equal width */ \
     X(WHERE,        "where",        3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* c ? a : b */ \
@@ -1009,6 +1098,11 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         break;
     TILE__MATH(RSQRT, 1.0 / sqrt(v)) TILE__MATH(SIGMOID, 1.0 / (1.0 + exp(-v)))
 #undef TILE__MATH
+    /* libdevice's two-operand functions: f32 (and f16, bf16, computed in f32) through the C library's f32 one */
+#define TILE__MATH2(OP, fn) case TILE__OP_##OP: r.f = t == TL_F64 ? fn(a.f, b.f) : (double)fn##f((float)a.f, (float)b.f); break;
+    TILE__MATH2(ATAN2, atan2) TILE__MATH2(POW, pow) TILE__MATH2(HYPOT, hypot) TILE__MATH2(COPYSIGN, copysign)
+    TILE__MATH2(FDIM, fdim) TILE__MATH2(NEXTAFTER, nextafter) TILE__MATH2(REMAINDER, remainder)
+#undef TILE__MATH2
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
     case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
     case TILE__OP_CAST: return tile__convert(t, rt, a);
