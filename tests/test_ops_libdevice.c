@@ -32,7 +32,15 @@ static double r_sinpi(double x) {
     if (r == 0.0L || fabsl(r) == 1.0L) return 0.0;
     return (double)sinl(pil() * r);
 }
-static double r_erfcx(double x) { return (double)(expl((long double)x * (long double)x) * erfcl((long double)x)); }
+/* exp(x^2) erfc(x): directly below 10; above, Laplace's continued fraction
+   erfc(x) = exp(-x^2) / sqrt(pi) / (x + (1/2) / (x + 1 / (x + (3/2) / (x + ...)))),
+   summed from the bottom (valgrind's long double is a double: exp(x^2) overflows) */
+static double r_erfcx(double x) {
+    if (x < 10) return (double)(expl((long double)x * (long double)x) * erfcl((long double)x));
+    long double f = (long double)x;
+    for (int k = 200; k >= 1; k--) f = (long double)x + (k / 2.0L) / f;
+    return (double)(1.0L / (1.77245385090551602729816748334114518L * f));
+}
 /* bisection: the y where f(y) = v, f increasing (sign 1) or decreasing (-1) on [lo, hi] */
 static double bisect(double (*f)(double), double v, double lo, double hi, int sign) {
     for (int k = 0; k < 200; k++) {

@@ -154,7 +154,8 @@ enum {
     X(SWIZZLE,   "pick: tl_swizzle2d(x, x + 1, 8, 4, 3), pushes both")                       \
     X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)") \
     X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick") \
-    X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")
+    X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")       \
+    X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -931,6 +932,19 @@ static void fz_step(unsigned op) {
         tl_t x = fz_pick();
         if (w & 1) fz_push(tl_zeros_like_at(FZ_AT, x));
         else fz_push((tl__push(x), tl__push(fz_lit(fz_u8())), tl__bin_stk(FZ_AT, tl_full_like_at)));
+        break;
+    }
+    case FZ_LIBDEVICE: {   /* every op-table row with a C name, by that name; the bad ones are errors */
+        unsigned k = fz_u8();
+        int code = -1, seen = 0, nlibm = 0;
+        for (int c = 0; c < TILE__OP_COUNT_; c++) nlibm += tile__op_libm[c] != NULL;
+        for (int c = 0; c < TILE__OP_COUNT_ && k < 250; c++)
+            if (tile__op_libm[c] && seen++ == (int)(k % (unsigned)nlibm)) code = c;
+        tl_t xs[3];
+        int n = code >= 0 ? tile__op_nopnd[code] : 1 + (int)(k % 3);
+        for (int i = 0; i < n; i++) xs[i] = k % 7 == 0 ? fz_pick() : fz_pick_where(FZ_W_FLOAT, tl__cflt(0.25));
+        const char *name = code >= 0 ? tile__op_libm[code] : k == 250 ? NULL : k % 2 ? "acos" : "no_such_fn";
+        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
         break;
     }
     case FZ_UNARY: {

@@ -32,7 +32,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(literals_full) X(program_id) X(arange_reshape) X(broadcast) X(permute_trans) X(combine)    \
     X(reduce) X(scan) X(softmax) X(dot_f16) X(dot_i8) X(dot_f32_bf16_fp8) X(atomics) X(cas)      \
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
-    X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest)                    \
+    X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -47,6 +47,12 @@ FZ_SEED(unary_math, FZ_HDR0,
         FZ_UNARY, FZ_U_tanh, 0, FZ_UNARY, FZ_U_sigmoid, 0, FZ_UNARY, FZ_U_erf, 0, FZ_UNARY, FZ_U_exp, 0,
         FZ_UNARY, FZ_U_log, 0, FZ_UNARY, FZ_U_exp2, 0, FZ_UNARY, FZ_U_log2, 0, FZ_UNARY, FZ_U_rsqrt, 0,
         FZ_UNARY, FZ_U_floor, 0, FZ_UNARY, FZ_U_ceil, 0, FZ_UNARY, FZ_U_neg, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_libdevice by name: acos (row 12), erfinv, erfcx, atan2 of two values (k >= 250: the
+   bad names and counts, which mutations reach) */
+FZ_SEED(libdevice, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_LIBDEVICE, 12, 0, FZ_LIBDEVICE, 35, 0, FZ_LIBDEVICE, 37, 0, FZ_LIBDEVICE, 39, 0, 1,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
