@@ -628,11 +628,12 @@ static int tile__ll_param(tile__emitter *e, int k) {
     return tile__ll_new(c, v->t.dtype, L.LLVMGetParam(c->fn, (unsigned)k), 0);
 }
 
-static LLVMValueRef tile__ll_math(tile__ll_em *c, const char *name, tl_dtype t, LLVMValueRef x) {
-    char fn[32];
+/* libdevice's function `name` of dtype t (__nv_<name>f, __nv_<name>) of x, or of x and y (y not NULL) */
+static LLVMValueRef tile__ll_math(tile__ll_em *c, const char *name, tl_dtype t, LLVMValueRef x, LLVMValueRef y) {
+    char fn[40];
     snprintf(fn, sizeof fn, "__nv_%s%s", name, t == TL_F64 ? "" : "f");
     c->uses_math = 1;
-    return tile__ll_call1(c, fn, tile__ll_fty(c, t), x);
+    return y ? tile__ll_call2(c, fn, tile__ll_fty(c, t), x, y) : tile__ll_call1(c, fn, tile__ll_fty(c, t), x);
 }
 static LLVMValueRef tile__ll_cast(tile__ll_em *c, tl_dtype t, tl_dtype rt, int a) {
     LLVMBuilderRef B = c->B;
@@ -720,7 +721,7 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.sqrt.f64" : "llvm.sqrt.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
     case TILE__OP_SIGMOID: {
         LLVMTypeRef ft = tile__ll_fty(c, t);
-        LLVMValueRef ex = tile__ll_math(c, "exp", t, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), ""));
+        LLVMValueRef ex = tile__ll_math(c, "exp", t, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), ""), NULL);
         y = L.LLVMBuildFDiv(B, tile__ll_fconst(c, ft, 1.0), L.LLVMBuildFAdd(B, tile__ll_fconst(c, ft, 1.0), ex, ""), "");
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, y), 0);
     }
@@ -735,7 +736,7 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     default: break;
     }
     if (!math) math = tile__op_libm[code];   /* libdevice's: __nv_expf, __nv_exp (sqrt is llvm.sqrt, above) */
-    if (math) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_math(c, math, t, tile__ll_fv(c, a))), 0);
+    if (math) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_math(c, math, t, tile__ll_fv(c, a), NULL)), 0);
     tile__ll_missing(c, "a unary op");
     return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
 }
@@ -754,7 +755,7 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         case TILE__OP_SUB: r = L.LLVMBuildFSub(B, x, y, ""); break;
         case TILE__OP_MUL: r = L.LLVMBuildFMul(B, x, y, ""); break;
         case TILE__OP_DIV: r = L.LLVMBuildFDiv(B, x, y, ""); break;
-        case TILE__OP_MOD: c->uses_math = 1; r = tile__ll_call2(c, t == TL_F64 ? "__nv_fmod" : "__nv_fmodf", tile__ll_fty(c, t), x, y); break;
+        case TILE__OP_MOD: r = tile__ll_math(c, "fmod", t, x, y); break;
         case TILE__OP_MIN: r = tile__ll_call2(c, t == TL_F64 ? "llvm.minnum.f64" : "llvm.minnum.f32", tile__ll_fty(c, t), x, y); break;
         case TILE__OP_MAX: r = tile__ll_call2(c, t == TL_F64 ? "llvm.maxnum.f64" : "llvm.maxnum.f32", tile__ll_fty(c, t), x, y); break;
         case TILE__OP_EQ: cmp = LLVM_RealOEQ; break;
@@ -766,12 +767,7 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         default: break;
         }
         if (cmp >= 0) return tile__ll_new(c, rt, L.LLVMBuildFCmp(B, cmp, x, y, ""), 0);
-        if (!r && tile__op_libm[code]) {   /* libdevice's two-operand functions (tl_libdevice): __nv_atan2f, __nv_atan2 */
-            char fn[40];
-            snprintf(fn, sizeof fn, "__nv_%s%s", tile__op_libm[code], t == TL_F64 ? "" : "f");
-            c->uses_math = 1;
-            r = tile__ll_call2(c, fn, tile__ll_fty(c, t), x, y);
-        }
+        if (!r && tile__op_libm[code]) r = tile__ll_math(c, tile__op_libm[code], t, x, y);   /* tl_libdevice's two-operand ones: __nv_atan2f */
         if (r) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, r), 0);
         tile__ll_missing(c, "a binary float op");
         return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);

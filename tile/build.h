@@ -1272,8 +1272,9 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
     if (n != tile__op_nopnd[code])
         return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    int ids[3];
     for (int k = 0; k < n; k++) {
-        int x = tile__use(file, line, what, args[k]);
+        int x = ids[k] = tile__use(file, line, what, args[k]);
         if (!x) return tile__poison;
         tl_dtype dt = tile__dty(x);
         if (dt == TL_F8E4M3 || dt == TL_F8E5M2 || (!tile__is_float(dt) && !tile__b->f->vals[x].weak)) {
@@ -1284,10 +1285,9 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     if (code == TILE__OP_FMA) return tl_fma_at(file, line, args[0], args[1], args[2]);
     if (n == 1) return tile__unary(file, line, what, (tile__opcode)code, args[0], TILE__A_FLOAT);
     /* two weak C numbers are f32, as one is */
-    tl_t a = args[0], b = args[1];
-    int ai = tile__use(file, line, what, a), bi = tile__use(file, line, what, b);
-    if (tile__b->f->vals[ai].weak && tile__b->f->vals[bi].weak) a = tile__mk(tile__cast(ai, TL_F32, file, line));
-    return tile__binary(file, line, what, (tile__opcode)code, a, b, TILE__A_FLOAT);
+    tl_t a = args[0];
+    if (tile__b->f->vals[ids[0]].weak && tile__b->f->vals[ids[1]].weak) a = tile__mk(tile__cast(ids[0], TL_F32, file, line));
+    return tile__binary(file, line, what, (tile__opcode)code, a, args[1], TILE__A_FLOAT);
 }
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n) {
     tl_t args[64];
