@@ -116,6 +116,8 @@ enum { LLVM_CodeGenAggressive = 3, LLVM_RelocDefault = 0, LLVM_CodeModelDefault 
     X(LLVMTypeRef, LLVMArrayType, (LLVMTypeRef, unsigned))                                                                 \
     X(LLVMTypeRef, LLVMStructTypeInContext, (LLVMContextRef, LLVMTypeRef *, unsigned, LLVMBool))                          \
     X(LLVMValueRef, LLVMConstInt, (LLVMTypeRef, unsigned long long, LLVMBool))                                             \
+    X(LLVMValueRef, LLVMIsAConstantInt, (LLVMValueRef))                                                                    \
+    X(long long, LLVMConstIntGetSExtValue, (LLVMValueRef))                                                                 \
     X(LLVMValueRef, LLVMConstNull, (LLVMTypeRef))                                                                          \
     X(LLVMValueRef, LLVMGetUndef, (LLVMTypeRef))                                                                           \
     X(LLVMValueRef, LLVMGetParam, (LLVMValueRef, unsigned))                                                                \
@@ -427,6 +429,12 @@ static LLVMValueRef tile__ll_get(tile__ll_em *c, int r) {
     if (r < 0 || r >= c->nregs) return L.LLVMGetUndef(c->i32);
     if (c->regs[r].is_var) return L.LLVMBuildLoad2(c->B, tile__ll_ty(c, c->regs[r].t), c->regs[r].v, "");
     return c->regs[r].v;
+}
+/* 1 and *v its value (sign-extended) when x is an integer constant */
+static int tile__ll_cint(LLVMValueRef x, long long *v) {
+    if (!L.LLVMIsAConstantInt(x)) return 0;
+    *v = L.LLVMConstIntGetSExtValue(x);
+    return 1;
 }
 static LLVMValueRef tile__ll_int(tile__ll_em *c, LLVMTypeRef t, long long v) { (void)c; return L.LLVMConstInt(t, (unsigned long long)v, 1); }
 static LLVMValueRef tile__ll_i32c(tile__ll_em *c, long long v) { return tile__ll_int(c, c->i32, v); }
@@ -741,13 +749,110 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
 }
 
+/* an integer op of two operands (no side effects, no UB: x/0 and shifts past
+   the width are defined) */
+static LLVMValueRef tile__ll_iop2(tile__ll_em *c, tile__opcode code, tl_dtype t, tl_dtype rt, LLVMValueRef x, LLVMValueRef y) {
+    LLVMBuilderRef B = c->B;
+    int sgn = tile__is_signed(t);
+    LLVMTypeRef ty = tile__ll_ty(c, t);
+    unsigned w = tile__dt[t].bits;
+    LLVMValueRef zero = L.LLVMConstNull(ty), one = L.LLVMConstInt(ty, 1, 0);
+    LLVMValueRef ones = L.LLVMConstInt(ty, ~0ull, 0);
+    int cmp = -1;
+    /* Identities with a constant operand (the lowering's layout arithmetic is
+       full of x/1, x*1, x&0, +0): answered here, they never reach the module,
+       and O3 has that much less to fold; what O3 makes of it is the same. */
+    long long kx = 0, ky = 0;
+    int cx = tile__ll_cint(x, &kx), cy = tile__ll_cint(y, &ky);
+    switch (code) {
+    case TILE__OP_ADD: case TILE__OP_OR: case TILE__OP_XOR:
+        if (cy && ky == 0) return x;
+        if (cx && kx == 0) return y;
+        break;
+    case TILE__OP_SUB:
+        if (cy && ky == 0) return x;
+        break;
+    case TILE__OP_MUL:
+        if ((cy && ky == 0) || (cx && kx == 0)) return zero;
+        if (cy && ky == 1 && w > 1) return x;
+        if (cx && kx == 1 && w > 1) return y;
+        break;
+    case TILE__OP_AND:
+        if ((cy && ky == 0) || (cx && kx == 0)) return zero;
+        if (cy && ky == -1) return x;
+        if (cx && kx == -1) return y;
+        break;
+    case TILE__OP_DIV: case TILE__OP_MOD:   /* a divisor other than 0 and -1 needs no guard */
+        if (cy && ky == 1 && w > 1) return code == TILE__OP_DIV ? x : zero;
+        if (cy && ky != 0 && !(sgn && ky == -1))
+            return code == TILE__OP_DIV ? (sgn ? L.LLVMBuildSDiv(B, x, y, "") : L.LLVMBuildUDiv(B, x, y, ""))
+                                        : (sgn ? L.LLVMBuildSRem(B, x, y, "") : L.LLVMBuildURem(B, x, y, ""));
+        break;
+    default: break;
+    }
+    switch (code) {
+    case TILE__OP_ADD: return L.LLVMBuildAdd(B, x, y, "");
+    case TILE__OP_SUB: return L.LLVMBuildSub(B, x, y, "");
+    case TILE__OP_MUL: return L.LLVMBuildMul(B, x, y, "");
+    case TILE__OP_DIV: case TILE__OP_MOD: {
+        /* x/0 = -1 (all ones), x%0 = x, x/-1 = -x, x%-1 = 0, with no UB on the way */
+        LLVMValueRef z = L.LLVMBuildICmp(B, LLVM_IntEQ, y, zero, "");
+        LLVMValueRef m1 = sgn ? L.LLVMBuildICmp(B, LLVM_IntEQ, y, ones, "") : L.LLVMConstInt(c->i1, 0, 0);
+        LLVMValueRef safe = L.LLVMBuildSelect(B, L.LLVMBuildOr(B, z, m1, ""), one, y, "");
+        LLVMValueRef r;
+        if (code == TILE__OP_DIV) {
+            r = sgn ? L.LLVMBuildSDiv(B, x, safe, "") : L.LLVMBuildUDiv(B, x, safe, "");
+            if (sgn) r = L.LLVMBuildSelect(B, m1, L.LLVMBuildSub(B, zero, x, ""), r, "");
+            r = L.LLVMBuildSelect(B, z, ones, r, "");
+        } else {
+            r = sgn ? L.LLVMBuildSRem(B, x, safe, "") : L.LLVMBuildURem(B, x, safe, "");
+            if (sgn) r = L.LLVMBuildSelect(B, m1, zero, r, "");
+            r = L.LLVMBuildSelect(B, z, x, r, "");
+        }
+        return r;
+    }
+    case TILE__OP_MIN: case TILE__OP_MAX: {
+        int p = code == TILE__OP_MIN ? (sgn ? LLVM_IntSLT : LLVM_IntULT) : (sgn ? LLVM_IntSGT : LLVM_IntUGT);
+        return L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, p, x, y, ""), x, y, "");
+    }
+    case TILE__OP_AND: return L.LLVMBuildAnd(B, x, y, "");
+    case TILE__OP_OR: return L.LLVMBuildOr(B, x, y, "");
+    case TILE__OP_XOR: return L.LLVMBuildXor(B, x, y, "");
+    case TILE__OP_SHL: case TILE__OP_SHR: {
+        /* the count as an unsigned 64-bit number; a count >= the width shifts everything out */
+        LLVMValueRef n64 = w == 64 ? y : sgn ? L.LLVMBuildSExt(B, y, c->i64, "") : L.LLVMBuildZExt(B, y, c->i64, "");
+        LLVMValueRef big = L.LLVMBuildICmp(B, LLVM_IntUGE, n64, tile__ll_int(c, c->i64, w), "");
+        LLVMValueRef safe = L.LLVMBuildSelect(B, big, zero, y, "");
+        LLVMValueRef r, out;
+        if (code == TILE__OP_SHL) r = L.LLVMBuildShl(B, x, safe, ""), out = zero;
+        else if (sgn) {
+            r = L.LLVMBuildAShr(B, x, safe, "");
+            out = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntSLT, x, zero, ""), ones, zero, "");
+        } else r = L.LLVMBuildLShr(B, x, safe, ""), out = zero;
+        return L.LLVMBuildSelect(B, big, out, r, "");
+    }
+    case TILE__OP_UMULHI: {
+        LLVMTypeRef wide = L.LLVMIntTypeInContext(c->C, 2 * w);
+        LLVMValueRef yw = L.LLVMBuildZExt(B, y, wide, "");
+        LLVMValueRef p = L.LLVMBuildMul(B, L.LLVMBuildZExt(B, x, wide, ""), yw, "");
+        return L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, p, L.LLVMConstInt(wide, w, 0), ""), ty, "");
+    }
+    case TILE__OP_EQ: cmp = LLVM_IntEQ; break;
+    case TILE__OP_NE: cmp = LLVM_IntNE; break;
+    case TILE__OP_LT: cmp = sgn ? LLVM_IntSLT : LLVM_IntULT; break;
+    case TILE__OP_LE: cmp = sgn ? LLVM_IntSLE : LLVM_IntULE; break;
+    case TILE__OP_GT: cmp = sgn ? LLVM_IntSGT : LLVM_IntUGT; break;
+    case TILE__OP_GE: cmp = sgn ? LLVM_IntSGE : LLVM_IntUGE; break;
+    default: break;
+    }
+    if (cmp >= 0) return L.LLVMBuildICmp(B, cmp, x, y, "");
+    tile__ll_missing(c, "a binary integer op");
+    return L.LLVMGetUndef(tile__ll_ty(c, rt));
+}
 static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
-    int fl = tile__is_float(t), sgn = tile__is_signed(t);
-    LLVMTypeRef ty = tile__ll_ty(c, t);
-    unsigned w = tile__dt[t].bits;
-    if (fl) {
+    if (tile__is_float(t)) {
         LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), r = NULL;
         int cmp = -1;
         switch (code) {
@@ -772,67 +877,7 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         tile__ll_missing(c, "a binary float op");
         return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
     }
-    LLVMValueRef x = tile__ll_get(c, a), y = tile__ll_get(c, b), zero = L.LLVMConstNull(ty), one = L.LLVMConstInt(ty, 1, 0);
-    LLVMValueRef ones = L.LLVMConstInt(ty, ~0ull, 0);
-    int cmp = -1;
-    switch (code) {
-    case TILE__OP_ADD: return tile__ll_new(c, rt, L.LLVMBuildAdd(B, x, y, ""), 0);
-    case TILE__OP_SUB: return tile__ll_new(c, rt, L.LLVMBuildSub(B, x, y, ""), 0);
-    case TILE__OP_MUL: return tile__ll_new(c, rt, L.LLVMBuildMul(B, x, y, ""), 0);
-    case TILE__OP_DIV: case TILE__OP_MOD: {
-        /* x/0 = -1 (all ones), x%0 = x, x/-1 = -x, x%-1 = 0, with no UB on the way */
-        LLVMValueRef z = L.LLVMBuildICmp(B, LLVM_IntEQ, y, zero, "");
-        LLVMValueRef m1 = sgn ? L.LLVMBuildICmp(B, LLVM_IntEQ, y, ones, "") : L.LLVMConstInt(c->i1, 0, 0);
-        LLVMValueRef safe = L.LLVMBuildSelect(B, L.LLVMBuildOr(B, z, m1, ""), one, y, "");
-        LLVMValueRef r;
-        if (code == TILE__OP_DIV) {
-            r = sgn ? L.LLVMBuildSDiv(B, x, safe, "") : L.LLVMBuildUDiv(B, x, safe, "");
-            if (sgn) r = L.LLVMBuildSelect(B, m1, L.LLVMBuildSub(B, zero, x, ""), r, "");
-            r = L.LLVMBuildSelect(B, z, ones, r, "");
-        } else {
-            r = sgn ? L.LLVMBuildSRem(B, x, safe, "") : L.LLVMBuildURem(B, x, safe, "");
-            if (sgn) r = L.LLVMBuildSelect(B, m1, zero, r, "");
-            r = L.LLVMBuildSelect(B, z, x, r, "");
-        }
-        return tile__ll_new(c, rt, r, 0);
-    }
-    case TILE__OP_MIN: case TILE__OP_MAX: {
-        int p = code == TILE__OP_MIN ? (sgn ? LLVM_IntSLT : LLVM_IntULT) : (sgn ? LLVM_IntSGT : LLVM_IntUGT);
-        return tile__ll_new(c, rt, L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, p, x, y, ""), x, y, ""), 0);
-    }
-    case TILE__OP_AND: return tile__ll_new(c, rt, L.LLVMBuildAnd(B, x, y, ""), 0);
-    case TILE__OP_OR: return tile__ll_new(c, rt, L.LLVMBuildOr(B, x, y, ""), 0);
-    case TILE__OP_XOR: return tile__ll_new(c, rt, L.LLVMBuildXor(B, x, y, ""), 0);
-    case TILE__OP_SHL: case TILE__OP_SHR: {
-        /* the count as an unsigned 64-bit number; a count >= the width shifts everything out */
-        LLVMValueRef n64 = w == 64 ? y : sgn ? L.LLVMBuildSExt(B, y, c->i64, "") : L.LLVMBuildZExt(B, y, c->i64, "");
-        LLVMValueRef big = L.LLVMBuildICmp(B, LLVM_IntUGE, n64, tile__ll_int(c, c->i64, w), "");
-        LLVMValueRef safe = L.LLVMBuildSelect(B, big, zero, y, "");
-        LLVMValueRef r, out;
-        if (code == TILE__OP_SHL) r = L.LLVMBuildShl(B, x, safe, ""), out = zero;
-        else if (sgn) {
-            r = L.LLVMBuildAShr(B, x, safe, "");
-            out = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntSLT, x, zero, ""), ones, zero, "");
-        } else r = L.LLVMBuildLShr(B, x, safe, ""), out = zero;
-        return tile__ll_new(c, rt, L.LLVMBuildSelect(B, big, out, r, ""), 0);
-    }
-    case TILE__OP_UMULHI: {
-        LLVMTypeRef wide = L.LLVMIntTypeInContext(c->C, 2 * w);
-        LLVMValueRef yw = L.LLVMBuildZExt(B, y, wide, "");
-        LLVMValueRef p = L.LLVMBuildMul(B, L.LLVMBuildZExt(B, x, wide, ""), yw, "");
-        return tile__ll_new(c, rt, L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, p, L.LLVMConstInt(wide, w, 0), ""), ty, ""), 0);
-    }
-    case TILE__OP_EQ: cmp = LLVM_IntEQ; break;
-    case TILE__OP_NE: cmp = LLVM_IntNE; break;
-    case TILE__OP_LT: cmp = sgn ? LLVM_IntSLT : LLVM_IntULT; break;
-    case TILE__OP_LE: cmp = sgn ? LLVM_IntSLE : LLVM_IntULE; break;
-    case TILE__OP_GT: cmp = sgn ? LLVM_IntSGT : LLVM_IntUGT; break;
-    case TILE__OP_GE: cmp = sgn ? LLVM_IntSGE : LLVM_IntUGE; break;
-    default: break;
-    }
-    if (cmp >= 0) return tile__ll_new(c, rt, L.LLVMBuildICmp(B, cmp, x, y, ""), 0);
-    tile__ll_missing(c, "a binary integer op");
-    return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
+    return tile__ll_new(c, rt, tile__ll_iop2(c, code, t, rt, tile__ll_get(c, a), tile__ll_get(c, b)), 0);
 }
 static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__ll_em *c = tile__ll_self(e);
