@@ -716,6 +716,24 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     case TILE__OP_NEG:
         if (fl) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), "")), 0);
         return tile__ll_new(c, rt, L.LLVMBuildSub(B, L.LLVMConstNull(tile__ll_ty(c, t)), tile__ll_get(c, a), ""), 0);
+    case TILE__OP_POPC: case TILE__OP_CLZ: case TILE__OP_FFS: case TILE__OP_BREV: {
+        LLVMTypeRef it = tile__ll_ty(c, t);
+        LLVMValueRef v = tile__ll_get(c, a), r;
+        char nm[32];
+        if (code == TILE__OP_POPC || code == TILE__OP_BREV) {
+            snprintf(nm, sizeof nm, "llvm.%s.i%u", code == TILE__OP_POPC ? "ctpop" : "bitreverse", tile__dt[t].bits);
+            r = tile__ll_call1(c, nm, it, v);
+        } else {   /* ctlz, cttz: 0 gives the width (is_zero_poison false) */
+            LLVMTypeRef pt[2] = {it, c->i1};
+            LLVMValueRef args[2] = {v, L.LLVMConstInt(c->i1, 0, 0)};
+            snprintf(nm, sizeof nm, "llvm.%s.i%u", code == TILE__OP_CLZ ? "ctlz" : "cttz", tile__dt[t].bits);
+            r = tile__ll_call(c, nm, it, pt, 2, args);
+            if (code == TILE__OP_FFS)   /* 1 + cttz, and 0 for 0 */
+                r = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntEQ, v, L.LLVMConstNull(it), ""), L.LLVMConstNull(it),
+                                      L.LLVMBuildAdd(B, r, L.LLVMConstInt(it, 1, 0), ""), "");
+        }
+        return tile__ll_new(c, rt, r, 0);
+    }
     case TILE__OP_NOT: return tile__ll_new(c, rt, L.LLVMBuildNot(B, tile__ll_get(c, a), ""), 0);
     case TILE__OP_ABS:
         if (fl) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.fabs.f64" : "llvm.fabs.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
@@ -831,10 +849,12 @@ static LLVMValueRef tile__ll_iop2(tile__ll_em *c, tile__opcode code, tl_dtype t,
         } else r = L.LLVMBuildLShr(B, x, safe, ""), out = zero;
         return L.LLVMBuildSelect(B, big, out, r, "");
     }
-    case TILE__OP_UMULHI: {
+    case TILE__OP_UMULHI: case TILE__OP_MULHI: {   /* the 2N-bit product's high half; mulhi of a signed dtype sign-extends */
         LLVMTypeRef wide = L.LLVMIntTypeInContext(c->C, 2 * w);
-        LLVMValueRef yw = L.LLVMBuildZExt(B, y, wide, "");
-        LLVMValueRef p = L.LLVMBuildMul(B, L.LLVMBuildZExt(B, x, wide, ""), yw, "");
+        int se = code == TILE__OP_MULHI && sgn;
+        LLVMValueRef yw = se ? L.LLVMBuildSExt(B, y, wide, "") : L.LLVMBuildZExt(B, y, wide, "");
+        LLVMValueRef xw = se ? L.LLVMBuildSExt(B, x, wide, "") : L.LLVMBuildZExt(B, x, wide, "");
+        LLVMValueRef p = L.LLVMBuildMul(B, xw, yw, "");
         return L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, p, L.LLVMConstInt(wide, w, 0), ""), ty, "");
     }
     case TILE__OP_EQ: cmp = LLVM_IntEQ; break;

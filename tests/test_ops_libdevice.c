@@ -7,8 +7,12 @@
        bisection (erfinv, erfcinv: on erf, erfc), so that tile's own
        implementations (ir.h's tile__ld_*) are checked by other code;
      - operands that broadcast (a scalar against a tile), C numbers;
+     - the integer functions (popc, clz, ffs, brev, mulhi, umulhi) in every
+       integer dtype from one dtype-generic kernel, bit for bit against
+       references written here (bit loops; mulhi by 16-bit digits);
      - user errors at the user's line: an unknown name, an integer tile, the
-       wrong number of operands, a NULL name.
+       wrong number of operands, a NULL name, a float or i1 tile for an
+       integer function.
    In the interpreter the results are the C library's (rounded to the
    dtype); on a GPU libdevice's, within a few ulps: the tolerances allow
    both. */
@@ -169,6 +173,121 @@ static void check_fn(int k, tl_dtype t, int scalar) {
     free(want);
 }
 
+/* ---- the integer functions: popc, clz, ffs, brev, mulhi, umulhi ---------------------- */
+static const struct { const char *name; int n, counts; } ifns[] = {
+    {"popc", 1, 1}, {"clz", 1, 1}, {"ffs", 1, 1}, {"brev", 1, 0}, {"mulhi", 2, 0}, {"umulhi", 2, 0},
+};
+enum { NIFN = sizeof ifns / sizeof ifns[0] };
+/* one body for every integer dtype: the pointers' dtypes come with the launch */
+TILE_KERNEL(ld_int, (tl_ptr, x), (tl_ptr, y), (tl_ptr, out), (tl_i32, n))
+{
+    int k = TL_META(FN), BLOCK = TL_META(BLOCK);
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t xv = tl_load(tl_add(x, offs), .mask = mask, .other = 0);
+    tl_t r = ifns[k].n == 1 ? tl_libdevice(ifns[k].name, xv)
+                            : tl_libdevice(ifns[k].name, xv, tl_load(tl_add(y, offs), .mask = mask, .other = 0));
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+/* an element of integer dtype t as its w-bit pattern (v's low bytes) */
+static void iput(tl_dtype t, void *p, int i, uint64_t v) {
+    size_t es = tile_dtype_size(t);
+    for (size_t b = 0; b < es; b++) ((unsigned char *)p)[i * es + b] = (unsigned char)(v >> (8 * b));
+}
+static uint64_t iget(tl_dtype t, const void *p, int i) {
+    size_t es = tile_dtype_size(t);
+    uint64_t v = 0;
+    for (size_t b = 0; b < es; b++) v |= (uint64_t)((const unsigned char *)p)[i * es + b] << (8 * b);
+    return v;
+}
+/* the 2w-bit product of two w-bit patterns, high half: schoolbook on 16-bit digits */
+static uint64_t ref_mulhi(uint64_t a, uint64_t b, unsigned w, int sgn) {
+    uint64_t m = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+    int neg = 0;
+    if (sgn && (a >> (w - 1) & 1)) a = (0 - a) & m, neg ^= 1;
+    if (sgn && (b >> (w - 1) & 1)) b = (0 - b) & m, neg ^= 1;
+    uint32_t d[8] = {0};   /* the product of the magnitudes, 16 bits a digit */
+    for (int i = 0; i < 4; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < 4; j++) {
+            uint64_t cur = d[i + j] + ((a >> (16 * i)) & 0xffff) * ((b >> (16 * j)) & 0xffff) + carry;
+            d[i + j] = (uint32_t)(cur & 0xffff);
+            carry = cur >> 16;
+        }
+        for (int k = i + 4; carry; k++) {
+            uint64_t cur = d[k] + carry;
+            d[k] = (uint32_t)(cur & 0xffff);
+            carry = cur >> 16;
+        }
+    }
+    if (neg) {   /* two's complement of the 128-bit product */
+        uint32_t carry = 1;
+        for (int k = 0; k < 8; k++) {
+            uint32_t cur = (~d[k] & 0xffff) + carry;
+            d[k] = cur & 0xffff;
+            carry = cur >> 16;
+        }
+    }
+    uint64_t hi = 0;   /* bits w .. 2w-1 */
+    for (unsigned bit = 0; bit < w; bit++) hi |= (uint64_t)(d[(w + bit) / 16] >> ((w + bit) % 16) & 1) << bit;
+    return hi;
+}
+static uint64_t ref_int(int k, uint64_t a, uint64_t b, unsigned w, int sgn) {
+    uint64_t r = 0;
+    switch (k) {
+    case 0: for (unsigned i = 0; i < w; i++) r += a >> i & 1; break;
+    case 1: for (r = 0; r < w && !(a >> (w - 1 - r) & 1); r++) {} break;
+    case 2: for (unsigned i = 0; i < w && !r; i++) if (a >> i & 1) r = i + 1; break;
+    case 3: for (unsigned i = 0; i < w; i++) if (a >> i & 1) r |= (uint64_t)1 << (w - 1 - i); break;
+    case 4: r = ref_mulhi(a, b, w, sgn); break;
+    default: r = ref_mulhi(a, b, w, 0); break;
+    }
+    return r;
+}
+static void check_int(int k, tl_dtype t) {
+    enum { NI = 1000 };
+    unsigned w = tile_dtype_size(t) * 8;
+    uint64_t m = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+    int sgn = t == TL_I8 || t == TL_I16 || t == TL_I32 || t == TL_I64;
+    tl_dtype ot = ifns[k].counts ? TL_I32 : t;
+    size_t es = tile_dtype_size(t), os = tile_dtype_size(ot);
+    void *hx = malloc(NI * es), *hy = malloc(NI * es), *ho = malloc(NI * os);
+    static const uint64_t edge[] = {0, 1, 2, 3, ~(uint64_t)0, 0x8000000000000000u, 0x7fffffffffffffffu, 0x80, 0x7f, 0x8000, 0x80000000u, 0xffffffffu};
+    for (int i = 0; i < NI; i++) {
+        /* random bit patterns, sparse ones (a few bits set: ffs, clz) and the edges */
+        uint64_t a = tt_next(), b = tt_next();
+        if (i % 3 == 1) a &= tt_next() & tt_next() & tt_next();
+        if (i < (int)(sizeof edge / sizeof edge[0])) a = edge[i], b = edge[(i * 5 + 3) % (sizeof edge / sizeof edge[0])];
+        iput(t, hx, i, a);
+        iput(t, hy, i, b);
+    }
+    void *x = tile_malloc(NI * es), *y = tile_malloc(NI * es), *o = tile_malloc(NI * os);
+    tile_memcpy_htod(x, hx, NI * es);
+    tile_memcpy_htod(y, hy, NI * es);
+    tile_memset(o, 0xA5, NI * os);   /* poisoned */
+    tile_status st = ld_int(TILE_OPTS(.grid = {(NI + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}}), TILE_PTR(x, t), TILE_PTR(y, t),
+                            TILE_PTR(o, ot), NI);
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") %s", ifns[k].name, tile_dtype_name(t));
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, NI * os);
+    int bad = 0;
+    for (int i = 0; i < NI; i++) {
+        uint64_t a = iget(t, hx, i) & m, b = iget(t, hy, i) & m;
+        uint64_t want = ref_int(k, a, b, w, sgn) & (ot == TL_I32 ? 0xffffffffu : m), got = iget(ot, ho, i);
+        if (got != want && bad++ < 3)
+            TT_CHECK(0, "%s: element %d of 0x%llx, 0x%llx: 0x%llx, want 0x%llx", what, i, (unsigned long long)a, (unsigned long long)b,
+                     (unsigned long long)got, (unsigned long long)want);
+    }
+    TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NI);
+    tile_free(x);
+    tile_free(y);
+    tile_free(o);
+    free(hx);
+    free(hy);
+    free(ho);
+}
+
 /* ---- user errors ---------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
@@ -182,6 +301,9 @@ TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
     case 2: err_line = __LINE__; r = tl_libdevice("atan2", v); break;
     case 3: err_line = __LINE__; r = tl_libdevice("acos", v, v); break;
     case 4: err_line = __LINE__; r = tl_libdevice(NULL, v); break;
+    case 5: err_line = __LINE__; r = tl_libdevice("popc", v); break;
+    case 6: err_line = __LINE__; r = tl_cast(tl_libdevice("clz", tl_lt(v, 0)), TL_F32); break;
+    case 7: err_line = __LINE__; r = tl_cast(tl_libdevice("mulhi", tl_load(tl_add(xi, offs))), TL_F32); break;
     default: r = tl_libdevice("pow", 2, 3); break;   /* two C numbers: f32 */
     }
     tl_store(tl_add(out, offs), tl_add(r, v));
@@ -193,14 +315,18 @@ static void test_errors(void) {
         {TILE_ERR_VALUE, "tl_libdevice(\"atan2\") takes 2 operands, not 1"},
         {TILE_ERR_VALUE, "tl_libdevice(\"acos\") takes 1 operand, not 2"},
         {TILE_ERR_VALUE, "the function's name is NULL"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"popc\"): not defined for f32"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"clz\"): not defined for i1"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"mulhi\") takes 2 operands, not 1"},
     };
+    enum { NCASE = sizeof want / sizeof want[0] };
     float *x = (float *)tile_malloc(32 * 4), *out = (float *)tile_malloc(32 * 4);
     int32_t *xi = (int32_t *)tile_malloc(32 * 4);
     float h[32], o[32];
     for (int i = 0; i < 32; i++) h[i] = (float)tt_uniform(-1, 1);
     tile_memcpy_htod(x, h, sizeof h);
     tile_memset(xi, 0, 32 * 4);
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < NCASE; c++) {
         char what[64];
         snprintf(what, sizeof what, "tl_libdevice error case %d", c);
         tile_status st = ld_bad(TILE_OPTS(.grid = {1}, .meta = {{"CASE", c}}), x, xi, out);
@@ -208,7 +334,7 @@ static void test_errors(void) {
         tile_clear_error();
     }
     tile_memset(out, 0xA5, sizeof o);
-    TT_OK(ld_bad(TILE_OPTS(.grid = {1}, .meta = {{"CASE", 5}}), x, xi, out));
+    TT_OK(ld_bad(TILE_OPTS(.grid = {1}, .meta = {{"CASE", NCASE}}), x, xi, out));
     tile_memcpy_dtoh(o, out, sizeof o);
     int bad = 0;
     for (int i = 0; i < 32; i++) bad += !tt_close(o[i], 8.0 + (double)h[i], 1e-5, 1e-5);
@@ -233,7 +359,11 @@ int main(void) {
         check_fn(k, TL_F16, 0);
         if (fns[k].n == 2) check_fn(k, TL_F32, 1);
     }
+    static const tl_dtype ints[] = {TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32, TL_U64};
+    for (int k = 0; k < NIFN; k++)
+        for (size_t d = 0; d < sizeof ints / sizeof ints[0]; d++) check_int(k, ints[d]);
     test_errors();
+    tile_kernel_release(TILE_KERNEL_OF(ld_int));
     tile_kernel_release(TILE_KERNEL_OF(ld_f32));
     tile_kernel_release(TILE_KERNEL_OF(ld_f64));
     tile_kernel_release(TILE_KERNEL_OF(ld_f16));

@@ -1251,9 +1251,29 @@ tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape
 static const struct { const char *name; tile__opcode code; } tile__ld_alias[] = {
     {"fabs", TILE__OP_ABS}, {"fmin", TILE__OP_MIN}, {"fmax", TILE__OP_MAX}, {"fmod", TILE__OP_MOD}, {"fma", TILE__OP_FMA},
 };
+/* libdevice's integer functions (__nv_popc, __nv_popcll, ...: one name for
+   every width, as Triton's libdevice dispatches on the dtype) */
+static const struct { const char *name; tile__opcode code; } tile__ld_int[] = {
+    {"popc", TILE__OP_POPC}, {"clz", TILE__OP_CLZ}, {"ffs", TILE__OP_FFS}, {"brev", TILE__OP_BREV},
+    {"mulhi", TILE__OP_MULHI}, {"umulhi", TILE__OP_UMULHI},
+};
+static tl_t tile__ld_int_call(const char *file, int line, const char *name, tile__opcode code, int n, const tl_t *args) {
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
+    if (n != tile__op_nopnd[code])
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    if (n == 2) return tile__binary(file, line, what, code, args[0], args[1], TILE__A_INT);
+    tl_t r = tile__unary(file, line, what, code, args[0], TILE__A_INT);
+    int x = r.id;
+    /* popc, clz and ffs count bits: an i32, whatever the operand's width (as __nv_popcll's) */
+    if (x < 0 || code == TILE__OP_BREV || tile__dty(x) == TL_I32) return r;
+    return tile__mk(tile__cast(x, TL_I32, file, line));
+}
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args) {
-    enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias };
+    enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias, NINT = sizeof tile__ld_int / sizeof *tile__ld_int };
     if (!name) return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: the function's name is NULL");
+    for (int k = 0; k < NINT; k++)
+        if (strcmp(tile__ld_int[k].name, name) == 0) return tile__ld_int_call(file, line, name, tile__ld_int[k].code, n, args);
     int code = -1;
     for (int c = 0; c < TILE__OP_COUNT_ && code < 0; c++)
         if (tile__op_libm[c] && strcmp(tile__op_libm[c], name) == 0) code = c;
@@ -1266,6 +1286,7 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
         for (int c = 0; c < TILE__OP_COUNT_ && used < sizeof known; c++)
             if (tile__op_libm[c]) used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? " " : "", tile__op_libm[c]);
         for (int k = 0; k < NALIAS && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_alias[k].name);
+        for (int k = 0; k < NINT && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_int[k].name);
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: no function \"%.60s\" (tile has: %s)", name, known);
     }
     char what[96];

@@ -182,6 +182,21 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     case TILE__OP_NEG:
         if (tile__is_float(t)) { snprintf(y, sizeof y, "-%s", x); tile__cc_fenc(rt, y, z, sizeof z); return tile__cc_def(c, rt, "%s", z); }
         return tile__cc_def(c, rt, "(%s)(0 - (%s)r%d)", tile__cc_ctype(rt), tile__cc_utype(t), a);
+    case TILE__OP_POPC: case TILE__OP_CLZ: case TILE__OP_FFS: case TILE__OP_BREV: {
+        /* CUDA's 32- and 64-bit ones; a narrower integer zero-extended to 32 bits */
+        unsigned w = tile__dt[t].bits, m = w < 32 ? (1u << w) - 1 : ~0u;
+        const char *ct = tile__cc_ctype(rt);
+        if (w == 64) {
+            if (code == TILE__OP_POPC) return tile__cc_def(c, rt, "(%s)__popcll((unsigned long long)r%d)", ct, a);
+            if (code == TILE__OP_CLZ) return tile__cc_def(c, rt, "(%s)__clzll((long long)r%d)", ct, a);
+            if (code == TILE__OP_FFS) return tile__cc_def(c, rt, "(%s)__ffsll((long long)r%d)", ct, a);
+            return tile__cc_def(c, rt, "(%s)__brevll((unsigned long long)r%d)", ct, a);
+        }
+        if (code == TILE__OP_POPC) return tile__cc_def(c, rt, "(%s)__popc((unsigned)r%d & 0x%xu)", ct, a, m);
+        if (code == TILE__OP_CLZ) return tile__cc_def(c, rt, "(%s)(__clz((int)((unsigned)r%d & 0x%xu)) - %u)", ct, a, m, 32 - w);
+        if (code == TILE__OP_FFS) return tile__cc_def(c, rt, "(%s)__ffs((int)((unsigned)r%d & 0x%xu))", ct, a, m);
+        return tile__cc_def(c, rt, "(%s)(__brev((unsigned)r%d & 0x%xu) >> %u)", ct, a, m, 32 - w);
+    }
     case TILE__OP_NOT:
         if (t == TL_I1) return tile__cc_def(c, rt, "!r%d", a);
         return tile__cc_def(c, rt, "(%s)~r%d", tile__cc_ctype(rt), a);
@@ -270,6 +285,11 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         if (tile__is_signed(t))
             return tile__cc_def(c, rt, "(%s)((unsigned long long)r%d >= %uu ? (r%d < 0 ? -1 : 0) : r%d >> (unsigned long long)r%d)", ct, b, w, a, a, b);
         return tile__cc_def(c, rt, "(%s)((unsigned long long)r%d >= %uu ? 0 : r%d >> (unsigned long long)r%d)", ct, b, w, a, b);
+    case TILE__OP_MULHI:
+        if (!tile__is_signed(t)) return tile__cc_op2(e, TILE__OP_UMULHI, t, rt, a, b);   /* unsigned: umulhi */
+        if (w == 64) return tile__cc_def(c, rt, "(%s)__mul64hi((long long)r%d, (long long)r%d)", ct, a, b);
+        if (w == 32) return tile__cc_def(c, rt, "(%s)__mulhi((int)r%d, (int)r%d)", ct, a, b);
+        return tile__cc_def(c, rt, "(%s)(((int)r%d * (int)r%d) >> %u)", ct, a, b, w);
     case TILE__OP_UMULHI:
         if (w == 64) return tile__cc_def(c, rt, "(%s)__umul64hi((unsigned long long)r%d, (unsigned long long)r%d)", ct, a, b);
         if (w == 32) return tile__cc_def(c, rt, "(%s)__umulhi((unsigned)r%d, (unsigned)r%d)", ct, a, b);

@@ -204,6 +204,11 @@ static double tile__ld_erfinv(double x) {
     X(SHL,          "shl",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a << b (b >= width gives 0) */ \
     X(SHR,          "shr",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a >> b, arithmetic when signed */ \
     X(UMULHI,       "umulhi",       2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the high half of the unsigned 2N-bit product */ \
+    X(MULHI,        "mulhi",        2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the high half of the 2N-bit product, signed when the dtype is */ \
+    X(POPC,         "popc",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: the number of 1 bits */ \
+    X(CLZ,          "clz",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: the number of 0 bits above the highest 1 (the width for 0) */ \
+    X(FFS,          "ffs",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: 1 + the position of the lowest 1 bit, 0 for 0 */ \
+    X(BREV,         "brev",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: the bits in reverse order */ \
     X(EQ,           "eq",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a == b -> i1 */ \
     X(NE,           "ne",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a != b (true for NaN) */ \
     X(LT,           "lt",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a < b */ \
@@ -1079,6 +1084,29 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
             r.u = ah * bh + (ah * bl >> 32) + (al * bh >> 32) + (mid >> 32);
         }
         break;
+    case TILE__OP_MULHI:   /* signed: the unsigned high half, less b where a < 0 and a where b < 0 */
+        r = tile__ew_eval(TILE__OP_UMULHI, t, rt, x);
+        if (sg) {
+            uint64_t sb = (uint64_t)1 << (w - 1);
+            if (a.u & sb) r.u -= b.u;
+            if (b.u & sb) r.u -= a.u;
+        }
+        break;
+    case TILE__OP_POPC: case TILE__OP_CLZ: case TILE__OP_FFS: case TILE__OP_BREV: {
+        uint64_t v = w == 64 ? a.u : a.u & (((uint64_t)1 << w) - 1);
+        unsigned n = 0;
+        if (code == TILE__OP_POPC) for (; v; v &= v - 1) n++;
+        else if (code == TILE__OP_CLZ) for (n = w; v; v >>= 1) n--;
+        else if (code == TILE__OP_FFS) { if (v) for (n = 1; !(v & 1); v >>= 1) n++; }
+        else {
+            uint64_t o = 0;
+            for (unsigned k = 0; k < w; k++) o |= ((v >> k) & 1) << (w - 1 - k);
+            r.u = o;
+            break;
+        }
+        r.u = n;
+        break;
+    }
 #define TILE__CMP(OP, op)                                                           \
     case TILE__OP_##OP:                                                             \
         r.i = fl ? (a.f op b.f) : sg ? (a.i op b.i) : (a.u op b.u);                 \

@@ -33,6 +33,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(reduce) X(scan) X(softmax) X(dot_f16) X(dot_i8) X(dot_f32_bf16_fp8) X(atomics) X(cas)      \
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
+    X(libdevice_int)                                                                             \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -54,6 +55,11 @@ FZ_SEED(libdevice, FZ_HDR0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
         FZ_LIBDEVICE, 12, 0, FZ_LIBDEVICE, 35, 0, FZ_LIBDEVICE, 37, 0, FZ_LIBDEVICE, 39, 0, 1,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_libdevice's integer functions on an i32 tile: popc, clz, brev, ffs, mulhi of two values */
+FZ_SEED(libdevice_int, FZ_HDR0,
+        FZ_IN(TL_I32), FZ_S1(5), FZ_LOADM,
+        FZ_LIBDEVICE, 228, 0, FZ_LIBDEVICE, 229, 0, FZ_LIBDEVICE, 237, 0, FZ_LIBDEVICE, 242, 0, FZ_LIBDEVICE, 232, 0, 1,
+        FZ_IN(TL_I32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
         FZ_IN(TL_I32), FZ_S1(5), FZ_LOADM,
