@@ -1,0 +1,929 @@
+/* tile.hpp — kernels in C++ that read like their Triton twins (C++20).
+   >>cxx
+
+       #include "tile.hpp"
+
+       TILE_KERNEL(add_kernel, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, out), (tl_i32, n))
+       {
+           int BLOCK = TL_META(BLOCK);
+           tl::tensor offs = tl::program_id(0) * BLOCK + tl::arange(0, BLOCK);
+           tl::tensor mask = offs < n;
+           tl::tensor sum  = tl::load(x + offs, {.mask = mask}) + tl::load(y + offs, {.mask = mask});
+           tl::store(out + offs, sum, {.mask = mask});
+       }
+
+   The kernel is built by the same IR builder as a C one (tile.h's tl_*_at
+   functions; the C API stays the one the library is made of), and the
+   implementation stays C11: define TILE_IMPLEMENTATION in one C file.
+
+   Why expressions are lazy. C++ leaves the order of a call's arguments and
+   of an operator's two operands open (g++ evaluates them right to left,
+   clang++ left to right), and every tl_ op appends to the IR as it runs.
+   So an operator or a tl:: function here does not trace anything: it
+   returns a tl::expr, a small tree of what to trace, and the tree is
+   traced when it is bound to a tl::tensor (a named tile), stored, or given
+   to a call that must trace (tl::store, the atomics, TL_FOR's bounds),
+   operands left to right, depth first -- the order of the C macros. A
+   kernel gives the same IR whichever compiler built it, and the same IR as
+   its C twin written with the same nesting (tests/golden.sh checks the
+   tutorials under examples/cpp against their C twins' goldens).
+
+   The rules that follow from it:
+   - Name a tile with tl::tensor, not auto: `auto x = a + b;` holds an
+     unevaluated expression, and using it later is a compile error that
+     says so (it would be traced where it is used, not where it is written).
+   - An option given by a designated initializer ({.mask = offs < n}) is
+     held, unevaluated, and traced after the call's positional operands, as
+     in C. An option's expression holds at most TL_CXX_HELD_BYTES of tree;
+     a larger one is a compile error asking for a tl::tensor.
+   - Runtime control flow is the C macros: TL_FOR (k, lo, hi, step, carried...),
+     TL_IF, TL_ELSE, TL_WHILE, with tl::tensor variables carried (a
+     tl::tensor is a tl_t and nothing else, so the macros carry it in place).
+     A kernel's parameters and TL_FOR's induction variable are tl::tensors.
+   - Every C macro (tl_sum, tl_dot, ...) also takes tl::tensor and
+     tl::expr operands, so what this header does not spell is still there.
+   - Errors: each tl:: call records its own line (a default argument made
+     where it is called); an operator's ops take the line of the statement
+     that traces them (the tl::tensor it is bound to, or the call it is given
+     to). As in C, the first error is kept and the launch returns it.
+
+   Combine functions are C++ callables, lambdas with captures included:
+       tl::tensor m = tl::reduce(x, 1, [](tl::tensor a, tl::tensor b) { return tl::maximum(a, b); });
+   Indexing with None, as Triton's x[:, None]:  offs(_, None) * stride. */
+#ifndef TILE_HPP
+#define TILE_HPP
+
+#if !defined(__cplusplus) || __cplusplus < 202002L
+#error "tile.hpp is C++20 (designated initializers); from C and older C++ include tile.h"
+#endif
+
+#include "tile.h"
+
+#include <cstddef>
+#include <initializer_list>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+/* the bytes an option's unevaluated expression may take (see above) */
+#ifndef TL_CXX_HELD_BYTES
+#define TL_CXX_HELD_BYTES 256
+#endif
+
+/* the trailing parameters of every tl:: call: where it was called */
+#define TL__CXX_AT const char *tl__file = __builtin_FILE(), int tl__line = __builtin_LINE()
+#define TL__CXX_HERE ::tl::here{tl__file, tl__line}
+
+namespace tl {
+
+/* a source location */
+struct here {
+    const char *file;
+    int line;
+};
+
+class tensor;
+template <class N> class expr;
+
+namespace detail {
+/* where the ops of an operator go when nothing else names a line: the last
+   located call of this thread */
+inline thread_local here last = {nullptr, 0};
+inline here use(here h) { return h.file ? (last = h) : last; }
+
+/* leaves of an expression tree */
+struct leaf {
+    tl_t v;
+    tl_t get(here) const { return v; }
+};
+struct lit_i {
+    long long v;
+    tl_t get(here) const { return tl__cint(v); }
+};
+struct lit_u {
+    unsigned long long v;
+    tl_t get(here) const { return tl__cuint(v); }
+};
+struct lit_f {
+    double v;
+    tl_t get(here) const { return tl__cflt(v); }
+};
+
+/* an op: F(where, the children's values) once its children are traced,
+   left to right (a braced list is evaluated in order) */
+template <class F, class... K> struct node {
+    here at; /* the call's location; file NULL: the caller's */
+    F f;
+    std::tuple<K...> k;
+    tl_t get(here h) const { return get_(at.file ? at : h, std::index_sequence_for<K...>{}); }
+    template <std::size_t... I> tl_t get_(here h, std::index_sequence<I...>) const {
+        const tl_t v[sizeof...(K) + 1] = {std::get<I>(k).get(h)..., tl_t{0, 0}};
+        return f(h, v);
+    }
+};
+
+template <class T> struct is_expr : std::false_type {};
+template <class N> struct is_expr<expr<N>> : std::true_type {};
+template <class T> using bare = std::remove_cvref_t<T>;
+template <class T> inline constexpr bool dependent_false = false;
+} // namespace detail
+
+/* A value a kernel works on (Triton's tl.tensor, a scalar or a tile): a
+   handle to a traced value, nothing else, so TL_FOR carries it in place. */
+class tensor {
+public:
+    tl_t h;
+    tensor() : h{0, 0} {}
+    tensor(tl_t v) : h(v) {}
+    /* binding an expression traces it, here */
+    template <class N>
+    tensor(expr<N> &&e, TL__CXX_AT) : h(std::move(e).get(TL__CXX_HERE)) {}
+    operator tl_t() const { return h; }
+
+    tl_dtype dtype() const { return tl_dtype_of(h); }
+    tl_dtype element_ty() const { return tl_element_ty(h); }
+    int rank() const { return tl_rank(h); }
+    int dim(int axis) const { return tl_dim(h, axis); }
+    /* x.to(tl::float16): Triton's x.to(dtype) */
+    auto to(tl_dtype dt, TL__CXX_AT) const;
+    /* x(_, None): Triton's x[:, None] (see tl::None) */
+    template <class... S> auto operator()(S... s) const;
+};
+static_assert(std::is_standard_layout_v<tensor> && sizeof(tensor) == sizeof(tl_t), "a tl::tensor is a tl_t");
+
+/* Not yet traced: what an operator or tl:: function returns. Bind it to a
+   tl::tensor or pass it on; it cannot be copied or used twice. */
+template <class N> class expr {
+public:
+    N n;
+    explicit expr(N node) : n(std::move(node)) {}
+    expr(expr &&) = default;
+    expr(const expr &) = delete;
+    expr &operator=(const expr &) = delete;
+    tl_t get(here h) && { return n.get(detail::use(h)); }
+    auto to(tl_dtype dt, TL__CXX_AT) &&;
+    template <class... S> auto operator()(S... s) &&;
+};
+
+namespace detail {
+/* what a child of the tree is, by the C++ type of the operand */
+inline leaf as_child(const tensor &t) { return {t.h}; }
+inline leaf as_child(tl_t t) { return {t}; }
+template <class N> N as_child(expr<N> &&e) { return std::move(e.n); }
+template <class N> N as_child(expr<N> &) {
+    static_assert(dependent_false<N>, "tl: an unevaluated expression is used by name (an `auto` variable?): declare it tl::tensor, "
+                                      "so that it is traced where it is written");
+    return {};
+}
+template <class T>
+    requires std::is_integral_v<T> && std::is_signed_v<T>
+lit_i as_child(T v) { return {(long long)v}; }
+template <class T>
+    requires std::is_integral_v<T> && std::is_unsigned_v<T> && (!std::is_same_v<T, bool>)
+lit_u as_child(T v) { return {(unsigned long long)v}; }
+inline lit_i as_child(bool v) { return {v ? 1 : 0}; }
+template <class T>
+    requires std::is_floating_point_v<T>
+lit_f as_child(T v) { return {(double)v}; }
+/* an enum constant is its integer, as in C */
+template <class T>
+    requires std::is_enum_v<T>
+lit_i as_child(T v) { return {(long long)v}; }
+
+template <class T> concept tile_value = std::is_same_v<bare<T>, tensor> || std::is_same_v<bare<T>, tl_t> || is_expr<bare<T>>::value;
+template <class T> concept scalar = std::is_arithmetic_v<bare<T>> || std::is_enum_v<bare<T>>;
+template <class T> concept operand = tile_value<T> || scalar<T>;
+
+template <class F, class... A> auto make(here at, F f, A &&...a) {
+    using N = node<F, decltype(as_child(std::forward<A>(a)))...>;
+    return expr<N>(N{at, f, std::tuple<decltype(as_child(std::forward<A>(a)))...>(as_child(std::forward<A>(a))...)});
+}
+
+/* the value of an operand, traced now */
+template <class A> tl_t value(A &&a, here h) { return as_child(std::forward<A>(a)).get(use(h)); }
+
+/* the C builders by shape of call */
+using fn1 = tl_t (*)(const char *, int, tl_t);
+using fn2 = tl_t (*)(const char *, int, tl_t, tl_t);
+using fn3 = tl_t (*)(const char *, int, tl_t, tl_t, tl_t);
+struct call1 {
+    fn1 fn;
+    tl_t operator()(here h, const tl_t *v) const { return fn(h.file, h.line, v[0]); }
+};
+struct call2 {
+    fn2 fn;
+    tl_t operator()(here h, const tl_t *v) const { return fn(h.file, h.line, v[0], v[1]); }
+};
+struct call3 {
+    fn3 fn;
+    tl_t operator()(here h, const tl_t *v) const { return fn(h.file, h.line, v[0], v[1], v[2]); }
+};
+template <class A> auto un(here at, fn1 fn, A &&a) { return make(at, call1{fn}, std::forward<A>(a)); }
+template <class A, class B> auto bin(here at, fn2 fn, A &&a, B &&b) { return make(at, call2{fn}, std::forward<A>(a), std::forward<B>(b)); }
+template <class A, class B, class C> auto ter(here at, fn3 fn, A &&a, B &&b, C &&c) {
+    return make(at, call3{fn}, std::forward<A>(a), std::forward<B>(b), std::forward<C>(c));
+}
+} // namespace detail
+
+/* An operand held unevaluated by an option (.mask = offs < n, .other = 0)
+   or a list ({M, K}): a tile, a C scalar, or a small expression. */
+class held {
+public:
+    held() {}
+    held(const tensor &t) : kind_(TILE) { v_ = t.h; }
+    held(tl_t t) : kind_(TILE) { v_ = t; }
+    template <class T>
+        requires std::is_integral_v<T> && std::is_signed_v<T>
+    held(T v) : kind_(INT) { i_ = v; }
+    template <class T>
+        requires std::is_integral_v<T> && std::is_unsigned_v<T> && (!std::is_same_v<T, bool>)
+    held(T v) : kind_(UINT) { u_ = v; }
+    held(bool v) : kind_(INT) { i_ = v ? 1 : 0; }
+    template <class T>
+        requires std::is_enum_v<T>
+    held(T v) : kind_(INT) { i_ = (long long)v; }
+    template <class T>
+        requires std::is_floating_point_v<T>
+    held(T v) : kind_(FLT) { f_ = (double)v; }
+    template <class N> held(expr<N> &&e) : kind_(NODE) {
+        static_assert(sizeof(N) <= TL_CXX_HELD_BYTES && alignof(N) <= alignof(std::max_align_t),
+                      "tl: this option's expression is too large to hold unevaluated: bind it to a tl::tensor first "
+                      "(or raise TL_CXX_HELD_BYTES)");
+        ::new ((void *)buf_) N(std::move(e.n));
+        get_ = [](const void *p, here h) { return static_cast<const N *>(p)->get(h); };
+        copy_ = [](void *d, const void *s) { ::new (d) N(*static_cast<const N *>(s)); };
+        drop_ = [](void *p) { static_cast<N *>(p)->~N(); };
+    }
+    held(const held &o) : kind_(o.kind_), v_(o.v_), i_(o.i_), u_(o.u_), f_(o.f_), get_(o.get_), copy_(o.copy_), drop_(o.drop_) {
+        if (kind_ == NODE) copy_(buf_, o.buf_);
+    }
+    held &operator=(const held &o) {
+        if (this != &o) {
+            this->~held();
+            ::new ((void *)this) held(o);
+        }
+        return *this;
+    }
+    ~held() {
+        if (kind_ == NODE) drop_(buf_);
+    }
+
+    bool given() const { return kind_ != NONE; }
+    bool is_literal() const { return kind_ == INT || kind_ == UINT || kind_ == FLT; }
+    double literal() const { return kind_ == INT ? (double)i_ : kind_ == UINT ? (double)u_ : f_; }
+    /* trace it (a literal: as a weak literal, as the C macros do) */
+    tl_t get(here h) const {
+        switch (kind_) {
+        case TILE: return v_;
+        case INT: return tl__cint(i_);
+        case UINT: return tl__cuint(u_);
+        case FLT: return tl__cflt(f_);
+        case NODE: return get_(buf_, detail::use(h));
+        default: return tl_t{0, 0};
+        }
+    }
+
+private:
+    enum kind { NONE, TILE, INT, UINT, FLT, NODE } kind_ = NONE;
+    tl_t v_ = {0, 0};
+    long long i_ = 0;
+    unsigned long long u_ = 0;
+    double f_ = 0;
+    tl_t (*get_)(const void *, here) = nullptr;
+    void (*copy_)(void *, const void *) = nullptr;
+    void (*drop_)(void *) = nullptr;
+    alignas(std::max_align_t) unsigned char buf_[TL_CXX_HELD_BYTES] = {};
+};
+
+/* a list of operands: a shape, strides, offsets ({M, K}) */
+class held_list {
+public:
+    held_list(std::initializer_list<held> l) {
+        for (const held &h : l)
+            if (n < TL_MAX_RANK + 1) v[n++] = h;
+            else over = 1;
+    }
+    int count(here h) const {
+        if (over) tl_static_assert_at(h.file, h.line, 0, "a shape, strides or offsets list", "more than TL_MAX_RANK values");
+        return n;
+    }
+    /* traced in order, into out[] */
+    void get(here h, tl_t *out) const {
+        for (int i = 0; i < n; i++) out[i] = v[i].get(h);
+    }
+    held v[TL_MAX_RANK + 1];
+    int n = 0, over = 0;
+};
+
+/* a shape or permutation given as C ints: {BLOCK_M, BLOCK_N} */
+struct dims {
+    tl_shape s;
+    dims(std::initializer_list<int> l) : s{} {
+        for (int d : l)
+            if (s.rank < TL_MAX_RANK) s.dim[s.rank++] = d;
+            else s.rank = TL_MAX_RANK + 1; /* the builder reports a rank past its limit */
+    }
+};
+
+/* ---- dtypes, as Triton spells them ------------------------------------------------- */
+inline constexpr tl_dtype int1 = TL_I1, int8 = TL_I8, int16 = TL_I16, int32 = TL_I32, int64 = TL_I64;
+inline constexpr tl_dtype uint8 = TL_U8, uint16 = TL_U16, uint32 = TL_U32, uint64 = TL_U64;
+inline constexpr tl_dtype float16 = TL_F16, bfloat16 = TL_BF16, float32 = TL_F32, float64 = TL_F64;
+inline constexpr tl_dtype float8e4nv = TL_F8E4M3, float8e5 = TL_F8E5M2;
+
+/* ---- creation ---------------------------------------------------------------------- */
+inline auto program_id(int axis, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *) { return tl_program_id_at(h.file, h.line, axis); });
+}
+inline auto num_programs(int axis, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *) { return tl_num_programs_at(h.file, h.line, axis); });
+}
+inline auto arange(int start, int end, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [start, end](here h, const tl_t *) { return tl_arange_at(h.file, h.line, start, end); });
+}
+/* tl::full({M, N}, value, dtype) and tl::zeros({M, N}, dtype), as Triton's; {} is rank 0 */
+template <class V>
+    requires detail::operand<V>
+auto full(dims shape, V &&value, tl_dtype dt, TL__CXX_AT) {
+    tl_shape s = shape.s;
+    return detail::make(TL__CXX_HERE, [s, dt](here h, const tl_t *v) { return tl_full_at(h.file, h.line, dt, v[0], s); }, std::forward<V>(value));
+}
+inline auto zeros(dims shape, tl_dtype dt, TL__CXX_AT) { return full(shape, 0, dt, tl__file, tl__line); }
+template <class X> auto zeros_like(X &&x, TL__CXX_AT) { return detail::un(TL__CXX_HERE, tl_zeros_like_at, std::forward<X>(x)); }
+template <class X, class V> auto full_like(X &&x, V &&value, TL__CXX_AT) {
+    return detail::bin(TL__CXX_HERE, tl_full_like_at, std::forward<X>(x), std::forward<V>(value));
+}
+
+/* ---- elementwise ------------------------------------------------------------------- */
+#define TL__CXX_UNARY(name, c)                                                                \
+    template <class X>                                                                        \
+        requires detail::operand<X>                                                           \
+    auto name(X &&x, TL__CXX_AT) { return detail::un(TL__CXX_HERE, c, std::forward<X>(x)); }
+#define TL__CXX_BINARY(name, c)                                                                                         \
+    template <class A, class B>                                                                                         \
+        requires detail::operand<A> && detail::operand<B>                                                              \
+    auto name(A &&a, B &&b, TL__CXX_AT) { return detail::bin(TL__CXX_HERE, c, std::forward<A>(a), std::forward<B>(b)); }
+TL__CXX_UNARY(exp, tl_exp_at)
+TL__CXX_UNARY(exp2, tl_exp2_at)
+TL__CXX_UNARY(log, tl_log_at)
+TL__CXX_UNARY(log2, tl_log2_at)
+TL__CXX_UNARY(sqrt, tl_sqrt_at)
+TL__CXX_UNARY(sqrt_rn, tl_sqrt_at)
+TL__CXX_UNARY(rsqrt, tl_rsqrt_at)
+TL__CXX_UNARY(sin, tl_sin_at)
+TL__CXX_UNARY(cos, tl_cos_at)
+TL__CXX_UNARY(tanh, tl_tanh_at)
+TL__CXX_UNARY(sigmoid, tl_sigmoid_at)
+TL__CXX_UNARY(erf, tl_erf_at)
+TL__CXX_UNARY(floor, tl_floor_at)
+TL__CXX_UNARY(ceil, tl_ceil_at)
+TL__CXX_UNARY(abs, tl_abs_at)
+TL__CXX_BINARY(add, tl_add_at)
+TL__CXX_BINARY(sub, tl_sub_at)
+TL__CXX_BINARY(mul, tl_mul_at)
+TL__CXX_BINARY(div, tl_div_at)
+TL__CXX_BINARY(fdiv, tl_div_at)
+TL__CXX_BINARY(div_rn, tl_div_at)
+TL__CXX_BINARY(floordiv, tl_floordiv_at) /* Python's // on integers (truncating, as Triton's) */
+TL__CXX_BINARY(mod, tl_mod_at)
+TL__CXX_BINARY(cdiv, tl_cdiv_at)
+TL__CXX_BINARY(minimum, tl_minimum_at)
+TL__CXX_BINARY(maximum, tl_maximum_at)
+TL__CXX_BINARY(umulhi, tl_umulhi_at)
+TL__CXX_BINARY(logical_and, tl_logical_and_at)
+TL__CXX_BINARY(logical_or, tl_logical_or_at)
+#undef TL__CXX_UNARY
+#undef TL__CXX_BINARY
+template <class C, class A, class B> auto where(C &&c, A &&a, B &&b, TL__CXX_AT) {
+    return detail::ter(TL__CXX_HERE, tl_where_at, std::forward<C>(c), std::forward<A>(a), std::forward<B>(b));
+}
+template <class A, class B, class C> auto fma(A &&a, B &&b, C &&c, TL__CXX_AT) {
+    return detail::ter(TL__CXX_HERE, tl_fma_at, std::forward<A>(a), std::forward<B>(b), std::forward<C>(c));
+}
+template <class X, class L, class H> auto clamp(X &&x, L &&lo, H &&hi, TL__CXX_AT) {
+    return detail::ter(TL__CXX_HERE, tl_clamp_at, std::forward<X>(x), std::forward<L>(lo), std::forward<H>(hi));
+}
+template <class X> auto cast(X &&x, tl_dtype dt, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [dt](here h, const tl_t *v) { return tl_cast_at(h.file, h.line, v[0], dt); }, std::forward<X>(x));
+}
+template <class X> auto bitcast(X &&x, tl_dtype dt, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [dt](here h, const tl_t *v) { return tl_bitcast_at(h.file, h.line, v[0], dt); }, std::forward<X>(x));
+}
+template <class X> auto ptr_cast(X &&x, tl_dtype dt, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [dt](here h, const tl_t *v) { return tl_ptr_cast_at(h.file, h.line, v[0], dt); }, std::forward<X>(x));
+}
+inline auto tensor::to(tl_dtype dt, const char *tl__file, int tl__line) const { return cast(*this, dt, tl__file, tl__line); }
+template <class N> auto expr<N>::to(tl_dtype dt, const char *tl__file, int tl__line) && { return cast(std::move(*this), dt, tl__file, tl__line); }
+/* tl::libdevice("erfinv", x), tl::libdevice("atan2", y, x) */
+template <class... A>
+    requires(sizeof...(A) >= 1 && sizeof...(A) <= 3)
+auto libdevice(const char *name, A &&...a) {
+    return detail::make(here{nullptr, 0}, [name](here h, const tl_t *v) { return tl_libdevice_at(h.file, h.line, name, (int)sizeof...(A), v); },
+                        std::forward<A>(a)...);
+}
+/* Triton's softmax */
+template <class X> auto softmax(X &&x, int axis, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *v) { return tl_softmax_at(h.file, h.line, v[0], axis); }, std::forward<X>(x));
+}
+
+/* ---- shape ----------------------------------------------------------------------- */
+template <class X> auto broadcast_to(X &&x, dims shape, TL__CXX_AT) {
+    tl_shape s = shape.s;
+    return detail::make(TL__CXX_HERE, [s](here h, const tl_t *v) { return tl_broadcast_to_at(h.file, h.line, v[0], s); }, std::forward<X>(x));
+}
+template <class X> auto expand_dims(X &&x, int axis, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *v) { return tl_expand_dims_at(h.file, h.line, v[0], axis); }, std::forward<X>(x));
+}
+template <class X> auto reshape(X &&x, dims shape, TL__CXX_AT) {
+    tl_shape s = shape.s;
+    return detail::make(TL__CXX_HERE, [s](here h, const tl_t *v) { return tl_reshape_at(h.file, h.line, v[0], s); }, std::forward<X>(x));
+}
+template <class X> auto view(X &&x, dims shape, TL__CXX_AT) { return reshape(std::forward<X>(x), shape, tl__file, tl__line); }
+template <class X> auto ravel(X &&x, TL__CXX_AT) { return detail::un(TL__CXX_HERE, tl_ravel_at, std::forward<X>(x)); }
+template <class X> auto trans(X &&x, TL__CXX_AT) { return detail::un(TL__CXX_HERE, tl_trans_at, std::forward<X>(x)); }
+template <class X> auto permute(X &&x, dims order, TL__CXX_AT) {
+    tl_shape s = order.s;
+    return detail::make(TL__CXX_HERE, [s](here h, const tl_t *v) { return tl_permute_at(h.file, h.line, v[0], s); }, std::forward<X>(x));
+}
+template <class X> auto flip(X &&x, int dim, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [dim](here h, const tl_t *v) { return tl_flip_at(h.file, h.line, v[0], dim); }, std::forward<X>(x));
+}
+template <class A, class B> auto cat(A &&a, B &&b, TL__CXX_AT) { return detail::bin(TL__CXX_HERE, tl_cat_at, std::forward<A>(a), std::forward<B>(b)); }
+template <class A, class B> auto join(A &&a, B &&b, TL__CXX_AT) { return detail::bin(TL__CXX_HERE, tl_join_at, std::forward<A>(a), std::forward<B>(b)); }
+template <class A, class B> auto interleave(A &&a, B &&b, TL__CXX_AT) {
+    return detail::bin(TL__CXX_HERE, tl_interleave_at, std::forward<A>(a), std::forward<B>(b));
+}
+/* auto [a, b] = tl::split(x): traced now */
+template <class X> std::pair<tensor, tensor> split(X &&x, TL__CXX_AT) {
+    tl_t a = {0, 0}, b = {0, 0};
+    tl_split_at(tl__file, tl__line, detail::value(std::forward<X>(x), TL__CXX_HERE), &a, &b);
+    return {tensor(a), tensor(b)};
+}
+template <class X> auto sort(X &&x, int dim = -1, int descending = 0, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [dim, descending](here h, const tl_t *v) { return tl_sort_at(h.file, h.line, v[0], dim, descending); },
+                        std::forward<X>(x));
+}
+template <class X> auto topk(X &&x, int k, int dim = -1, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [k, dim](here h, const tl_t *v) { return tl_topk_at(h.file, h.line, v[0], k, dim); }, std::forward<X>(x));
+}
+template <class S, class I> auto gather(S &&src, I &&index, int axis, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *v) { return tl_gather_at(h.file, h.line, v[0], v[1], axis); },
+                        std::forward<S>(src), std::forward<I>(index));
+}
+
+/* x(_, None) is Triton's x[:, None]: _ keeps a dim, None adds one of size 1 */
+struct all_t {};
+struct none_t {};
+inline constexpr all_t _{};
+inline constexpr none_t None{};
+namespace detail {
+template <class... S> tl_t index(tl_t x, here h, S...) {
+    constexpr bool is_none[] = {std::is_same_v<S, none_t>...};
+    for (int i = 0; i < (int)sizeof...(S); i++)
+        if (is_none[i]) x = tl_expand_dims_at(h.file, h.line, x, i);
+    return x;
+}
+} // namespace detail
+template <class... S> auto tensor::operator()(S... s) const {
+    static_assert(((std::is_same_v<S, all_t> || std::is_same_v<S, none_t>) && ...), "tl: index a tile with tl::_ and tl::None");
+    return detail::make(here{nullptr, 0}, [s...](here h, const tl_t *v) { return detail::index(v[0], h, s...); }, *this);
+}
+template <class N> template <class... S> auto expr<N>::operator()(S... s) && {
+    static_assert(((std::is_same_v<S, all_t> || std::is_same_v<S, none_t>) && ...), "tl: index a tile with tl::_ and tl::None");
+    return detail::make(here{nullptr, 0}, [s...](here h, const tl_t *v) { return detail::index(v[0], h, s...); }, std::move(*this));
+}
+
+/* ---- memory ---------------------------------------------------------------------- */
+/* {.mask = m, .other = 0, .cache = TL_CACHE_CG, ...}: the fields of tl_load_args, in its order */
+struct load_opts {
+    held mask = {};
+    held other = {}; /* a C number, or a tile */
+    tl_cache cache = TL_CACHE_NONE;
+    tl_evict eviction = TL_EVICT_NORMAL;
+    int is_volatile = 0;
+    int boundary_check = 0;
+    tl_padding padding_option = TL_PAD_NONE;
+};
+struct store_opts {
+    held mask = {};
+    tl_cache cache = TL_CACHE_NONE;
+    tl_evict eviction = TL_EVICT_NORMAL;
+    int boundary_check = 0;
+};
+namespace detail {
+/* the options traced after the positional operands, into the C struct */
+inline tl_load_args load_args(const load_opts &o, here h) {
+    tl_load_args a = tl_load_args();
+    if (o.mask.given()) a.mask = o.mask.get(h);
+    if (o.other.given()) {
+        if (o.other.is_literal()) a.other = o.other.literal();
+        else a.other_v = o.other.get(h);
+    }
+    a.cache = o.cache, a.eviction = o.eviction, a.is_volatile = o.is_volatile;
+    a.boundary_check = o.boundary_check, a.padding_option = o.padding_option;
+    return a;
+}
+inline tl_store_args store_args(const store_opts &o, here h) {
+    tl_store_args a = tl_store_args();
+    if (o.mask.given()) a.mask = o.mask.get(h);
+    a.cache = o.cache, a.eviction = o.eviction, a.boundary_check = o.boundary_check;
+    return a;
+}
+struct load_call {
+    load_opts o;
+    tl_t operator()(here h, const tl_t *v) const { return tl_load_at(h.file, h.line, v[0], load_args(o, h)); }
+};
+} // namespace detail
+/* tl::load(ptrs, {.mask = m, .other = 0}) */
+template <class P>
+    requires detail::tile_value<P>
+auto load(P &&ptrs, load_opts o = {}, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::load_call{o}, std::forward<P>(ptrs));
+}
+/* tl::store(ptrs, value, {.mask = m}): traced now */
+template <class P, class V>
+    requires detail::tile_value<P> && detail::operand<V>
+void store(P &&ptrs, V &&value, store_opts o = {}, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t p = detail::value(std::forward<P>(ptrs), h);
+    tl_t v = detail::value(std::forward<V>(value), h);
+    tl_store_at(h.file, h.line, p, v, detail::store_args(o, h));
+}
+/* block pointers: traced now (a tl_block_ptr is the C one, carried by TL_FOR as in C) */
+inline tl_block_ptr make_block_ptr(held base, held_list shape, held_list strides, held_list offsets, dims block_shape, dims order, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t b = base.get(h), s[TL_MAX_RANK + 1], st[TL_MAX_RANK + 1], of[TL_MAX_RANK + 1];
+    int ns = shape.count(h), nst = strides.count(h), nof = offsets.count(h);
+    shape.get(h, s), strides.get(h, st), offsets.get(h, of);
+    return tl_make_block_ptr_at(h.file, h.line, b, ns, s, nst, st, nof, of, block_shape.s, order.s);
+}
+inline tl_block_ptr advance(tl_block_ptr bp, held_list offsets, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t of[TL_MAX_RANK + 1];
+    int n = offsets.count(h);
+    offsets.get(h, of);
+    return tl_advance_at(h.file, h.line, bp, n, of);
+}
+inline tensor load(tl_block_ptr bp, load_opts o = {}, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    return tensor(tl_load_block_at(h.file, h.line, bp, detail::load_args(o, h)));
+}
+template <class V> void store(tl_block_ptr bp, V &&value, store_opts o = {}, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t v = detail::value(std::forward<V>(value), h);
+    tl_store_block_at(h.file, h.line, bp, v, detail::store_args(o, h));
+}
+/* tensor descriptors: made and used now, as the C calls */
+inline tensor make_tensor_descriptor(held base, held_list shape, held_list strides, dims block_shape, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t b = base.get(h), s[TL_MAX_RANK + 1], st[TL_MAX_RANK + 1];
+    int ns = shape.count(h), nst = strides.count(h);
+    shape.get(h, s), strides.get(h, st);
+    return tensor(tl_make_tensor_descriptor_at(h.file, h.line, b, ns, s, nst, st, block_shape.s));
+}
+inline tensor desc_load(held desc, held_list offsets, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t d = desc.get(h), of[TL_MAX_RANK + 1];
+    int n = offsets.count(h);
+    offsets.get(h, of);
+    return tensor(tl_desc_load_at(h.file, h.line, d, n, of));
+}
+namespace detail {
+template <class V> void desc_put(int kind, const held &desc, const held_list &offsets, V &&value, here h) {
+    h = use(h);
+    tl_t d = desc.get(h), of[TL_MAX_RANK + 1];
+    int n = offsets.count(h);
+    offsets.get(h, of);
+    tl_t v = value(std::forward<V>(value), h);
+    tl_desc_store_at(h.file, h.line, kind, d, n, of, v);
+}
+} // namespace detail
+template <class V> void desc_store(held desc, held_list offsets, V &&value, TL__CXX_AT) {
+    detail::desc_put(-1, desc, offsets, std::forward<V>(value), TL__CXX_HERE);
+}
+template <class V> void desc_atomic_add(held desc, held_list offsets, V &&value, TL__CXX_AT) {
+    detail::desc_put(TL_ATOMIC_ADD, desc, offsets, std::forward<V>(value), TL__CXX_HERE);
+}
+template <class V> void desc_atomic_min(held desc, held_list offsets, V &&value, TL__CXX_AT) {
+    detail::desc_put(TL_ATOMIC_MIN, desc, offsets, std::forward<V>(value), TL__CXX_HERE);
+}
+template <class V> void desc_atomic_max(held desc, held_list offsets, V &&value, TL__CXX_AT) {
+    detail::desc_put(TL_ATOMIC_MAX, desc, offsets, std::forward<V>(value), TL__CXX_HERE);
+}
+
+/* atomics: traced now, returning the old values */
+struct atomic_opts {
+    held mask = {};
+    tl_sem sem = TL_SEM_ACQ_REL;
+    tl_scope scope = TL_SCOPE_GPU;
+};
+namespace detail {
+inline tl_atomic_args atomic_args(const atomic_opts &o, here h) {
+    tl_atomic_args a = tl_atomic_args();
+    if (o.mask.given()) a.mask = o.mask.get(h);
+    a.sem = o.sem, a.scope = o.scope;
+    return a;
+}
+template <class P, class V> tensor atomic(tl_atomic_op kind, P &&ptrs, V &&val, const atomic_opts &o, here h) {
+    h = use(h);
+    tl_t p = value(std::forward<P>(ptrs), h);
+    tl_t v = value(std::forward<V>(val), h);
+    return tensor(tl_atomic_at(h.file, h.line, kind, p, v, atomic_args(o, h)));
+}
+} // namespace detail
+#define TL__CXX_ATOMIC(name, KIND)                                                                   \
+    template <class P, class V> tensor name(P &&ptrs, V &&value, atomic_opts o = {}, TL__CXX_AT) {   \
+        return detail::atomic(KIND, std::forward<P>(ptrs), std::forward<V>(value), o, TL__CXX_HERE); \
+    }
+TL__CXX_ATOMIC(atomic_add, TL_ATOMIC_ADD)
+TL__CXX_ATOMIC(atomic_max, TL_ATOMIC_MAX)
+TL__CXX_ATOMIC(atomic_min, TL_ATOMIC_MIN)
+TL__CXX_ATOMIC(atomic_and, TL_ATOMIC_AND)
+TL__CXX_ATOMIC(atomic_or, TL_ATOMIC_OR)
+TL__CXX_ATOMIC(atomic_xor, TL_ATOMIC_XOR)
+TL__CXX_ATOMIC(atomic_xchg, TL_ATOMIC_XCHG)
+#undef TL__CXX_ATOMIC
+template <class P, class C, class V> tensor atomic_cas(P &&ptrs, C &&cmp, V &&value, atomic_opts o = {}, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t p = detail::value(std::forward<P>(ptrs), h);
+    tl_t c = detail::value(std::forward<C>(cmp), h);
+    tl_t v = detail::value(std::forward<V>(value), h);
+    return tensor(tl_atomic_cas_at(h.file, h.line, p, c, v, detail::atomic_args(o, h)));
+}
+
+/* ---- reductions and scans ---------------------------------------------------------------- */
+/* {.keep_dims = 1, .dtype = TL_F32}, as tl_reduce_args */
+struct reduce_opts {
+    int keep_dims = 0;
+    tl_dtype dtype = TL_VOID;
+};
+struct scan_opts {
+    int reverse = 0;
+    tl_dtype dtype = TL_VOID;
+};
+namespace detail {
+inline tl_reduce_args reduce_args(reduce_opts o) {
+    tl_reduce_args a = tl_reduce_args();
+    a.keep_dims = o.keep_dims, a.dtype = o.dtype;
+    return a;
+}
+inline tl_scan_args scan_args(scan_opts o) {
+    tl_scan_args a = tl_scan_args();
+    a.reverse = o.reverse, a.dtype = o.dtype;
+    return a;
+}
+template <class X> auto reduce_kind(tl_reduce_op kind, X &&x, int axis, reduce_opts o, here at) {
+    return make(at, [kind, axis, o](here h, const tl_t *v) { return tl_reduce_at(h.file, h.line, kind, v[0], axis, reduce_args(o)); }, std::forward<X>(x));
+}
+template <class X> auto scan_kind(tl_reduce_op kind, X &&x, int axis, scan_opts o, here at) {
+    return make(at, [kind, axis, o](here h, const tl_t *v) { return tl_scan_at(h.file, h.line, kind, v[0], axis, scan_args(o)); }, std::forward<X>(x));
+}
+} // namespace detail
+#define TL__CXX_REDUCE(name, KIND)                                                                                        \
+    template <class X> auto name(X &&x, int axis = TL_ALL, reduce_opts o = {}, TL__CXX_AT) {                             \
+        return detail::reduce_kind(KIND, std::forward<X>(x), axis, o, TL__CXX_HERE);                                      \
+    }
+TL__CXX_REDUCE(sum, TL_REDUCE_SUM)
+TL__CXX_REDUCE(max, TL_REDUCE_MAX)
+TL__CXX_REDUCE(min, TL_REDUCE_MIN)
+TL__CXX_REDUCE(argmax, TL_REDUCE_ARGMAX)
+TL__CXX_REDUCE(argmin, TL_REDUCE_ARGMIN)
+TL__CXX_REDUCE(xor_sum, TL_REDUCE_XOR_SUM)
+TL__CXX_REDUCE(prod, TL_REDUCE_PROD)
+TL__CXX_REDUCE(reduce_or, TL_REDUCE_OR)
+TL__CXX_REDUCE(reduce_and, TL_REDUCE_AND)
+#undef TL__CXX_REDUCE
+template <class X> auto cumsum(X &&x, int axis = 0, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_kind(TL_REDUCE_SUM, std::forward<X>(x), axis, o, TL__CXX_HERE);
+}
+template <class X> auto cumprod(X &&x, int axis = 0, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_kind(TL_REDUCE_PROD, std::forward<X>(x), axis, o, TL__CXX_HERE);
+}
+
+namespace detail {
+/* a C++ combine function behind the C one (a plain function pointer): the
+   callable and where the call was are this thread's while the C builder
+   traces it, nested calls each restoring the one around them */
+struct combine_ctx {
+    const void *fn;
+    here at;
+    tl_t (*call)(const combine_ctx *, tl_t, tl_t);
+};
+inline thread_local const combine_ctx *combine_now = nullptr;
+inline tl_t combine_tramp(tl_t a, tl_t b) {
+    const combine_ctx *c = combine_now;
+    return c ? c->call(c, a, b) : tl_t{-1, 0};
+}
+template <class R> tl_t result_of(R &&r, here h) { return value(std::forward<R>(r), h); }
+template <class F> tl_t combine_call(const combine_ctx *c, tl_t a, tl_t b) {
+    const F &f = *static_cast<const F *>(c->fn);
+    return result_of(f(tensor(a), tensor(b)), c->at);
+}
+template <class F> struct combine_guard {
+    combine_ctx ctx;
+    const combine_ctx *prev;
+    combine_guard(const F &f, here h) : ctx{&f, h, &combine_call<F>}, prev(combine_now) { combine_now = &ctx; }
+    ~combine_guard() { combine_now = prev; }
+};
+} // namespace detail
+/* tl::reduce(x, axis, [](tl::tensor a, tl::tensor b) { return ...; }, {.keep_dims = 1}) */
+template <class X, class F> auto reduce(X &&x, int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+    return detail::make(
+        TL__CXX_HERE,
+        [axis, f, o](here h, const tl_t *v) {
+            detail::combine_guard<F> g(f, h);
+            return tl_reduce_fn_at(h.file, h.line, v[0], axis, detail::combine_tramp, detail::reduce_args(o));
+        },
+        std::forward<X>(x));
+}
+/* tl::associative_scan(x, axis, fn, {.reverse = 1}) */
+template <class X, class F> auto associative_scan(X &&x, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+    return detail::make(
+        TL__CXX_HERE,
+        [axis, f, o](here h, const tl_t *v) {
+            detail::combine_guard<F> g(f, h);
+            return tl_associative_scan_at(h.file, h.line, v[0], axis, detail::combine_tramp, detail::scan_args(o));
+        },
+        std::forward<X>(x));
+}
+
+/* ---- dot ------------------------------------------------------------------------- */
+struct dot_opts {
+    tl_precision input_precision = TL_PRECISION_DEFAULT;
+    tl_dtype out_dtype = TL_VOID;
+};
+namespace detail {
+struct dot_call {
+    dot_opts o;
+    bool has_acc;
+    tl_t operator()(here h, const tl_t *v) const {
+        tl_dot_args a = tl_dot_args();
+        if (has_acc) a.acc = v[2];
+        a.input_precision = o.input_precision, a.out_dtype = o.out_dtype;
+        return tl_dot_at(h.file, h.line, v[0], v[1], a);
+    }
+};
+} // namespace detail
+/* tl::dot(a, b), tl::dot(a, b, acc), tl::dot(a, b, acc, {.input_precision = TL_PRECISION_IEEE}) */
+template <class A, class B> auto dot(A &&a, B &&b, dot_opts o = {}, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::dot_call{o, false}, std::forward<A>(a), std::forward<B>(b));
+}
+template <class A, class B, class C>
+    requires detail::tile_value<C>
+auto dot(A &&a, B &&b, C &&acc, dot_opts o = {}, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::dot_call{o, true}, std::forward<A>(a), std::forward<B>(b), std::forward<C>(acc));
+}
+
+/* ---- random numbers (Triton's; see tile_lang.h) ------------------------------------ */
+struct rand_opts {
+    int n_rounds = 0;
+};
+namespace detail {
+template <class S, class O> auto random1(int kind, S &&seed, O &&offset, rand_opts o, here at) {
+    return make(at, [kind, o](here h, const tl_t *v) {
+        tl_rand_args a = tl_rand_args();
+        a.n_rounds = o.n_rounds;
+        return tl_random_at(h.file, h.line, kind, v[0], v[1], nullptr, a);
+    }, std::forward<S>(seed), std::forward<O>(offset));
+}
+} // namespace detail
+template <class S, class O> auto randint(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random1(TL__RAND_INT, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+template <class S, class O> auto rand(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random1(TL__RAND_U, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+template <class S, class O> auto randn(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random1(TL__RAND_N, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+
+/* ---- hints and checks -------------------------------------------------------------- */
+template <class X> auto multiple_of(X &&x, int n, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [n](here h, const tl_t *v) { return tl_hint_at(h.file, h.line, 0, v[0], n); }, std::forward<X>(x));
+}
+template <class X> auto max_contiguous(X &&x, int n, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [n](here h, const tl_t *v) { return tl_hint_at(h.file, h.line, 1, v[0], n); }, std::forward<X>(x));
+}
+template <class X> auto max_constancy(X &&x, int n, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, [n](here h, const tl_t *v) { return tl_hint_at(h.file, h.line, 2, v[0], n); }, std::forward<X>(x));
+}
+/* traced now */
+template <class C> void device_assert(C &&cond, const char *msg, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_assert_at(h.file, h.line, detail::value(std::forward<C>(cond), h), msg);
+}
+inline void debug_barrier(TL__CXX_AT) { tl_debug_barrier_at(tl__file, tl__line); }
+template <class X> void static_print(const char *label, X &&x, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_static_print_at(h.file, h.line, label, detail::value(std::forward<X>(x), h));
+}
+
+/* ---- the operators ------------------------------------------------------------------
+   Each is the tl_ op of the same name (/ is true division as Python's; use
+   tl::floordiv for //; & | ^ are bitwise, and on masks logical; && and ||
+   are not overloaded, as Python's `and`/`or` are not Triton's). */
+namespace ops {
+template <class A, class B> concept tile_pair = detail::operand<A> && detail::operand<B> && (detail::tile_value<A> || detail::tile_value<B>);
+#define TL__CXX_OP(op, c)                                                                                    \
+    template <class A, class B>                                                                              \
+        requires tile_pair<A, B>                                                                             \
+    auto operator op(A &&a, B &&b) { return detail::bin(here{nullptr, 0}, c, std::forward<A>(a), std::forward<B>(b)); }
+TL__CXX_OP(+, tl_add_at)
+TL__CXX_OP(-, tl_sub_at)
+TL__CXX_OP(*, tl_mul_at)
+TL__CXX_OP(/, tl_div_at)
+TL__CXX_OP(%, tl_mod_at)
+TL__CXX_OP(<, tl_lt_at)
+TL__CXX_OP(<=, tl_le_at)
+TL__CXX_OP(>, tl_gt_at)
+TL__CXX_OP(>=, tl_ge_at)
+TL__CXX_OP(==, tl_eq_at)
+TL__CXX_OP(!=, tl_ne_at)
+TL__CXX_OP(&, tl_and_at)
+TL__CXX_OP(|, tl_or_at)
+TL__CXX_OP(^, tl_xor_at)
+TL__CXX_OP(<<, tl_shl_at)
+TL__CXX_OP(>>, tl_shr_at)
+#undef TL__CXX_OP
+template <class X>
+    requires detail::tile_value<X>
+auto operator-(X &&x) { return detail::un(here{nullptr, 0}, tl_neg_at, std::forward<X>(x)); }
+template <class X>
+    requires detail::tile_value<X>
+auto operator~(X &&x) { return detail::un(here{nullptr, 0}, tl_not_at, std::forward<X>(x)); }
+/* x += y is x = x + y, traced now */
+#define TL__CXX_OPEQ(op, c)                                                                  \
+    template <class B>                                                                       \
+        requires detail::operand<B>                                                          \
+    tensor &operator op(tensor &x, B &&b) {                                                  \
+        here h = detail::use(here{nullptr, 0});                                              \
+        x = tensor(c(h.file, h.line, x.h, detail::value(std::forward<B>(b), h)));            \
+        return x;                                                                            \
+    }
+TL__CXX_OPEQ(+=, tl_add_at)
+TL__CXX_OPEQ(-=, tl_sub_at)
+TL__CXX_OPEQ(*=, tl_mul_at)
+TL__CXX_OPEQ(/=, tl_div_at)
+TL__CXX_OPEQ(%=, tl_mod_at)
+TL__CXX_OPEQ(&=, tl_and_at)
+TL__CXX_OPEQ(|=, tl_or_at)
+TL__CXX_OPEQ(^=, tl_xor_at)
+#undef TL__CXX_OPEQ
+} // namespace ops
+/* found by argument-dependent lookup for tl::tensor and tl::expr operands;
+   a bare tl_t (from the C API) needs `using namespace tl::ops` */
+using ops::operator+, ops::operator-, ops::operator*, ops::operator/, ops::operator%, ops::operator<, ops::operator<=, ops::operator>,
+    ops::operator>=, ops::operator==, ops::operator!=, ops::operator&, ops::operator|, ops::operator^, ops::operator<<, ops::operator>>,
+    ops::operator~, ops::operator+=, ops::operator-=, ops::operator*=, ops::operator/=, ops::operator%=, ops::operator&=,
+    ops::operator|=, ops::operator^=;
+} // namespace tl
+
+/* a kernel's parameters are tl::tensors in C++ (found by the operators'
+   argument-dependent lookup), and so is TL_FOR's induction variable: the C
+   macros with the one type changed */
+#undef TILE__P_BODYDECL_
+#define TILE__P_BODYDECL_(type, name) tl::tensor name
+#undef TL_FOR
+#define TL_FOR(iv, lo, hi, ...)                                                                     \
+    for (tl::tensor iv, *tl__loop_once = (tl__push(TL__V(lo)), tl__push(TL__V(hi)),                 \
+                            tl__push(TL__V(TILE__FIRST(__VA_ARGS__))),                              \
+                            (tl::tensor *)(void *)tl__for_begin(TL__HERE, &iv.h, TILE__CARRIED(__VA_ARGS__))); \
+         tl__loop_once; tl__loop_once = (tl::tensor *)(void *)tl__for_end(TL__HERE, (tl__frame *)(void *)tl__loop_once))
+
+/* the C macros take tl::tensor and tl::expr operands too (TL__V) */
+static inline tl_t tl__v(const tl::tensor &t) { return t.h; }
+template <class N> tl_t tl__v(tl::expr<N> &&e) { return std::move(e).get(tl::here{nullptr, 0}); }
+
+/* launch options from C++: tl::opts({.grid = {n}, .meta = {{"BLOCK", 1024}}, .num_warps = 8})
+   where C writes TILE_OPTS(...): tile_launch's fields, in its order (as C++
+   asks of designated initializers), and the launch line recorded */
+namespace tl {
+struct launch {
+    unsigned grid[3] = {0, 0, 0};
+    tile_meta meta[TILE_MAX_META] = {};
+    int num_warps = 0;
+    int num_stages = 0;
+    void *stream = nullptr;
+    struct tile_autotuner *tune = nullptr;
+    double flops = 0, bytes = 0;
+};
+class opts {
+public:
+    opts(const launch &l, TL__CXX_AT) : o_() {
+        for (int i = 0; i < 3; i++) o_.grid[i] = l.grid[i];
+        for (int i = 0; i < TILE_MAX_META; i++) o_.meta[i] = l.meta[i];
+        o_.num_warps = l.num_warps, o_.num_stages = l.num_stages, o_.stream = l.stream, o_.tune = l.tune;
+        o_.flops = l.flops, o_.bytes = l.bytes;
+        o_.file = tl__file;
+        o_.line = tl__line;
+    }
+    operator const tile_launch *() const { return &o_; }
+    const tile_launch *get() const { return &o_; }
+
+private:
+    tile_launch o_;
+};
+} // namespace tl
+
+#endif /* TILE_HPP */
