@@ -122,6 +122,19 @@ static double get(tl_dtype t, const void *p, int i) {
     return tile_f16_to(((const tile_f16 *)p)[i]);
 }
 
+/* device copies of the inputs x and y, and a poisoned output */
+static void dev_io(const void *hx, const void *hy, size_t in_bytes, size_t out_bytes, void **x, void **y, void **o) {
+    *x = tile_malloc(in_bytes), *y = tile_malloc(in_bytes), *o = tile_malloc(out_bytes);
+    tile_memcpy_htod(*x, hx, in_bytes);
+    tile_memcpy_htod(*y, hy, in_bytes);
+    tile_memset(*o, 0xA5, out_bytes);
+}
+static void dev_free(void *x, void *y, void *o) {
+    tile_free(x);
+    tile_free(y);
+    tile_free(o);
+}
+
 static void check_fn(int k, tl_dtype t, int scalar) {
     const fn *f = &fns[k];
     size_t es = tile_dtype_size(t);
@@ -140,10 +153,8 @@ static void check_fn(int k, tl_dtype t, int scalar) {
         put(t, hx, i, a);
         put(t, hy, i, b);
     }
-    void *x = tile_malloc(N * es), *y = tile_malloc(N * es), *o = tile_malloc(N * es);
-    tile_memcpy_htod(x, hx, N * es);
-    tile_memcpy_htod(y, hy, N * es);
-    tile_memset(o, 0xA5, N * es);   /* poisoned */
+    void *x, *y, *o;
+    dev_io(hx, hy, N * es, N * es, &x, &y, &o);
     const tile_launch *opts = TILE_OPTS(.grid = {(N + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}, {"SCALAR", scalar}});
     tile_status st = t == TL_F32   ? ld_f32(opts, (float *)x, (float *)y, (float *)o, N)
                      : t == TL_F64 ? ld_f64(opts, (double *)x, (double *)y, (double *)o, N)
@@ -163,9 +174,7 @@ static void check_fn(int k, tl_dtype t, int scalar) {
     /* lgamma near its zeros (1, 2) and tgamma, erfcx, cospi, sinpi, rcbrt: absolute error beside the relative */
     double rtol = t == TL_F64 ? 1e-12 : t == TL_F32 ? 2e-5 : 4e-3, atol = t == TL_F64 ? 1e-12 : t == TL_F32 ? 2e-5 : 4e-3;
     tt_check_close(what, got, want, N, atol, rtol);
-    tile_free(x);
-    tile_free(y);
-    tile_free(o);
+    dev_free(x, y, o);
     free(hx);
     free(hy);
     free(ho);
@@ -261,10 +270,8 @@ static void check_int(int k, tl_dtype t) {
         iput(t, hx, i, a);
         iput(t, hy, i, b);
     }
-    void *x = tile_malloc(NI * es), *y = tile_malloc(NI * es), *o = tile_malloc(NI * os);
-    tile_memcpy_htod(x, hx, NI * es);
-    tile_memcpy_htod(y, hy, NI * es);
-    tile_memset(o, 0xA5, NI * os);   /* poisoned */
+    void *x, *y, *o;
+    dev_io(hx, hy, NI * es, NI * os, &x, &y, &o);
     tile_status st = ld_int(TILE_OPTS(.grid = {(NI + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}}), TILE_PTR(x, t), TILE_PTR(y, t),
                             TILE_PTR(o, ot), NI);
     char what[96];
@@ -280,9 +287,7 @@ static void check_int(int k, tl_dtype t) {
                      (unsigned long long)got, (unsigned long long)want);
     }
     TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NI);
-    tile_free(x);
-    tile_free(y);
-    tile_free(o);
+    dev_free(x, y, o);
     free(hx);
     free(hy);
     free(ho);

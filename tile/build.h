@@ -1257,11 +1257,16 @@ static const struct { const char *name; tile__opcode code; } tile__ld_int[] = {
     {"popc", TILE__OP_POPC}, {"clz", TILE__OP_CLZ}, {"ffs", TILE__OP_FFS}, {"brev", TILE__OP_BREV},
     {"mulhi", TILE__OP_MULHI}, {"umulhi", TILE__OP_UMULHI},
 };
+/* what[] = the call's name for messages; 0 (after the error) when n is not the op's operand count */
+static int tile__ld_arity(const char *file, int line, const char *name, tile__opcode code, int n, char what[96]) {
+    snprintf(what, 96, "tl_libdevice(\"%s\")", name);
+    if (n == tile__op_nopnd[code]) return 1;
+    tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    return 0;
+}
 static tl_t tile__ld_int_call(const char *file, int line, const char *name, tile__opcode code, int n, const tl_t *args) {
     char what[96];
-    snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
-    if (n != tile__op_nopnd[code])
-        return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    if (!tile__ld_arity(file, line, name, code, n, what)) return tile__poison;
     if (n == 2) return tile__binary(file, line, what, code, args[0], args[1], TILE__A_INT);
     tl_t r = tile__unary(file, line, what, code, args[0], TILE__A_INT);
     int x = r.id;
@@ -1290,9 +1295,7 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: no function \"%.60s\" (tile has: %s)", name, known);
     }
     char what[96];
-    snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
-    if (n != tile__op_nopnd[code])
-        return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
+    if (!tile__ld_arity(file, line, name, (tile__opcode)code, n, what)) return tile__poison;
     int ids[3];
     for (int k = 0; k < n; k++) {
         int x = ids[k] = tile__use(file, line, what, args[k]);
