@@ -891,6 +891,27 @@ using ops::operator+, ops::operator-, ops::operator*, ops::operator/, ops::opera
                             (tl::tensor *)(void *)tl__for_begin(TL__HERE, &iv.h, TILE__CARRIED(__VA_ARGS__))); \
          tl__loop_once; tl__loop_once = (tl::tensor *)(void *)tl__for_end(TL__HERE, (tl__frame *)(void *)tl__loop_once))
 
+/* TL_LOOP_OPTIONS(.num_stages = 4, .warp_specialize = 1) before a TL_FOR, as
+   in C (a C++ struct with defaults, so that g++ takes the fields left out) */
+namespace tl {
+struct loop_opts {
+    int num_stages = 0;
+    int warp_specialize = 0;
+    int flatten = 0;
+    int disallow_acc_multi_buffer = 0;
+};
+namespace detail {
+inline void loop_options(const loop_opts &o, const char *file, int line) {
+    tl_loop_options c = tl_loop_options();
+    c.num_stages = o.num_stages, c.warp_specialize = o.warp_specialize, c.flatten = o.flatten;
+    c.disallow_acc_multi_buffer = o.disallow_acc_multi_buffer;
+    tl__loop_options(file, line, c);
+}
+} // namespace detail
+} // namespace tl
+#undef TL_LOOP_OPTIONS
+#define TL_LOOP_OPTIONS(...) ::tl::detail::loop_options(::tl::loop_opts{__VA_ARGS__}, __FILE__, __LINE__)
+
 /* the C macros take tl::tensor and tl::expr operands too (TL__V) */
 static inline tl_t tl__v(const tl::tensor &t) { return t.h; }
 template <class N> tl_t tl__v(tl::expr<N> &&e) { return std::move(e).get(tl::here{nullptr, 0}); }
