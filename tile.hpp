@@ -32,10 +32,10 @@
    - Name a tile with tl::tensor, not auto: `auto x = a + b;` holds an
      unevaluated expression, and using it later is a compile error that
      says so (it would be traced where it is used, not where it is written).
-   - An option given by a designated initializer ({.mask = offs < n}) is
-     held, unevaluated, and traced after the call's positional operands, as
-     in C. An option's expression holds at most TL_CXX_HELD_BYTES of tree;
-     a larger one is a compile error asking for a tl::tensor.
+   - An option given by a designated initializer ({.mask = offs < n}) or a
+     list ({M, K}) is held, unevaluated, and traced after the call's
+     positional operands, as in C (a tree larger than TL_CXX_HELD_BYTES is
+     held on the heap; should that allocation fail, it is traced at once).
    - Runtime control flow is the C macros: TL_FOR (k, lo, hi, step, carried...),
      TL_IF, TL_ELSE, TL_WHILE, with tl::tensor variables carried (a
      tl::tensor is a tl_t and nothing else, so the macros carry it in place).
@@ -247,13 +247,35 @@ public:
         requires std::is_floating_point_v<T>
     held(T v) : kind_(FLT) { f_ = (double)v; }
     template <class N> held(expr<N> &&e) : kind_(NODE) {
-        static_assert(sizeof(N) <= TL_CXX_HELD_BYTES && alignof(N) <= alignof(std::max_align_t),
-                      "tl: this option's expression is too large to hold unevaluated: bind it to a tl::tensor first "
-                      "(or raise TL_CXX_HELD_BYTES)");
-        ::new ((void *)buf_) N(std::move(e.n));
-        get_ = [](const void *p, here h) { return static_cast<const N *>(p)->get(h); };
-        copy_ = [](void *d, const void *s) { ::new (d) N(*static_cast<const N *>(s)); };
-        drop_ = [](void *p) { static_cast<N *>(p)->~N(); };
+        if constexpr (sizeof(N) <= TL_CXX_HELD_BYTES && alignof(N) <= alignof(std::max_align_t)) {
+            ::new ((void *)buf_) N(std::move(e.n));
+            get_ = [](const void *p, here h) { return static_cast<const N *>(p)->get(h); };
+            copy_ = [](void *d, const void *s) { ::new (d) N(*static_cast<const N *>(s)); };
+            drop_ = [](void *p) { static_cast<N *>(p)->~N(); };
+        } else {
+            /* a larger tree on the heap, shared by the copies; without memory, traced now */
+            struct box {
+                long refs;
+                N n;
+            };
+            box *b = new (std::nothrow) box{1, std::move(e.n)};
+            if (!b) {
+                kind_ = TILE;
+                v_ = std::move(e).get(here{nullptr, 0});
+                return;
+            }
+            ::new ((void *)buf_) box *(b);
+            get_ = [](const void *p, here h) { return (*static_cast<box *const *>(p))->n.get(h); };
+            copy_ = [](void *d, const void *s) {
+                box *bx = *static_cast<box *const *>(s);
+                bx->refs++;
+                ::new (d) box *(bx);
+            };
+            drop_ = [](void *p) {
+                box *bx = *static_cast<box **>(p);
+                if (--bx->refs == 0) delete bx;
+            };
+        }
     }
     held(const held &o) : kind_(o.kind_), v_(o.v_), i_(o.i_), u_(o.u_), f_(o.f_), get_(o.get_), copy_(o.copy_), drop_(o.drop_) {
         if (kind_ == NODE) copy_(buf_, o.buf_);
@@ -421,6 +443,16 @@ template <class... A>
 auto libdevice(const char *name, A &&...a) {
     return detail::make(here{nullptr, 0}, [name](here h, const tl_t *v) { return tl_libdevice_at(h.file, h.line, name, (int)sizeof...(A), v); },
                         std::forward<A>(a)...);
+}
+/* Triton's inline_asm_elementwise: tl::inline_asm_elementwise("add.s32 $0, $1, $2;", "=r,r,r", {x, y}, tl::int32, true, 1)
+   (see tile_lang.h); the operands are traced when the call is */
+inline tensor inline_asm_elementwise(const char *asm_text, const char *constraints, held_list args, tl_dtype dtype, bool is_pure, int pack,
+                                     TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t a[TL_MAX_RANK + 1];
+    int n = args.count(h);
+    args.get(h, a);
+    return tensor(tl_inline_asm_elementwise_at(h.file, h.line, asm_text, constraints, n, a, dtype, is_pure, pack));
 }
 /* Triton's softmax */
 template <class X> auto softmax(X &&x, int axis, TL__CXX_AT) {

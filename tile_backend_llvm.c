@@ -1359,7 +1359,13 @@ static LLVMValueRef tile__ll_desc(tile__ll_em *c, int off, uint64_t hi) {
     LLVMValueRef a = L.LLVMBuildAnd(c->B, L.LLVMBuildLShr(c->B, tile__ll_smem_addr32(c, off), tile__ll_i32c(c, 4), ""), tile__ll_i32c(c, 0x3FFF), "");
     return L.LLVMBuildOr(c->B, L.LLVMBuildZExt(c->B, a, c->i64, ""), L.LLVMConstInt(c->i64, (unsigned long long)hi, 0), "");
 }
-static LLVMTypeRef tile__ll_px_ty(tile__ll_em *c, tl_dtype t) { return t == TL_F32 ? c->f32 : t == TL_I64 ? c->i64 : t == TL_PTR ? c->gptr : c->i32; }
+static LLVMTypeRef tile__ll_px_ty(tile__ll_em *c, tl_dtype t) {
+    return t == TL_F32 ? c->f32 : t == TL_F64 ? c->f64 : t == TL_I64 ? c->i64 : t == TL_PTR ? c->gptr : t == TL_U16 ? c->i16 : c->i32;
+}
+/* an inline PTX operand's constraint letter by its dtype */
+static const char *tile__ll_px_cons(tl_dtype t) {
+    return t == TL_F32 ? "f" : t == TL_F64 ? "d" : t == TL_I64 || t == TL_PTR ? "l" : t == TL_U16 ? "h" : "r";
+}
 /* one inline PTX instruction (tile/ptx.h): outputs, then the inputs in
    order, then the in-out operands' inputs tied to their outputs; an
    input with a tie is tied too */
@@ -1374,7 +1380,7 @@ static void tile__ll_ptx(tile__emitter *e, const char *text, int flags, int n, t
 #define TILE__LL_CONS(...) (at += (size_t)snprintf(cons + at, at < sizeof cons ? sizeof cons - at : 0, __VA_ARGS__))
     for (int k = 0; k < n; k++)
         if (ops[k].role != TILE__PX_IN) {
-            TILE__LL_CONS("%s=%s", at ? "," : "", ops[k].t == TL_F32 ? "f" : ops[k].t == TL_I64 ? "l" : "r");
+            TILE__LL_CONS("%s=%s", at ? "," : "", tile__ll_px_cons(ops[k].t));
             rs[nr++] = tile__ll_px_ty(c, ops[k].t);
         }
     for (int k = 0; k < n; k++) {
@@ -1388,11 +1394,12 @@ static void tile__ll_ptx(tile__emitter *e, const char *text, int flags, int n, t
         case TILE__PXF_SIZE: v = L.LLVMBuildSelect(c->B, tile__ll_get(c, o->reg), tile__ll_i32c(c, (int)o->hi), tile__ll_i32c(c, 0), ""); break;
         case TILE__PXF_IMM: v = o->t == TL_I32 ? tile__ll_i32c(c, (long long)o->hi) : L.LLVMConstInt(t, (unsigned long long)o->hi, 0); break;
         default:
-            v = o->t == TL_PTR ? tile__ll_global(c, tile__ll_get(c, o->reg)) : o->t == TL_I64 ? tile__ll_get(c, o->reg) : tile__ll_as(c, o->reg, t);
+            v = o->t == TL_PTR ? tile__ll_global(c, tile__ll_get(c, o->reg))
+                : o->t == TL_I64 || o->t == TL_F64 || o->t == TL_U16 ? tile__ll_get(c, o->reg) : tile__ll_as(c, o->reg, t);
             break;
         }
         if (o->tie >= 0) TILE__LL_CONS("%s%d", at ? "," : "", o->tie);
-        else TILE__LL_CONS("%s%s", at ? "," : "", o->t == TL_F32 ? "f" : o->t == TL_I64 || o->t == TL_PTR ? "l" : "r");
+        else TILE__LL_CONS("%s%s", at ? "," : "", tile__ll_px_cons(o->t));
         tys[na] = t;
         args[na++] = v;
     }

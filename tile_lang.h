@@ -568,6 +568,23 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args);
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);
 
+/* Triton's inline_asm_elementwise: tl_inline_asm_elementwise(asm, constraints, (args...), dtype, is_pure, pack)
+   runs the PTX text `asm` once per element (once per `pack` elements, packed
+   into 32-bit registers) of the operands broadcast to one shape: $0 names the
+   result, $1, $2, ... the operands; constraints are LLVM's, "=r,r,r": one
+   letter for the result, then one an operand, by dtype (h 16-bit, r 32-bit
+   and 8-bit, l 64-bit, f f32, d f64; r for every packed one), checked at this
+   line. is_pure 0 keeps it where it is written (asm volatile); pack is 1, 2
+   (16-bit values) or 4 (8-bit values). The interpreter cannot run PTX: a
+   kernel with one is TILE_ERR_NODEVICE there (its PTX still compiles with
+   TILE_ARCH); one result only (Triton's tuple of dtypes: not yet). */
+#define tl_inline_asm_elementwise(asm_text, constraints, args, dtype, is_pure, pack)                     \
+    (TILE__MAP(TL__PUSHV, TILE__ID args), tl__inline_asm_stk(TL__HERE, (asm_text), (constraints), TILE__NARG args, \
+                                                             (dtype), (is_pure), (pack)))
+tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                                  tl_dtype dtype, int is_pure, int pack);
+tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack);
+
 /* exp(x - max) / sum(exp(x - max)) along axis (TL_ALL: the whole tile) */
 #define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis);

@@ -67,6 +67,15 @@ TILE_KERNEL(cx_block, (tl_ptr_f32, src), (tl_ptr_f32, dst), (tl_ptr_i32, counter
     tl::atomic_add(counter, 1);
 }
 
+/* inline PTX: x + y + 1 by add.s32 on the GPU; the interpreter refuses it at its line */
+enum { ASM_LINE = __LINE__ + 4 };
+TILE_KERNEL(cx_asm, (tl_ptr_i32, x), (tl_ptr_i32, y), (tl_ptr_i32, out))
+{
+    tl::tensor offs = tl::arange(0, 64);
+    tl::tensor r = tl::inline_asm_elementwise("add.s32 $0, $1, $2;", "=r,r,r", {tl::load(x + offs), tl::load(y + offs)}, tl::int32, true, 1);
+    tl::store(out + offs, r + 1);
+}
+
 /* errors: a shape mismatch in an operator, reported at the line of the
    tl::tensor it is bound to; a mask of the wrong shape, at tl::load's line */
 enum { SHAPE_LINE = __LINE__ + 3 };
@@ -192,9 +201,34 @@ static void test_errors(void)
     tile_free(x);
 }
 
+static void test_asm(void)
+{
+    int32_t hx[64], hy[64], ho[64];
+    for (int i = 0; i < 64; i++) hx[i] = (int32_t)tt_int(-1000000, 1000000), hy[i] = (int32_t)tt_int(-1000000, 1000000);
+    int32_t *x = (int32_t *)tile_malloc(sizeof hx), *y = (int32_t *)tile_malloc(sizeof hy), *o = (int32_t *)tile_malloc(sizeof ho);
+    TT_CHECK(x && y && o, "tile_malloc");
+    if (!x || !y || !o) return;
+    tile_memcpy_htod(x, hx, sizeof hx), tile_memcpy_htod(y, hy, sizeof hy), tile_memset(o, 0xA5, sizeof ho);
+    char *ptx = nullptr;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(cx_asm), tl::opts({.grid = {1}}), "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "add.s32 "), "cx_asm's PTX: %s", st == TILE_OK ? "no add.s32" : tile_last_error());
+    tile_free_text(ptx);
+    st = cx_asm(tl::opts({.grid = {1}}), x, y, o);
+    if (strcmp(tile_backend_name(), "interp") == 0) {
+        tt_check_user_error("inline PTX in the interpreter", st, TILE_ERR_NODEVICE, "test_cxx.cpp", ASM_LINE, "GPU only");
+        printf("cx_asm's run: skipped (no GPU; the interpreter refuses inline PTX, checked)\n");
+    } else {
+        TT_CHECK(st == TILE_OK, "cx_asm: %s", tile_last_error());
+        tile_memcpy_dtoh(ho, o, sizeof ho);
+        for (int i = 0; i < 64; i++) TT_CHECK(ho[i] == hx[i] + hy[i] + 1, "cx_asm[%d] = %d, want %d", i, ho[i], hx[i] + hy[i] + 1);
+    }
+    tile_free(x), tile_free(y), tile_free(o);
+}
+
 int main()
 {
     tt_seed();
+    test_asm();
     test_rows(1);
     test_rows(0);
     test_dot();

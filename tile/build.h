@@ -1737,6 +1737,96 @@ void tl_print_at(const char *file, int line, int n, const char *prefix, ...) {
     int op = tile__emit(TILE__OP_PRINT, ids, n, NULL, 0, file, line);
     tile__b->f->ops[op].s = tile__func_str(tile__b->f, prefix ? prefix : "");
 }
+/* the register class an inline-asm operand of dtype t takes unpacked, as
+   LLVM's NVPTX constraints name them: h 16 bits, r 32, l 64, f f32, d f64
+   (8-bit integers widen to r); 0 for a dtype it cannot take */
+static char tile__asm_class(tl_dtype t) {
+    switch (t) {
+    case TL_I8: case TL_U8: case TL_I32: case TL_U32: return 'r';
+    case TL_I16: case TL_U16: case TL_F16: case TL_BF16: return 'h';
+    case TL_I64: case TL_U64: return 'l';
+    case TL_F32: return 'f';
+    case TL_F64: return 'd';
+    default: return 0;
+    }
+}
+/* Triton's inline_asm_elementwise: "=c,c,..." against the dtypes (a packed
+   operand is r), the operands broadcast to one shape */
+tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                                  tl_dtype dtype, int is_pure, int pack) {
+    const char *what = "tl_inline_asm_elementwise";
+    int ids[9];
+    if (n < 0 || n > 8) return tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (0 to 8)", what, n);
+    for (int k = 0; k < n; k++) {
+        ids[k] = tile__use(file, line, what, args[k]);
+        if (!ids[k]) return tile__poison;
+        if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
+    }
+    if (!tile__b) return tile__poison;
+    if (!asm_text || !constraints) return tile__berr(TILE_ERR_VALUE, file, line, "%s: the %s is NULL", what, asm_text ? "constraints string" : "asm text");
+    if (pack != 1 && pack != 2 && pack != 4) return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d (1, 2 or 4)", what, pack);
+    if ((unsigned)dtype >= (unsigned)TL_PTR || !tile__asm_class(dtype))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the result's dtype %s is not an integer or float of 8 to 64 bits", what,
+                          (unsigned)dtype < (unsigned)TL_DTYPE_COUNT_ ? tile__dt[dtype].name : "?");
+    /* the shape of all, and each operand's register class */
+    tile__type sh = *tile__ty(n ? ids[0] : 0), out;
+    if (n == 0) sh.rank = 0;
+    char want[10];
+    for (int k = 0; k <= n; k++) {
+        tl_dtype t = k ? tile__dty(ids[k - 1]) : dtype;
+        char sd[96];
+        if (k && !tile__asm_class(t))
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (inline asm takes integers and floats of 8 to 64 bits)", what, k,
+                              tile__tys(ids[k - 1], sd));
+        if (pack > 1 && tile__dt[t].bits * (unsigned)pack != 32)
+            return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d packs %s values into 32-bit registers, %d bits each: %s is %u bits", what, pack,
+                              k ? "every operand's and the result's" : "the result's", 32 / pack, tile__dt[t].name, tile__dt[t].bits);
+        want[k] = pack > 1 ? 'r' : tile__asm_class(t);
+        if (k && k > 1 && !tile__bshape(&sh, tile__ty(ids[k - 1]), &out)) {
+            char s1[96], s2[96];
+            return tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k,
+                              tile__shape_str(tile__ty(ids[k - 1]), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+        }
+        if (k > 1) sh = out;
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return tile__poison;
+    /* the constraints: "=c" for the result, then one letter an operand, comma-separated */
+    const char *c = constraints;
+    for (int k = 0; k <= n; k++) {
+        while (*c == ' ') c++;
+        int eq = *c == '=';
+        c += eq;
+        char got = *c ? *c++ : 0;
+        while (*c == ' ') c++;
+        if (eq != (k == 0) || got != want[k] || (k < n ? *c != ',' : *c != 0)) {
+            char expect[32];
+            size_t at = 0;
+            for (int j = 0; j <= n; j++) at += (size_t)snprintf(expect + at, sizeof expect - at, "%s%s%c", j ? "," : "", j ? "" : "=", want[j]);
+            return tile__berr(TILE_ERR_VALUE, file, line, "%s: constraints \"%.40s\": the dtypes%s take \"%s\" (h 16-bit, r 32-bit, l 64-bit, f f32, d f64)",
+                              what, constraints, pack > 1 ? " packed" : "", expect);
+        }
+        if (k < n) c++;
+    }
+    tile__type rt = sh;
+    rt.dtype = dtype;
+    rt.elem = TL_VOID;
+    for (int k = 0; k < n; k++) ids[k] = tile__bcast(ids[k], &sh, file, line);
+    int r = tile__emit1(TILE__OP_INLINE_ASM, ids, n, rt, file, line);
+    tile__op *op = tile__defop(r);
+    op->i[0] = is_pure != 0;
+    op->i[1] = pack;
+    op->s = tile__func_str(tile__b->f, asm_text);
+    return tile__mk(r);
+}
+tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack) {
+    tl_t a[9];
+    int m = n < 0 ? 0 : n > 9 ? 9 : n;
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t v = tile__pop(file, line);
+        if (k < m) a[k] = v;
+    }
+    return tl_inline_asm_elementwise_at(file, line, asm_text, constraints, n, a, dtype, is_pure, pack);
+}
 void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
     int c = tile__use(file, line, "tl_device_assert", cv);
     if (!c || !tile__check_num(file, line, "tl_device_assert", c)) return;

@@ -396,7 +396,9 @@ static int tile__cc_smem_load(tile__emitter *e, tl_dtype t, int off) {
 /* one inline PTX instruction (tile/ptx.h): asm() with constraints. In-out
    operands are copies made first ("+f"), so that no other use of the
    register sees the update; an input's tie is not needed here. */
-static const char *tile__cc_cons(tl_dtype t) { return t == TL_F32 ? "f" : t == TL_I64 || t == TL_PTR ? "l" : "r"; }
+static const char *tile__cc_cons(tl_dtype t) {
+    return t == TL_F32 ? "f" : t == TL_F64 ? "d" : t == TL_I64 || t == TL_PTR ? "l" : t == TL_U16 ? "h" : "r";
+}
 static void tile__cc_ptx(tile__emitter *e, const char *text, int flags, int n, tile__px *ops) {
     tile__cuda_em *c = tile__cc_self(e);
     int nout = 0, nin = 0, ninout = 0;
@@ -432,6 +434,8 @@ static void tile__cc_ptx(tile__emitter *e, const char *text, int flags, int n, t
         else if (*t == '$') tile__cc_out(c, "%%");
         else if (*t == '%') tile__cc_out(c, "%%%%");
         else if (*t == '"' || *t == '\\') tile__cc_out(c, "\\%c", *t);
+        else if (*t == '\n') tile__cc_out(c, "\\n");
+        else if (*t == '\t') tile__cc_out(c, "\\t");
         else tile__cc_out(c, "%c", *t);
     }
     c->uid++;

@@ -732,6 +732,10 @@ static tile_status tile__interp_while(tile__interp *I, const tile__op *op) {
 
 static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     const tile__func *f = I->f;
+    if (op->code == TILE__OP_INLINE_ASM)
+        return tile__error(TILE_ERR_NODEVICE, f->name, op->file, op->line,
+                           "tl_inline_asm_elementwise: inline PTX runs on a GPU only, and the interpreter has none to run it on "
+                           "(TILE_ARCH=sm_90a still compiles the kernel to PTX)");
     if (tile__op_flags[op->code] & TILE__F_EW) {
         tile__interp_ew(I, op);
         return TILE_OK;

@@ -401,7 +401,7 @@ static int tile__can_remat(const tile__lower *lw, int v, int depth) {
     case TILE__OP_CONST: case TILE__OP_ARANGE: return 1;
     case TILE__OP_BROADCAST: case TILE__OP_EXPAND_DIMS: return tile__can_remat(lw, f->pool[op->opnd], depth + 1);
     default:
-        if (!(tile__op_flags[op->code] & TILE__F_EW) || op->nres != 1) return 0;
+        if (!(tile__op_flags[op->code] & TILE__F_EW) || op->nres != 1 || op->code == TILE__OP_INLINE_ASM) return 0;
         for (int k = 0; k < op->nopnd; k++)
             if (!tile__can_remat(lw, f->pool[op->opnd + k], depth + 1)) return 0;
         return 1;
@@ -1006,6 +1006,75 @@ static void tile__kprof_record(tile__lower *lw, const tile__op *op) {
     em->atomic(em, TL_ATOMIC_ADD, TL_I32, em->ptr_add(em, lw->kp_buf, tile__li(lw, 3), TL_I32, 4), tile__li(lw, 1), full, TL_SEM_RELAXED, TL_SCOPE_GPU);
     em->assign(em, n, tile__iop2(lw, TILE__OP_ADD, n, tile__li(lw, 1)));
 }
+/* ---- tl_inline_asm_elementwise ----------------------------------------------------------- */
+/* the register class of an inline-asm operand (the builder's tile__asm_class):
+   the dtype the emitters' inline PTX takes it as */
+static tl_dtype tile__asm_px_t(tl_dtype t) {
+    switch (tile__dt[t].bits) {
+    case 16: return TL_U16;
+    case 64: return t == TL_F64 ? TL_F64 : TL_I64;
+    default: return t == TL_F32 ? TL_F32 : TL_I32;
+    }
+}
+/* element value v of dtype t as the register an operand of class pt takes */
+static int tile__asm_in(tile__lower *lw, tl_dtype t, tl_dtype pt, int v) {
+    tile__emitter *em = lw->em;
+    if (t == pt || (pt == TL_I32 && t == TL_U32) || (pt == TL_I64 && t == TL_U64)) return v;
+    if (pt == TL_U16) return em->op1(em, TILE__OP_BITCAST, t, TL_U16, v);
+    return em->op1(em, TILE__OP_CAST, t, TL_I32, v);   /* 8-bit integers widen */
+}
+static int tile__asm_out(tile__lower *lw, tl_dtype pt, tl_dtype rt, int v) {
+    tile__emitter *em = lw->em;
+    if (rt == pt || (pt == TL_I32 && rt == TL_U32) || (pt == TL_I64 && rt == TL_U64)) return v;
+    if (pt == TL_U16) return em->op1(em, TILE__OP_BITCAST, TL_U16, rt, v);
+    return em->op1(em, TILE__OP_CAST, TL_I32, rt, v);
+}
+/* the run's elements e0 .. e0 + pack - 1 (those below E) of operand
+   register list in, of dtype t (8 or 16 bits), in one 32-bit word, the
+   first lowest; the lanes past E are 0 */
+static int tile__asm_pack(tile__lower *lw, tl_dtype t, const int *in, int e0, int pack, int E) {
+    tile__emitter *em = lw->em;
+    tl_dtype ut = tile__dt[t].bits == 8 ? TL_U8 : TL_U16;
+    int word = -1;
+    for (int j = 0; j < pack && e0 + j < E; j++) {
+        int u = t == ut ? in[e0 + j] : em->op1(em, TILE__OP_BITCAST, t, ut, in[e0 + j]);
+        int w = em->op1(em, TILE__OP_CAST, ut, TL_U32, u);
+        if (j) w = em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, w, tile__li(lw, (int)tile__dt[t].bits * j));
+        word = j ? em->op2(em, TILE__OP_OR, TL_U32, TL_U32, word, w) : w;
+    }
+    return word;
+}
+static void tile__lower_inline_asm(tile__lower *lw, const tile__op *op) {
+    tile__emitter *em = lw->em;
+    const int *o = lw->f->pool + op->opnd;
+    int n = op->nopnd, pack = (int)op->i[1], E = lw->lay[op->res].E;
+    tl_dtype rt = tile__vdt(lw, op->res);
+    int *out = tile__regs_new(lw, op->res);
+    tile__px px[9];   /* a thread's elements in runs of pack; a last shorter run is padded with zeros */
+    for (int e = 0; e < E; e += pack) {
+        px[0].role = TILE__PX_OUT, px[0].t = pack > 1 ? TL_I32 : tile__asm_px_t(rt), px[0].form = TILE__PXF_REG, px[0].tie = -1, px[0].hi = 0;
+        for (int k = 0; k < n; k++) {
+            tl_dtype t = tile__vdt(lw, o[k]);
+            tile__px *p = &px[1 + k];
+            p->role = TILE__PX_IN, p->form = TILE__PXF_REG, p->tie = -1, p->hi = 0;
+            p->t = pack > 1 ? TL_I32 : tile__asm_px_t(t);
+            p->reg = pack > 1 ? tile__asm_pack(lw, t, lw->regs[o[k]], e, pack, E) : tile__asm_in(lw, t, p->t, lw->regs[o[k]][e]);
+        }
+        em->ptx(em, op->s ? op->s : "", op->i[0] ? 0 : TILE__PX_VOLATILE, 1 + n, px);
+        if (pack == 1) {
+            out[e] = tile__asm_out(lw, px[0].t, rt, px[0].reg);
+            continue;
+        }
+        /* the word back into pack elements, the first lowest */
+        tl_dtype ut = tile__dt[rt].bits == 8 ? TL_U8 : TL_U16;
+        for (int j = 0; j < pack && e + j < E; j++) {
+            int w = j ? em->op2(em, TILE__OP_SHR, TL_U32, TL_U32, px[0].reg, tile__li(lw, (int)tile__dt[rt].bits * j)) : px[0].reg;
+            int u = em->op1(em, TILE__OP_CAST, TL_U32, ut, w);
+            out[e + j] = rt == ut ? u : em->op1(em, TILE__OP_BITCAST, ut, rt, u);
+        }
+    }
+}
+
 /* ---- one op ------------------------------------------------------------------------------ */
 static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
@@ -1013,7 +1082,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     const int *o = f->pool + op->opnd;
     int r = op->res;
     if (op->code == TILE__OP_YIELD || op->code == TILE__OP_CONDITION) return;   /* owners handle them */
-    if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD) {
+    if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->code != TILE__OP_INLINE_ASM) {
         const tile__layout *L = &lw->lay[r];
         int *out = tile__regs_new(lw, r);
         tl_dtype t = tile__vdt(lw, o[op->nopnd - 1]), rt = tile__vdt(lw, r);
@@ -1212,6 +1281,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         else lw->rules->dot(lw, op, kind);
         return;
     }
+    case TILE__OP_INLINE_ASM: tile__lower_inline_asm(lw, op); return;
     case TILE__OP_PRINT:
         for (int k = 0; k < op->nopnd; k++) {
             const tile__layout *L = &lw->lay[o[k]];
