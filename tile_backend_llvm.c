@@ -745,6 +745,11 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         return tile__ll_new(c, rt, tile__ll_get(c, a), 0);
     case TILE__OP_SQRT: /* llvm.sqrt is sqrt.rn, correctly rounded (libdevice's is sqrt.approx) */
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.sqrt.f64" : "llvm.sqrt.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
+    case TILE__OP_RINT:
+        /* llvm.rint: cvt.rni, ties to even. libdevice's __nv_rint through
+           the H100 machine's LLVM 16/17 rounded ties away from zero (0.5
+           became 1, 40.5 41), where CUDA's rint and C's do not */
+        return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.rint.f64" : "llvm.rint.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
     case TILE__OP_SIGMOID: {
         LLVMTypeRef ft = tile__ll_fty(c, t);
         LLVMValueRef ex = tile__ll_math(c, "exp", t, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), ""), NULL);
