@@ -750,6 +750,14 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
            the H100 machine's LLVM 16/17 rounded ties away from zero (0.5
            became 1, 40.5 41), where CUDA's rint and C's do not */
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call1(c, t == TL_F64 ? "llvm.rint.f64" : "llvm.rint.f32", tile__ll_fty(c, t), tile__ll_fv(c, a))), 0);
+    case TILE__OP_TGAMMA:
+        if (t == TL_F64) break;
+        /* the smaller floats through __nv_tgamma (f64), rounded once: the
+           H100 machine's LLVM 16/17 made __nv_tgammaf(0.5) gamma(-0.5) (and
+           so at every half-integer), where the f64 function is right */
+        y = tile__ll_math(c, "tgamma", TL_F64, L.LLVMBuildFPExt(B, tile__ll_fv(c, a), c->f64, ""), NULL);
+        y = rt == TL_F32 ? L.LLVMBuildFPTrunc(B, y, c->f32, "") : tile__ll_d2f_odd(c, y);
+        return tile__ll_new(c, rt, tile__ll_fenc(c, rt, y), 0);
     case TILE__OP_SIGMOID: {
         LLVMTypeRef ft = tile__ll_fty(c, t);
         LLVMValueRef ex = tile__ll_math(c, "exp", t, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), ""), NULL);
