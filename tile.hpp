@@ -41,7 +41,9 @@
      tl::tensor is a tl_t and nothing else, so the macros carry it in place).
      A kernel's parameters and TL_FOR's induction variable are tl::tensors.
    - Every C macro (tl_sum, tl_dot, ...) also takes tl::tensor and
-     tl::expr operands, so what this header does not spell is still there.
+     tl::expr operands; those with keyword options build C compound
+     literals, which ISO C++ lacks (-pedantic refuses them), so from C++
+     their tl:: spelling (or their _at function) is the one to call.
    - Errors: each tl:: call records its own line (a default argument made
      where it is called); an operator's ops take the line of the statement
      that traces them (the tl::tensor it is bound to, or the call it is given
@@ -49,6 +51,16 @@
 
    Combine functions are C++ callables, lambdas with captures included:
        tl::tensor m = tl::reduce(x, 1, [](tl::tensor a, tl::tensor b) { return tl::maximum(a, b); });
+   Over several operands at once (Triton's tuples) a combine function takes
+   two std::arrays, or the tiles one by one as Triton's (a0, a1, b0, b1),
+   and returns one value per operand (a std::array, std::tuple or std::pair):
+       auto [m, i] = tl::reduce_n({v, idx}, 1, [](auto a, auto b) {
+           tl::tensor take_b = b[0] > a[0];
+           return std::array{tl::where(take_b, b[0], a[0]), tl::where(take_b, b[1], a[1])};
+       });
+   A call with several results (tl::split, tl::reduce_n, tl::randint4x,
+   tl::philox, tl::swizzle2d, tl::broadcast, ...) is traced where it is
+   called and gives them as a std::array or std::pair of tl::tensors.
    Indexing with None, as Triton's x[:, None]:  offs(_, None) * stride. */
 #ifndef TILE_HPP
 #define TILE_HPP
@@ -59,6 +71,7 @@
 
 #include "tile.h"
 
+#include <array>
 #include <cstddef>
 #include <initializer_list>
 #include <new>
@@ -126,6 +139,9 @@ template <class F, class... K> struct node {
 template <class T> struct is_expr : std::false_type {};
 template <class N> struct is_expr<expr<N>> : std::true_type {};
 template <class T> using bare = std::remove_cvref_t<T>;
+template <class T> struct is_std_array : std::false_type {};
+template <class T, std::size_t N> struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class T> concept tuple_like = requires { std::tuple_size<T>::value; };
 template <class T> inline constexpr bool dependent_false = false;
 } // namespace detail
 
@@ -426,6 +442,16 @@ template <class A, class B, class C> auto fma(A &&a, B &&b, C &&c, TL__CXX_AT) {
 template <class X, class L, class H> auto clamp(X &&x, L &&lo, H &&hi, TL__CXX_AT) {
     return detail::ter(TL__CXX_HERE, tl_clamp_at, std::forward<X>(x), std::forward<L>(lo), std::forward<H>(hi));
 }
+/* Triton's swizzle2d: auto [new_i, new_j] = tl::swizzle2d(i, j, size_i, size_j, size_g), traced now */
+template <class I, class J, class SI, class SJ, class SG>
+std::pair<tensor, tensor> swizzle2d(I &&i, J &&j, SI &&size_i, SJ &&size_j, SG &&size_g, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    const tl_t v[5] = {detail::value(std::forward<I>(i), h), detail::value(std::forward<J>(j), h), detail::value(std::forward<SI>(size_i), h),
+                       detail::value(std::forward<SJ>(size_j), h), detail::value(std::forward<SG>(size_g), h)};
+    tl_t ni = {0, 0}, nj = {0, 0};
+    tl_swizzle2d_at(h.file, h.line, v[0], v[1], v[2], v[3], v[4], &ni, &nj);
+    return {tensor(ni), tensor(nj)};
+}
 template <class X> auto cast(X &&x, tl_dtype dt, TL__CXX_AT) {
     return detail::make(TL__CXX_HERE, [dt](here h, const tl_t *v) { return tl_cast_at(h.file, h.line, v[0], dt); }, std::forward<X>(x));
 }
@@ -485,6 +511,15 @@ template <class A, class B> auto cat(A &&a, B &&b, TL__CXX_AT) { return detail::
 template <class A, class B> auto join(A &&a, B &&b, TL__CXX_AT) { return detail::bin(TL__CXX_HERE, tl_join_at, std::forward<A>(a), std::forward<B>(b)); }
 template <class A, class B> auto interleave(A &&a, B &&b, TL__CXX_AT) {
     return detail::bin(TL__CXX_HERE, tl_interleave_at, std::forward<A>(a), std::forward<B>(b));
+}
+/* auto [a2, b2] = tl::broadcast(a, b): both broadcast to one shape, traced now */
+template <class A, class B> std::pair<tensor, tensor> broadcast(A &&a, B &&b, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t x = detail::value(std::forward<A>(a), h);
+    tl_t y = detail::value(std::forward<B>(b), h);
+    tl_t ra = {0, 0}, rb = {0, 0};
+    tl_broadcast_at(h.file, h.line, x, y, &ra, &rb);
+    return {tensor(ra), tensor(rb)};
 }
 /* auto [a, b] = tl::split(x): traced now */
 template <class X> std::pair<tensor, tensor> split(X &&x, TL__CXX_AT) {
@@ -760,7 +795,9 @@ template <class F> struct combine_guard {
 };
 } // namespace detail
 /* tl::reduce(x, axis, [](tl::tensor a, tl::tensor b) { return ...; }, {.keep_dims = 1}) */
-template <class X, class F> auto reduce(X &&x, int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+template <class X, class F>
+    requires(!detail::is_std_array<detail::bare<X>>::value)
+auto reduce(X &&x, int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
     return detail::make(
         TL__CXX_HERE,
         [axis, f, o](here h, const tl_t *v) {
@@ -770,12 +807,133 @@ template <class X, class F> auto reduce(X &&x, int axis, F f, reduce_opts o = {}
         std::forward<X>(x));
 }
 /* tl::associative_scan(x, axis, fn, {.reverse = 1}) */
-template <class X, class F> auto associative_scan(X &&x, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+template <class X, class F>
+    requires(!detail::is_std_array<detail::bare<X>>::value)
+auto associative_scan(X &&x, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
     return detail::make(
         TL__CXX_HERE,
         [axis, f, o](here h, const tl_t *v) {
             detail::combine_guard<F> g(f, h);
             return tl_associative_scan_at(h.file, h.line, v[0], axis, detail::combine_tramp, detail::scan_args(o));
+        },
+        std::forward<X>(x));
+}
+
+/* Several operands at once (Triton's tuples: 1 to 8 tiles of one shape),
+   traced now, the results in a std::array:
+     auto [m, i] = tl::reduce_n({v, idx}, axis, fn, {.keep_dims = 1});
+     auto [a, b] = tl::associative_scan_n(std::array<tl::tensor, 2>{x, y}, axis, fn, {.reverse = 1});
+   fn(a, b) takes two std::array<tl::tensor, N>, or fn(a0, ..., b0, ...)
+   the 2N tiles, and returns N values (a std::array, std::tuple or
+   std::pair; a tile when N is 1), traced in order. tl::reduce and
+   tl::associative_scan take the operands the same way, as Triton's. */
+namespace detail {
+struct combine_n_ctx {
+    const void *fn;
+    here at;
+    void (*call)(const combine_n_ctx *, const tl_t *, const tl_t *, tl_t *);
+};
+inline thread_local const combine_n_ctx *combine_n_now = nullptr;
+/* out[k] left {0, 0} (no function): the C builder reports a missing value */
+inline void combine_n_tramp(const tl_t *a, const tl_t *b, tl_t *out) {
+    if (const combine_n_ctx *c = combine_n_now) c->call(c, a, b, out);
+}
+template <std::size_t> using tensor_at = tensor;
+template <std::size_t N, class F, std::size_t... I> auto combine_n_invoke(const F &f, const tl_t *a, const tl_t *b, std::index_sequence<I...>) {
+    if constexpr (std::is_invocable_v<const F &, std::array<tensor, N>, std::array<tensor, N>>)
+        return f(std::array<tensor, N>{tensor(a[I])...}, std::array<tensor, N>{tensor(b[I])...});
+    else if constexpr (std::is_invocable_v<const F &, tensor_at<I>..., tensor_at<I>...>)
+        return f(tensor(a[I])..., tensor(b[I])...);
+    else
+        static_assert(dependent_false<F>, "tl: a combine function of N operands takes (std::array<tl::tensor, N> a, std::array<tl::tensor, N> b), "
+                                          "or the 2N tiles (a0, ..., b0, ...) as Triton's");
+}
+template <std::size_t N, class R, std::size_t... I> void combine_n_results(R &&r, here h, tl_t *out, std::index_sequence<I...>) {
+    using B = bare<R>;
+    if constexpr (operand<B>) {
+        static_assert(N == 1, "tl: a combine function of N operands returns N values (a std::array, std::tuple or std::pair)");
+        out[0] = value(std::forward<R>(r), h);
+    } else if constexpr (!tuple_like<B>) {
+        static_assert(dependent_false<R>, "tl: a combine function of N operands returns N values (a std::array, std::tuple or std::pair)");
+    } else {
+        static_assert(std::tuple_size<B>::value == N, "tl: a combine function of N operands returns N values, one per operand");
+        ((out[I] = value(std::get<I>(std::forward<R>(r)), h)), ...);
+    }
+}
+template <std::size_t N, class F> void combine_n_call(const combine_n_ctx *c, const tl_t *a, const tl_t *b, tl_t *out) {
+    const F &f = *static_cast<const F *>(c->fn);
+    combine_n_results<N>(combine_n_invoke<N>(f, a, b, std::make_index_sequence<N>{}), c->at, out, std::make_index_sequence<N>{});
+}
+template <std::size_t N, class F> struct combine_n_guard {
+    combine_n_ctx ctx;
+    const combine_n_ctx *prev;
+    combine_n_guard(const F &f, here h) : ctx{&f, h, &combine_n_call<N, F>}, prev(combine_n_now) { combine_n_now = &ctx; }
+    ~combine_n_guard() { combine_n_now = prev; }
+};
+template <std::size_t N> std::array<tensor, N> tiles_of(const tl_t *v) {
+    std::array<tensor, N> r;
+    for (std::size_t k = 0; k < N; k++) r[k] = tensor(v[k]);
+    return r;
+}
+template <std::size_t N, class F> std::array<tensor, N> reduce_n(const tensor *xs, int axis, const F &f, reduce_opts o, here h) {
+    static_assert(N >= 1 && N <= 8, "tl::reduce_n: 1 to 8 operands");
+    h = use(h);
+    tl_t in[N], out[N];
+    for (std::size_t k = 0; k < N; k++) in[k] = xs[k].h, out[k] = tl_t{0, 0};
+    combine_n_guard<N, F> g(f, h);
+    tl_reduce_n_at(h.file, h.line, (int)N, in, axis, combine_n_tramp, out, reduce_args(o));
+    return tiles_of<N>(out);
+}
+template <std::size_t N, class F> std::array<tensor, N> scan_n(const tensor *xs, int axis, const F &f, scan_opts o, here h) {
+    static_assert(N >= 1 && N <= 8, "tl::associative_scan_n: 1 to 8 operands");
+    h = use(h);
+    tl_t in[N], out[N];
+    for (std::size_t k = 0; k < N; k++) in[k] = xs[k].h, out[k] = tl_t{0, 0};
+    combine_n_guard<N, F> g(f, h);
+    tl_associative_scan_n_at(h.file, h.line, (int)N, in, axis, combine_n_tramp, out, scan_args(o));
+    return tiles_of<N>(out);
+}
+} // namespace detail
+/* tl::reduce_n({a, b}, axis, fn) or tl::reduce_n(std::array<tl::tensor, 2>{a, b}, axis, fn, {.keep_dims = 1}) */
+template <std::size_t N, class F> std::array<tensor, N> reduce_n(const tensor (&xs)[N], int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+    return detail::reduce_n<N>(xs, axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F> std::array<tensor, N> reduce_n(const std::array<tensor, N> &xs, int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+    return detail::reduce_n<N>(xs.data(), axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F> std::array<tensor, N> reduce(const tensor (&xs)[N], int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+    return detail::reduce_n<N>(xs, axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F> std::array<tensor, N> reduce(const std::array<tensor, N> &xs, int axis, F f, reduce_opts o = {}, TL__CXX_AT) {
+    return detail::reduce_n<N>(xs.data(), axis, f, o, TL__CXX_HERE);
+}
+/* tl::associative_scan_n({a, b}, axis, fn, {.reverse = 1}) */
+template <std::size_t N, class F> std::array<tensor, N> associative_scan_n(const tensor (&xs)[N], int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_n<N>(xs, axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F>
+std::array<tensor, N> associative_scan_n(const std::array<tensor, N> &xs, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_n<N>(xs.data(), axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F> std::array<tensor, N> associative_scan(const tensor (&xs)[N], int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_n<N>(xs, axis, f, o, TL__CXX_HERE);
+}
+template <std::size_t N, class F>
+std::array<tensor, N> associative_scan(const std::array<tensor, N> &xs, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
+    return detail::scan_n<N>(xs.data(), axis, f, o, TL__CXX_HERE);
+}
+
+/* Triton's histogram: tl::histogram(x, num_bins, {.mask = m}) (see tile_lang.h) */
+struct histogram_opts {
+    held mask = {};
+};
+template <class X> auto histogram(X &&x, int num_bins, histogram_opts o = {}, TL__CXX_AT) {
+    return detail::make(
+        TL__CXX_HERE,
+        [num_bins, o](here h, const tl_t *v) {
+            tl_histogram_args a = tl_histogram_args();
+            if (o.mask.given()) a.mask = o.mask.get(h);
+            return tl_histogram_at(h.file, h.line, v[0], num_bins, a);
         },
         std::forward<X>(x));
 }
@@ -830,6 +988,52 @@ template <class S, class O> auto randn(S &&seed, O &&offset, rand_opts o = {}, T
     return detail::random1(TL__RAND_N, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
 }
 
+/* the four words, traced now: auto [r0, r1, r2, r3] = tl::randint4x(seed, offset, {.n_rounds = 7}) */
+namespace detail {
+template <class S, class O> std::array<tensor, 4> random4(int kind, S &&seed, O &&offset, rand_opts o, here h) {
+    h = use(h);
+    tl_t s = value(std::forward<S>(seed), h);
+    tl_t off = value(std::forward<O>(offset), h);
+    tl_t out[4] = {};
+    tl_rand_args a = tl_rand_args();
+    a.n_rounds = o.n_rounds;
+    tl_random_at(h.file, h.line, kind, s, off, out, a);
+    return tiles_of<4>(out);
+}
+} // namespace detail
+template <class S, class O> std::array<tensor, 4> randint4x(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random4(TL__RAND_INT4, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+template <class S, class O> std::array<tensor, 4> rand4x(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random4(TL__RAND_U4, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+template <class S, class O> std::array<tensor, 4> randn4x(S &&seed, O &&offset, rand_opts o = {}, TL__CXX_AT) {
+    return detail::random4(TL__RAND_N4, std::forward<S>(seed), std::forward<O>(offset), o, TL__CXX_HERE);
+}
+/* Philox of four counters, as Triton's philox(seed, c0, c1, c2, c3, n_rounds): traced now, seed first */
+template <class S, class C0, class C1, class C2, class C3>
+std::array<tensor, 4> philox(S &&seed, C0 &&c0, C1 &&c1, C2 &&c2, C3 &&c3, rand_opts o = {}, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t s = detail::value(std::forward<S>(seed), h);
+    const tl_t c[4] = {detail::value(std::forward<C0>(c0), h), detail::value(std::forward<C1>(c1), h), detail::value(std::forward<C2>(c2), h),
+                       detail::value(std::forward<C3>(c3), h)};
+    tl_t out[4] = {};
+    tl_rand_args a = tl_rand_args();
+    a.n_rounds = o.n_rounds;
+    tl_philox_at(h.file, h.line, s, c, out, a);
+    return detail::tiles_of<4>(out);
+}
+template <class X> auto uint_to_uniform_float(X &&x, TL__CXX_AT) { return detail::un(TL__CXX_HERE, tl_uint_to_uniform_float_at, std::forward<X>(x)); }
+/* Box-Muller, traced now: auto [n1, n2] = tl::pair_uniform_to_normal(u1, u2) */
+template <class A, class B> std::pair<tensor, tensor> pair_uniform_to_normal(A &&u1, B &&u2, TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_t a = detail::value(std::forward<A>(u1), h);
+    tl_t b = detail::value(std::forward<B>(u2), h);
+    tl_t n1 = {0, 0}, n2 = {0, 0};
+    tl_pair_uniform_to_normal_at(h.file, h.line, a, b, &n1, &n2);
+    return {tensor(n1), tensor(n2)};
+}
+
 /* ---- hints and checks -------------------------------------------------------------- */
 template <class X> auto multiple_of(X &&x, int n, TL__CXX_AT) {
     return detail::make(TL__CXX_HERE, [n](here h, const tl_t *v) { return tl_hint_at(h.file, h.line, 0, v[0], n); }, std::forward<X>(x));
@@ -850,6 +1054,41 @@ template <class X> void static_print(const char *label, X &&x, TL__CXX_AT) {
     here h = detail::use(TL__CXX_HERE);
     tl_static_print_at(h.file, h.line, label, detail::value(std::forward<X>(x), h));
 }
+/* Triton's assume: the compiler may take cond as true (the interpreter checks
+   it, and names `text` where it does not hold); traced now */
+template <class C> void assume(C &&cond, const char *text = "cond", TL__CXX_AT) {
+    here h = detail::use(TL__CXX_HERE);
+    tl_assume_at(h.file, h.line, detail::value(std::forward<C>(cond), h), text);
+}
+/* a C string with the line it is written on: the first parameter of a call
+   whose operands are a pack (a default argument cannot follow one) */
+struct located_text {
+    const char *text;
+    here at;
+    located_text(const char *t, TL__CXX_AT) : text(t), at{tl__file, tl__line} {}
+};
+namespace detail {
+template <std::size_t... I> void print_(here h, const char *prefix, const tl_t *v, std::index_sequence<I...>) {
+    tl_print_at(h.file, h.line, (int)sizeof...(I), prefix, v[I]...);
+}
+} // namespace detail
+/* Triton's device_print (and print): tl::device_print("x:", x, y), each element
+   with its program and index; the operands traced now, left to right */
+template <class... A>
+    requires(detail::operand<A> && ...)
+void device_print(located_text prefix, A &&...a) {
+    here h = detail::use(prefix.at);
+    const tl_t v[sizeof...(A) + 1] = {detail::value(std::forward<A>(a), h)..., tl_t{0, 0}};
+    detail::print_(h, prefix.text, v, std::index_sequence_for<A...>{});
+}
+template <class... A>
+    requires(detail::operand<A> && ...)
+void print(located_text prefix, A &&...a) {
+    device_print(prefix, std::forward<A>(a)...);
+}
+/* a scope inside the kernel, recorded while a profile runs (see tile_lang.h) */
+inline void profile_enter(const char *name, TL__CXX_AT) { tl_profile_at(tl__file, tl__line, name, 0); }
+inline void profile_exit(const char *name, TL__CXX_AT) { tl_profile_at(tl__file, tl__line, name, 1); }
 
 /* ---- the operators ------------------------------------------------------------------
    Each is the tl_ op of the same name (/ is true division as Python's; use

@@ -4,8 +4,9 @@
 # -Werror -pedantic, run in the interpreter, and each kernel's IR dump
 # compared with its C twin's golden (tests/golden/<kernel>.ir, written from
 # examples/*.c): one kernel, one IR, whichever language and compiler built
-# it. Then what tile.hpp must refuse at compile time: an unevaluated
-# expression used by name (an `auto` variable), with its message.
+# it. Then what tile.hpp must refuse at compile time, each with its
+# message: an unevaluated expression used by name (an `auto` variable), and
+# a combine function of several operands that returns one value.
 #
 #   sh tests/cxx_tutorials.sh CC CXX...      e.g. sh tests/cxx_tutorials.sh gcc g++ clang++
 set -u
@@ -78,6 +79,25 @@ CPP
     else
         fail "$cxx: an \`auto\` expression used by name failed without tile.hpp's message:"
         head -20 "$work/auto.log"
+    fi
+    # must not compile: a combine function of two operands that returns one value
+    cat >"$work/combine_n.cpp" <<'CPP'
+#include "tile.hpp"
+TILE_KERNEL(k, (tl_ptr_f32, x), (tl_ptr_i32, y))
+{
+    tl::tensor offs = tl::arange(0, 16);
+    auto [m, i] = tl::reduce_n({tl::load(x + offs), tl::load(y + offs)}, 0, [](auto a, auto b) { return tl::maximum(a[0], b[0]); });
+    tl::store(x, m);
+    tl::store(y, i);
+}
+CPP
+    if "$cxx" $strict -fsyntax-only -I"$root" "$work/combine_n.cpp" >"$work/combine_n.log" 2>&1; then
+        fail "$cxx: a combine function of two operands returning one value compiled"
+    elif grep -q "returns N values" "$work/combine_n.log"; then
+        echo "ok   $cxx: a combine function of two operands returning one value is a compile error that says it returns N values"
+    else
+        fail "$cxx: a combine function of two operands returning one value failed without tile.hpp's message:"
+        head -20 "$work/combine_n.log"
     fi
 done
 if [ "$failures" -gt 0 ]; then

@@ -4,11 +4,21 @@
    .reverse), the reductions' options, indexing with None, compound
    assignment, tl::where, tl::dot, block pointers with boundary checks,
    atomics, tl::split, and errors reported at the user's line from an
-   operator and from a tl:: call. Random inputs, float64 references, outputs
-   poisoned before each launch. */
+   operator and from a tl:: call. Then the calls with several operands or
+   results (tl::reduce_n, tl::associative_scan_n and their Triton spellings
+   tl::reduce / tl::associative_scan of a list, the 4x random calls,
+   tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
+   tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
+   profile scopes): each kernel's IR against its C twin's (cxx_twins.c,
+   compiled as C), its results against C references, and misuses at their
+   lines. Random inputs, float64 references, outputs poisoned before each
+   launch. */
 #include "tile.hpp"
 
 #include "test_util.h"
+
+#include <string>
+#include <unistd.h>
 
 using tl::_;
 using tl::None;
@@ -74,6 +84,139 @@ TILE_KERNEL(cx_asm, (tl_ptr_i32, x), (tl_ptr_i32, y), (tl_ptr_i32, out))
     tl::tensor offs = tl::arange(0, 64);
     tl::tensor r = tl::inline_asm_elementwise("add.s32 $0, $1, $2;", "=r,r,r", {tl::load(x + offs), tl::load(y + offs)}, tl::int32, true, 1);
     tl::store(out + offs, r + 1);
+}
+
+/* ---- the calls with several operands or results, each kernel beside its C
+   twin in cxx_twins.c (same name, same IR) ---------------------------------------- */
+enum { B = 64, BINS = 16 };
+
+/* R x C tiles reduced or scanned along AX: the argmax (first index on ties)
+   from two std::arrays, the min and max at once as Triton spells it (a
+   flat combine returning a std::pair), a linear recurrence x -> m x + c
+   scanned (reversed when REV; not commutative) by a flat combine returning
+   a std::tuple, the running max with its index (the later on ties when
+   LAST, a capture), and the max of x and of -x over every dim, kept [1, 1] */
+TILE_KERNEL(cx_combine, (tl_ptr_f32, x), (tl_ptr_u32, mc), (tl_ptr_i32, rarg), (tl_ptr_f32, rbest), (tl_ptr_f32, rmin), (tl_ptr_f32, rmax),
+            (tl_ptr_u32, sm), (tl_ptr_u32, sc), (tl_ptr_f32, runmax), (tl_ptr_i32, runarg), (tl_ptr_f32, all))
+{
+    int AX = TL_META(AX), REV = TL_META(REV), last = TL_META(LAST);
+    tl::tensor rows = tl::arange(0, R), cols = tl::arange(0, C);
+    tl::tensor at = rows(_, None) * C + cols(None, _);
+    tl::tensor v = tl::load(x + at);
+    tl::tensor idx;
+    if (AX) idx = tl::broadcast_to(cols(None, _), {R, C});
+    else idx = tl::broadcast_to(rows(_, None), {R, C});
+    tl::tensor ro = tl::arange(0, AX ? R : C);
+    auto [best, arg] = tl::reduce_n({v, idx}, AX, [](auto a, auto b) {
+        tl::tensor take_b = (b[0] > a[0]) | ((b[0] == a[0]) & (b[1] < a[1]));
+        return std::array{tl::where(take_b, b[0], a[0]), tl::where(take_b, b[1], a[1])};
+    });
+    tl::store(rarg + ro, arg);
+    tl::store(rbest + ro, best);
+    std::array<tl::tensor, 2> mm = tl::reduce({v, v}, AX, [](tl::tensor a0, tl::tensor a1, tl::tensor b0, tl::tensor b1) {
+        return std::pair{tl::minimum(a0, b0), tl::maximum(a1, b1)};
+    });
+    tl::store(rmin + ro, mm[0]);
+    tl::store(rmax + ro, mm[1]);
+    tl::tensor mul = tl::load(mc + at * 2);
+    tl::tensor add = tl::load(mc + (at * 2 + 1));
+    auto [pm, pc] = tl::associative_scan_n(
+        std::array<tl::tensor, 2>{mul, add}, AX, [](tl::tensor m1, tl::tensor c1, tl::tensor m2, tl::tensor c2) { return std::tuple{m1 * m2, m2 * c1 + c2}; },
+        {.reverse = REV});
+    tl::store(sm + at, pm);
+    tl::store(sc + at, pc);
+    auto run = tl::associative_scan({v, idx}, AX, [last](std::array<tl::tensor, 2> a, std::array<tl::tensor, 2> b) {
+        tl::tensor take_b;
+        if (last) take_b = b[0] >= a[0];
+        else take_b = b[0] > a[0];
+        return std::array<tl::tensor, 2>{tl::where(take_b, b[0], a[0]), tl::where(take_b, b[1], a[1])};
+    });
+    tl::store(runmax + at, run[0]);
+    tl::store(runarg + at, run[1]);
+    auto [top, top_neg] = tl::reduce_n(
+        std::array<tl::tensor, 2>{v, -v}, TL_ALL, [](auto a, auto b) { return std::array{tl::maximum(a[0], b[0]), tl::maximum(a[1], b[1])}; },
+        {.keep_dims = 1});
+    tl::tensor z = tl::zeros({1, 1}, tl::int32);
+    tl::store(all + z, top);
+    tl::store(all + 1 + z, top_neg);
+}
+
+/* Philox: randint4x, rand4x and randn4x of seed and base + i (ROUNDS rounds,
+   0: 10), philox of four loaded counters, uint_to_uniform_float of the
+   first, pair_uniform_to_normal of two loaded uniforms */
+TILE_KERNEL(cx_random, (tl_u64, seed), (tl_i32, base), (tl_ptr_u32, ctr), (tl_ptr_f32, uin), (tl_ptr_u32, words), (tl_ptr_f32, unif),
+            (tl_ptr_f32, norm), (tl_ptr_u32, pw), (tl_ptr_f32, pu), (tl_ptr_f32, pn))
+{
+    int ROUNDS = TL_META(ROUNDS);
+    tl::tensor i = tl::arange(0, B);
+    tl::tensor offs = base + i;
+    auto r = tl::randint4x(seed, offs, {.n_rounds = ROUNDS});
+    auto u = tl::rand4x(seed, offs, {.n_rounds = ROUNDS});
+    auto n = tl::randn4x(seed, offs, {.n_rounds = ROUNDS});
+    for (int k = 0; k < 4; k++) {
+        tl::store(words + (i + k * B), r[k]);
+        tl::store(unif + (i + k * B), u[k]);
+        tl::store(norm + (i + k * B), n[k]);
+    }
+    auto w = tl::philox(seed, tl::load(ctr + (i + 0 * B)), tl::load(ctr + (i + 1 * B)), tl::load(ctr + (i + 2 * B)), tl::load(ctr + (i + 3 * B)),
+                        {.n_rounds = ROUNDS});
+    for (int k = 0; k < 4; k++) tl::store(pw + (i + k * B), w[k]);
+    tl::store(pu + i, tl::uint_to_uniform_float(tl::load(ctr + i)));
+    auto [n1, n2] = tl::pair_uniform_to_normal(tl::load(uin + i), tl::load(uin + (i + B)));
+    tl::store(pn + i, n1);
+    tl::store(pn + (i + B), n2);
+}
+
+/* an SI x SJ grid renumbered by swizzle2d in groups of size_g rows; the
+   broadcast pair; a histogram of 64 values into BINS bins, lanes from n
+   on masked; an assumption; the whole in a profile scope */
+TILE_KERNEL(cx_misc, (tl_ptr_i32, hv), (tl_ptr_i32, hist), (tl_ptr_i32, sw_i), (tl_ptr_i32, sw_j), (tl_ptr_i32, bc), (tl_i32, n), (tl_i32, size_g))
+{
+    int SI = TL_META(SI), SJ = TL_META(SJ);
+    tl::profile_enter("misc");
+    tl::tensor i = tl::arange(0, SI), j = tl::arange(0, SJ);
+    auto [bi, bj] = tl::broadcast(i(_, None), j(None, _));
+    auto [ni, nj] = tl::swizzle2d(bi, bj, SI, SJ, size_g);
+    tl::tensor at = bi * SJ + bj;
+    tl::store(sw_i + at, ni);
+    tl::store(sw_j + at, nj);
+    tl::store(bc + at, bi * 1000 + bj);
+    tl::tensor offs = tl::arange(0, 64);
+    tl::tensor mask = offs < n;
+    tl::tensor h = tl::histogram(tl::load(hv + offs), BINS, {.mask = mask});
+    tl::store(hist + tl::arange(0, BINS), h);
+    tl::assume(n >= 0, "n >= 0");
+    tl::profile_exit("misc");
+}
+
+/* device prints: a tile, a tile and a scalar, nothing but the prefix */
+enum { PRINT_LINE = __LINE__ + 4 };
+TILE_KERNEL(cx_print, (tl_ptr_i32, x), (tl_i32, n))
+{
+    tl::tensor v = tl::load(x + tl::arange(0, 8));
+    tl::print("val:", v);
+    tl::device_print("sum", v + n, n);
+    tl::print("here");
+}
+
+/* misuses of the new calls, each reported at its line (CASE picks one) */
+static int bad_line;
+TILE_KERNEL(cx_bad_calls, (tl_ptr_f32, x), (tl_ptr_i32, y), (tl_i32, n))
+{
+    tl::tensor offs = tl::arange(0, 16);
+    tl::tensor v = tl::load(x + offs), k = tl::load(y + offs);
+    auto keep = [](tl::tensor a0, tl::tensor a1, tl::tensor, tl::tensor) { return std::array<tl::tensor, 2>{a0, a1}; };
+    switch (TL_META(CASE)) {
+    case 0: bad_line = __LINE__, (void)tl::reduce(std::array<tl::tensor, 2>{v, tl::arange(0, 32)}, 0, keep); break;
+    case 1: bad_line = __LINE__, (void)tl::associative_scan_n({v, k}, 0, [](auto a, auto) { return std::array<tl::tensor, 2>{a[0], a[1].to(tl::float32)}; }); break;
+    case 2: bad_line = __LINE__, (void)tl::randint4x(7, v); break;
+    case 3: bad_line = __LINE__, (void)tl::philox(7, k, k, v, k); break;
+    case 4: bad_line = __LINE__, tl::store(y + offs, tl::histogram(k, 12)); break;
+    case 5: bad_line = __LINE__, (void)tl::swizzle2d(v, k, 4, 4, 2); break;
+    case 6: bad_line = __LINE__, (void)tl::broadcast(v, tl::arange(0, 32)); break;
+    case 7: bad_line = __LINE__, (void)tl::associative_scan(std::array<tl::tensor, 1>{k}, 1, [](tl::tensor a, tl::tensor b) { return a + b; }); break;
+    default: bad_line = __LINE__, tl::assume(n > 0, "n > 0"); break;
+    }
 }
 
 /* errors: a shape mismatch in an operator, reported at the line of the
@@ -225,6 +368,341 @@ static void test_asm(void)
     tile_free(x), tile_free(y), tile_free(o);
 }
 
+/* ---- the C twins ----------------------------------------------------------------------- */
+extern "C" tile_kernel *cx_twin(const char *name);
+
+/* a kernel's IR without its source locations (the " // file:line" ending each line); empty on failure */
+static std::string bare_ir(tile_kernel *k, const tile_launch *o, const char *lang) {
+    char *ir = nullptr;
+    tile_status st = tile_kernel_ir(k, o, &ir);
+    TT_CHECK(st == TILE_OK && ir, "the IR of %s's %s kernel: %s", k->name, lang, tile_last_error());
+    std::string out;
+    for (const char *r = ir ? ir : ""; *r;) {
+        const char *eol = strchr(r, '\n');
+        std::string line(r, eol ? (size_t)(eol - r) : strlen(r));
+        size_t at = line.rfind(" // ");
+        if (at != std::string::npos) line.erase(at);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+        r = eol ? eol + 1 : r + strlen(r);
+    }
+    tile_free_text(ir);
+    return out;
+}
+/* the C++ kernel's IR is its C twin's, under one launch's options */
+static void check_twin(tile_kernel *cxx, const tile_launch *o, const char *config) {
+    tile_kernel *c = cx_twin(cxx->name);
+    TT_CHECK(c != nullptr, "%s has no C twin", cxx->name);
+    if (!c) return;
+    std::string a = bare_ir(cxx, o, "C++"), b = bare_ir(c, o, "C");
+    size_t at = 0, line = 1;
+    while (at < a.size() && at < b.size() && a[at] == b[at]) line += a[at++] == '\n';
+    size_t ea = a.find('\n', at), eb = b.find('\n', at), sa = a.rfind('\n', at ? at - 1 : 0), sb = b.rfind('\n', at ? at - 1 : 0);
+    sa = at && sa != std::string::npos ? sa + 1 : 0, sb = at && sb != std::string::npos ? sb + 1 : 0;
+    TT_CHECK(!a.empty() && a == b, "%s (%s): the C++ kernel's IR differs from its C twin's at line %zu:\n  C++: %s\n  C:   %s", cxx->name, config, line,
+             a.substr(sa, ea == std::string::npos ? std::string::npos : ea - sa).c_str(),
+             b.substr(sb, eb == std::string::npos ? std::string::npos : eb - sb).c_str());
+}
+
+/* x -> m x + c composed, (m1, c1) then (m2, c2), mod 2^32 */
+static void affine_ref(uint32_t *m, uint32_t *c, uint32_t m2, uint32_t c2) {
+    *c = m2 * *c + c2;
+    *m = *m * m2;
+}
+
+static void test_combine(int ax, int rev, int last) {
+    enum { N = R * C };
+    const int nres = ax ? R : C, len = ax ? C : R;
+    static float hx[N], rbest[C], rmin[C], rmax[C], runmax[N], all[2];
+    static uint32_t hmc[2 * N], sm[N], sc[N];
+    static int32_t rarg[C], runarg[N];
+    for (int i = 0; i < N; i++) hx[i] = (float)tt_int(-6, 6); /* ties */
+    for (int i = 0; i < 2 * N; i++) hmc[i] = (uint32_t)tt_next();
+    float *x = (float *)tile_malloc(sizeof hx), *drb = (float *)tile_malloc(sizeof rbest), *drmin = (float *)tile_malloc(sizeof rmin);
+    float *drmax = (float *)tile_malloc(sizeof rmax), *drun = (float *)tile_malloc(sizeof runmax), *dall = (float *)tile_malloc(sizeof all);
+    uint32_t *mc = (uint32_t *)tile_malloc(sizeof hmc), *dsm = (uint32_t *)tile_malloc(sizeof sm), *dsc = (uint32_t *)tile_malloc(sizeof sc);
+    int32_t *dra = (int32_t *)tile_malloc(sizeof rarg), *drun_arg = (int32_t *)tile_malloc(sizeof runarg);
+    TT_CHECK(x && drb && drmin && drmax && drun && dall && mc && dsm && dsc && dra && drun_arg, "tile_malloc");
+    if (!x || !drb || !drmin || !drmax || !drun || !dall || !mc || !dsm || !dsc || !dra || !drun_arg) return;
+    tile_memcpy_htod(x, hx, sizeof hx), tile_memcpy_htod(mc, hmc, sizeof hmc);
+    tile_memset(drb, 0xA5, sizeof rbest), tile_memset(drmin, 0xA5, sizeof rmin), tile_memset(drmax, 0xA5, sizeof rmax);
+    tile_memset(drun, 0xA5, sizeof runmax), tile_memset(dall, 0xA5, sizeof all), tile_memset(dsm, 0xA5, sizeof sm);
+    tile_memset(dsc, 0xA5, sizeof sc), tile_memset(dra, 0xA5, sizeof rarg), tile_memset(drun_arg, 0xA5, sizeof runarg);
+    tl::opts o({.grid = {1}, .meta = {{"AX", ax}, {"REV", rev}, {"LAST", last}}});
+    char config[64];
+    snprintf(config, sizeof config, "AX %d, REV %d, LAST %d", ax, rev, last);
+    check_twin(TILE_KERNEL_OF(cx_combine), o, config);
+    tile_status st = cx_combine(o, x, mc, dra, drb, drmin, drmax, dsm, dsc, drun, drun_arg, dall);
+    TT_CHECK(st == TILE_OK, "cx_combine (%s): %s", config, tile_last_error());
+    tile_memcpy_dtoh(rbest, drb, sizeof rbest), tile_memcpy_dtoh(rmin, drmin, sizeof rmin), tile_memcpy_dtoh(rmax, drmax, sizeof rmax);
+    tile_memcpy_dtoh(runmax, drun, sizeof runmax), tile_memcpy_dtoh(all, dall, sizeof all), tile_memcpy_dtoh(sm, dsm, sizeof sm);
+    tile_memcpy_dtoh(sc, dsc, sizeof sc), tile_memcpy_dtoh(rarg, dra, sizeof rarg), tile_memcpy_dtoh(runarg, drun_arg, sizeof runarg);
+    int bad_red = 0, bad_scan = 0, bad_run = 0;
+    float top = hx[0], top_neg = -hx[0];
+    for (int i = 0; i < N; i++) top = hx[i] > top ? hx[i] : top, top_neg = -hx[i] > top_neg ? -hx[i] : top_neg;
+    for (int r = 0; r < nres; r++) {
+        /* element k of result r's line */
+        auto at = [&](int k) { return ax ? r * C + k : k * C + r; };
+        int arg = 0;
+        float lo = hx[at(0)], hi = hx[at(0)];
+        for (int k = 1; k < len; k++) {
+            float e = hx[at(k)];
+            if (e > hx[at(arg)]) arg = k;
+            lo = e < lo ? e : lo, hi = e > hi ? e : hi;
+        }
+        bad_red += rarg[r] != arg || rbest[r] != hx[at(arg)] || rmin[r] != lo || rmax[r] != hi;
+        for (int p = 0; p < len; p++) {
+            uint32_t m = hmc[2 * at(rev ? len - 1 : 0)], c = hmc[2 * at(rev ? len - 1 : 0) + 1];
+            if (rev)
+                for (int k = len - 2; k >= p; k--) affine_ref(&m, &c, hmc[2 * at(k)], hmc[2 * at(k) + 1]);
+            else
+                for (int k = 1; k <= p; k++) affine_ref(&m, &c, hmc[2 * at(k)], hmc[2 * at(k) + 1]);
+            bad_scan += sm[at(p)] != m || sc[at(p)] != c;
+            int best = 0;
+            for (int k = 1; k <= p; k++)
+                if (last ? hx[at(k)] >= hx[at(best)] : hx[at(k)] > hx[at(best)]) best = k;
+            bad_run += runmax[at(p)] != hx[at(best)] || runarg[at(p)] != best;
+        }
+    }
+    TT_CHECK(bad_red == 0, "tl::reduce_n / tl::reduce of pairs along %d: %d of %d results wrong (argmax, min, max)", ax, bad_red, nres);
+    TT_CHECK(bad_scan == 0, "tl::associative_scan_n, the affine maps along %d%s: %d of %d wrong", ax, rev ? " reversed" : "", bad_scan, N);
+    TT_CHECK(bad_run == 0, "tl::associative_scan of pairs, the running max along %d (%s on ties): %d of %d wrong", ax, last ? "later" : "first",
+             bad_run, N);
+    TT_CHECK(all[0] == top && all[1] == top_neg, "tl::reduce_n over every dim, kept [1, 1]: %g and %g, want %g and %g", all[0], all[1], top, top_neg);
+    tile_free(x), tile_free(drb), tile_free(drmin), tile_free(drmax), tile_free(drun), tile_free(dall);
+    tile_free(mc), tile_free(dsm), tile_free(dsc), tile_free(dra), tile_free(drun_arg);
+}
+
+/* Philox 4x32 (Random123), the key raised by the Weyl constants after each round */
+static void philox_ref(uint32_t c[4], uint32_t k0, uint32_t k1, int rounds) {
+    for (int r = 0; r < rounds; r++) {
+        uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+        c[0] = n0, c[1] = (uint32_t)p1, c[2] = n2, c[3] = (uint32_t)p0;
+        k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+    }
+}
+/* Triton's uint_to_uniform_float of a 32-bit word: |x| as a signed integer (~x when negative) / 2^31 */
+static float uniform_ref(uint32_t w) {
+    int32_t s = (int32_t)(w >> 31 ? ~w : w);
+    return (float)s * 4.6566127342e-10f;
+}
+/* Box-Muller in float64 from f32 uniforms, u1 clamped at 1e-7 */
+static void normal_ref(float u1, float u2, double *n1, double *n2) {
+    double a = u1 > 1.0e-7f ? u1 : 1.0e-7f, th = (double)(6.2831855f * u2), r = sqrt(-2.0 * log(a));
+    *n1 = r * cos(th), *n2 = r * sin(th);
+}
+static int normal_close(float got, double want) { return fabs(got - want) <= 2e-5 * (1 + fabs(want)); }
+
+static void test_random(int rounds) {
+    static uint32_t ctr[4 * B], words[4 * B], pw[4 * B];
+    static float uin[2 * B], unif[4 * B], norm[4 * B], pu[B], pn[2 * B];
+    uint64_t seed = tt_next();
+    int32_t base = (int32_t)tt_int(-(1ll << 30), 1ll << 30);
+    for (int i = 0; i < 4 * B; i++) ctr[i] = (uint32_t)tt_next();
+    ctr[0] = 0, ctr[1] = 0x80000000u, ctr[2] = 0xffffffffu, ctr[3] = 0x7fffffffu; /* uint_to_uniform_float's edges */
+    for (int i = 0; i < 2 * B; i++) uin[i] = (float)tt_uniform(0, 1);
+    uin[0] = 0, uin[1] = 1e-9f, uin[2] = 1e-7f; /* at and under the clamp */
+    uint32_t *dctr = (uint32_t *)tile_malloc(sizeof ctr), *dw = (uint32_t *)tile_malloc(sizeof words), *dpw = (uint32_t *)tile_malloc(sizeof pw);
+    float *duin = (float *)tile_malloc(sizeof uin), *du = (float *)tile_malloc(sizeof unif), *dn = (float *)tile_malloc(sizeof norm);
+    float *dpu = (float *)tile_malloc(sizeof pu), *dpn = (float *)tile_malloc(sizeof pn);
+    TT_CHECK(dctr && dw && dpw && duin && du && dn && dpu && dpn, "tile_malloc");
+    if (!dctr || !dw || !dpw || !duin || !du || !dn || !dpu || !dpn) return;
+    tile_memcpy_htod(dctr, ctr, sizeof ctr), tile_memcpy_htod(duin, uin, sizeof uin);
+    tile_memset(dw, 0xA5, sizeof words), tile_memset(dpw, 0xA5, sizeof pw), tile_memset(du, 0xA5, sizeof unif);
+    tile_memset(dn, 0xA5, sizeof norm), tile_memset(dpu, 0xA5, sizeof pu), tile_memset(dpn, 0xA5, sizeof pn);
+    tl::opts o({.grid = {1}, .meta = {{"ROUNDS", rounds}}});
+    char config[32];
+    snprintf(config, sizeof config, "ROUNDS %d", rounds);
+    check_twin(TILE_KERNEL_OF(cx_random), o, config);
+    tile_status st = cx_random(o, seed, base, dctr, duin, dw, du, dn, dpw, dpu, dpn);
+    TT_CHECK(st == TILE_OK, "cx_random (%s): %s", config, tile_last_error());
+    tile_memcpy_dtoh(words, dw, sizeof words), tile_memcpy_dtoh(pw, dpw, sizeof pw), tile_memcpy_dtoh(unif, du, sizeof unif);
+    tile_memcpy_dtoh(norm, dn, sizeof norm), tile_memcpy_dtoh(pu, dpu, sizeof pu), tile_memcpy_dtoh(pn, dpn, sizeof pn);
+    const int nr = rounds ? rounds : 10;
+    int bad_w = 0, bad_u = 0, bad_n = 0, bad_p = 0, bad_pu = 0, bad_pn = 0;
+    for (int i = 0; i < B; i++) {
+        uint32_t w[4] = {(uint32_t)(base + i), 0, 0, 0};
+        philox_ref(w, (uint32_t)seed, (uint32_t)(seed >> 32), nr);
+        float u[4];
+        for (int k = 0; k < 4; k++) {
+            u[k] = uniform_ref(w[k]);
+            bad_w += words[k * B + i] != w[k];
+            bad_u += memcmp(&unif[k * B + i], &u[k], sizeof(float)) != 0;
+        }
+        for (int p = 0; p < 2; p++) {
+            double n1, n2;
+            normal_ref(u[2 * p], u[2 * p + 1], &n1, &n2);
+            bad_n += !normal_close(norm[2 * p * B + i], n1) + !normal_close(norm[(2 * p + 1) * B + i], n2);
+        }
+        uint32_t c[4] = {ctr[i], ctr[B + i], ctr[2 * B + i], ctr[3 * B + i]};
+        philox_ref(c, (uint32_t)seed, (uint32_t)(seed >> 32), nr);
+        for (int k = 0; k < 4; k++) bad_p += pw[k * B + i] != c[k];
+        float want_u = uniform_ref(ctr[i]);
+        bad_pu += memcmp(&pu[i], &want_u, sizeof(float)) != 0;
+        double n1, n2;
+        normal_ref(uin[i], uin[B + i], &n1, &n2);
+        bad_pn += !normal_close(pn[i], n1) + !normal_close(pn[B + i], n2);
+    }
+    TT_CHECK(bad_w == 0 && bad_u == 0, "tl::randint4x / tl::rand4x (%d rounds): %d words and %d floats differ from Philox in C", nr, bad_w, bad_u);
+    TT_CHECK(bad_n == 0, "tl::randn4x (%d rounds): %d of %d values off Box-Muller in float64", nr, bad_n, 4 * B);
+    TT_CHECK(bad_p == 0, "tl::philox (%d rounds): %d of %d words differ from Philox in C", nr, bad_p, 4 * B);
+    TT_CHECK(bad_pu == 0, "tl::uint_to_uniform_float: %d of %d differ", bad_pu, B);
+    TT_CHECK(bad_pn == 0, "tl::pair_uniform_to_normal: %d of %d off Box-Muller in float64", bad_pn, 2 * B);
+    tile_free(dctr), tile_free(dw), tile_free(dpw), tile_free(duin), tile_free(du), tile_free(dn), tile_free(dpu), tile_free(dpn);
+}
+
+static void test_misc(int si, int sj) {
+    static int32_t hv[64], hist[BINS], sw_i[256], sw_j[256], bc[256];
+    int n = (int)tt_int(0, 64), size_g = (int)tt_int(1, si + 2);
+    for (int i = 0; i < 64; i++) hv[i] = (int32_t)tt_int(-2, BINS + 1);
+    int32_t *dhv = (int32_t *)tile_malloc(sizeof hv), *dh = (int32_t *)tile_malloc(sizeof hist), *di = (int32_t *)tile_malloc(sizeof sw_i);
+    int32_t *dj = (int32_t *)tile_malloc(sizeof sw_j), *dbc = (int32_t *)tile_malloc(sizeof bc);
+    TT_CHECK(dhv && dh && di && dj && dbc, "tile_malloc");
+    if (!dhv || !dh || !di || !dj || !dbc) return;
+    tile_memcpy_htod(dhv, hv, sizeof hv);
+    tile_memset(dh, 0xA5, sizeof hist), tile_memset(di, 0xA5, sizeof sw_i), tile_memset(dj, 0xA5, sizeof sw_j), tile_memset(dbc, 0xA5, sizeof bc);
+    tl::opts o({.grid = {1}, .meta = {{"SI", si}, {"SJ", sj}}});
+    char config[32];
+    snprintf(config, sizeof config, "SI %d, SJ %d", si, sj);
+    check_twin(TILE_KERNEL_OF(cx_misc), o, config);
+    tile_status st = cx_misc(o, dhv, dh, di, dj, dbc, n, size_g);
+    TT_CHECK(st == TILE_OK, "cx_misc (%s): %s", config, tile_last_error());
+    tile_memcpy_dtoh(hist, dh, sizeof hist), tile_memcpy_dtoh(sw_i, di, sizeof sw_i), tile_memcpy_dtoh(sw_j, dj, sizeof sw_j);
+    tile_memcpy_dtoh(bc, dbc, sizeof bc);
+    int bad_sw = 0, bad_bc = 0, bad_h = 0, poison_kept = 1;
+    for (int i = 0; i < si; i++)
+        for (int j = 0; j < sj; j++) {
+            /* Triton's swizzle2d, its // and % truncating */
+            int ij = i * sj + j, size_gj = size_g * sj, group_id = ij / size_gj, off_i = group_id * size_g;
+            int rows = si - off_i < size_g ? si - off_i : size_g;
+            int in_group = ij % size_gj;
+            int at = i * sj + j;
+            bad_sw += sw_i[at] != off_i + in_group % rows || sw_j[at] != in_group / rows;
+            bad_bc += bc[at] != i * 1000 + j;
+        }
+    for (int i = si * sj; i < 256; i++) poison_kept &= (uint32_t)sw_i[i] == 0xA5A5A5A5u && (uint32_t)bc[i] == 0xA5A5A5A5u;
+    for (int b = 0; b < BINS; b++) {
+        int want = 0;
+        for (int i = 0; i < n; i++) want += hv[i] == b;
+        bad_h += hist[b] != want;
+    }
+    TT_CHECK(bad_sw == 0, "tl::swizzle2d of a %dx%d grid, groups of %d rows: %d of %d wrong", si, sj, size_g, bad_sw, si * sj);
+    TT_CHECK(bad_bc == 0 && poison_kept, "tl::broadcast to [%d, %d]: %d wrong%s", si, sj, bad_bc, poison_kept ? "" : ", written past the grid");
+    TT_CHECK(bad_h == 0, "tl::histogram of %d values (the first %d counted) into %d bins: %d bins wrong", 64, n, BINS, bad_h);
+    tile_free(dhv), tile_free(dh), tile_free(di), tile_free(dj), tile_free(dbc);
+}
+
+static void test_print(void) {
+    int32_t hx[8];
+    int n = (int)tt_int(-100000, 100000);
+    for (int i = 0; i < 8; i++) hx[i] = (int32_t)tt_int(-1000000, 1000000) * 8 + i; /* distinct */
+    int32_t *x = (int32_t *)tile_malloc(sizeof hx);
+    TT_CHECK(x != nullptr, "tile_malloc");
+    if (!x) return;
+    tile_memcpy_htod(x, hx, sizeof hx);
+    tl::opts o({.grid = {2}});
+    check_twin(TILE_KERNEL_OF(cx_print), o, "grid 2");
+    /* the print is recorded at the user's line */
+    char *ir = nullptr;
+    char where[64];
+    snprintf(where, sizeof where, "test_cxx.cpp:%d\n", (int)PRINT_LINE);
+    tile_status st = tile_kernel_ir(TILE_KERNEL_OF(cx_print), o, &ir);
+    const char *p = ir ? strstr(ir, "\n  print \"val:\"") : nullptr, *eol = p ? strchr(p + 1, '\n') : nullptr;
+    TT_CHECK(st == TILE_OK && p && eol && strncmp(eol - strlen(where) + 1, where, strlen(where)) == 0, "tl::print's op is not at test_cxx.cpp:%d:\n%s",
+             (int)PRINT_LINE, ir ? ir : tile_last_error());
+    tile_free_text(ir);
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *tmp = tmpfile();
+    TT_CHECK(saved >= 0 && tmp, "cannot redirect stdout");
+    if (saved < 0 || !tmp) {
+        if (saved >= 0) close(saved);
+        if (tmp) fclose(tmp);
+        tile_free(x);
+        return;
+    }
+    dup2(fileno(tmp), 1);
+    st = cx_print(o, x, n);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    TT_CHECK(st == TILE_OK, "cx_print: %s", tile_last_error());
+    rewind(tmp);
+    char line[512];
+    int seen[8] = {0}, seen_sum[8] = {0}, nval = 0, nsum = 0, nn = 0, nhere = 0, stray = 0;
+    while (fgets(line, sizeof line, tmp)) {
+        const char *q;
+        if ((q = strstr(line, " val: "))) {
+            long v = strtol(q + 6, nullptr, 10);
+            int k = (int)(((v % 8) + 8) % 8);
+            if (hx[k] == v) seen[k]++;
+            else stray++;
+            nval++;
+        } else if ((q = strstr(line, " sum "))) {
+            long v = strtol(q + 5, nullptr, 10);
+            if (strstr(line, " idx (")) {
+                int k = -1;
+                for (int i = 0; i < 8; i++)
+                    if ((long)hx[i] + n == v) k = i;
+                if (k < 0) stray++;
+                else seen_sum[k]++;
+                nsum++;
+            } else {
+                stray += v != n;
+                nn++;
+            }
+        } else if (strstr(line, " here")) {
+            nhere++;
+        } else {
+            stray++;
+        }
+    }
+    fclose(tmp);
+    int bad = 0;
+    for (int i = 0; i < 8; i++) bad += seen[i] != 2 || seen_sum[i] != 2;
+    TT_CHECK(nval == 16 && nsum == 16 && nn == 2 && nhere == 2 && bad == 0 && stray == 0,
+             "tl::print / tl::device_print: %d 'val:' lines (want 16), %d 'sum' lines of the tile (16) and %d of the scalar (2), %d 'here' (2); "
+             "%d values not seen twice, %d stray lines",
+             nval, nsum, nn, nhere, bad, stray);
+    tile_free(x);
+}
+
+static void test_bad_calls(void) {
+    struct {
+        tile_status st;
+        const char *text;
+    } want[] = {
+        {TILE_ERR_SHAPE, "the operands must have one shape"},
+        {TILE_ERR_DTYPE, "it must keep the operands' dtypes"},
+        {TILE_ERR_DTYPE, "tl_randint4x: the offset must be an integer"},
+        {TILE_ERR_DTYPE, "tl_philox: the counter must be an integer"},
+        {TILE_ERR_BLOCK, "tl_histogram: num_bins must be a power of two"},
+        {TILE_ERR_DTYPE, "tl_swizzle2d: integers only (operand 1"},
+        {TILE_ERR_SHAPE, "tl_broadcast"},
+        {TILE_ERR_AXIS, "tl_associative_scan: axis 1"},
+        {TILE_ERR_ASSERT, "tl_assume(n > 0) does not hold"},
+    };
+    float *x = (float *)tile_malloc(16 * sizeof(float));
+    int32_t *y = (int32_t *)tile_malloc(16 * sizeof(int32_t));
+    TT_CHECK(x && y, "tile_malloc");
+    if (!x || !y) return;
+    tile_memset(x, 0, 16 * sizeof(float)), tile_memset(y, 0, 16 * sizeof(int32_t));
+    for (int c = 0; c < (int)(sizeof want / sizeof want[0]); c++) {
+        int interp = strcmp(tile_backend_name(), "interp") == 0;
+        if (want[c].st == TILE_ERR_ASSERT && !interp) {
+            printf("a false tl::assume: skipped (the GPU code takes it on trust; the interpreter checks it)\n");
+            continue;
+        }
+        bad_line = -1;
+        tile_status st = cx_bad_calls(tl::opts({.grid = {1}, .meta = {{"CASE", c}}}), x, y, 0);
+        char what[48];
+        snprintf(what, sizeof what, "cx_bad_calls case %d", c);
+        tt_check_user_error(what, st, want[c].st, "test_cxx.cpp", bad_line, want[c].text);
+    }
+    tile_free(x), tile_free(y);
+}
+
 int main()
 {
     tt_seed();
@@ -234,5 +712,13 @@ int main()
     test_dot();
     test_block();
     test_errors();
+    for (int ax = 0; ax < 2; ax++)
+        for (int rev = 0; rev < 2; rev++) test_combine(ax, rev, rev ^ ax);
+    test_random(0);
+    test_random(7);
+    test_misc(8, 16);
+    test_misc(16, 4);
+    test_print();
+    test_bad_calls();
     return tt_finish("test_cxx");
 }
