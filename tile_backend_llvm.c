@@ -1259,6 +1259,19 @@ static void tile__ll_print(tile__emitter *e, const char *prefix, int rank, const
     LLVMValueRef args[16];
     LLVMTypeRef tys[16];
     int n = 0;
+    if (v < 0) {   /* the prefix alone, after one space */
+        if (!*prefix) fmt[16] = 0;   /* no space after "pid (..)" */
+        tile__ll_fmt_text(fmt, sizeof fmt - 16, prefix);
+        strcat(fmt, "\n");
+        tile__ll_guard g = tile__ll_guard_begin(c, pred);
+        for (int k = 0; k < 3; k++) {
+            args[n] = tile__ll_get(c, tile__ll_special(e, 1 + k));
+            tys[n++] = c->i32;
+        }
+        tile__ll_vprintf(c, fmt, n, args, tys);
+        tile__ll_guard_end(c, &g, 0, NULL, NULL, NULL);
+        return;
+    }
     if (rank) {
         strcat(fmt, "idx (");
         for (int d = 0; d < rank; d++) strcat(fmt, d ? ", %d" : "%d");

@@ -72,7 +72,8 @@ enum {
     X(void, loop_begin, (tile__emitter *))                                                                               \
     X(void, break_unless, (tile__emitter *, int cond))                                                                   \
     X(void, loop_end, (tile__emitter *))                                                                                 \
-    /* print one element: the program ids, its index in the tile (rank ints) */                                          \
+    /* print one element: the program ids, its index in the tile (rank                                                   \
+       ints); v -1: the prefix alone, no element */                                                                      \
     X(void, print, (tile__emitter *, const char *prefix, int rank, const int *idx, tl_dtype t, int v, int pred))         \
     /* where cond is false: record a failure of the kernel (TILE__CHECK_*                                                \
        `kind`, check `id`: the op's index, `line`) for the launch to report,                                             \

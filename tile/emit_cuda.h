@@ -528,6 +528,12 @@ static void tile__cc_print(tile__emitter *e, const char *prefix, int rank, const
     tile__cuda_em *c = tile__cc_self(e);
     tile__cc_indent(c);
     if (pred >= 0) tile__cc_out(c, "if (r%d) ", pred);
+    if (v < 0) {   /* the prefix alone, after one space */
+        tile__cc_out(c, "printf(\"pid (%%d, %%d, %%d)%s", *prefix ? " " : "");
+        tile__cc_cstr(c, prefix);
+        tile__cc_out(c, "\\n\", (int)blockIdx.x, (int)blockIdx.y, (int)blockIdx.z);\n");
+        return;
+    }
     tile__cc_out(c, "printf(\"pid (%%d, %%d, %%d) ");
     if (rank) {
         tile__cc_out(c, "idx (");

@@ -1283,6 +1283,8 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     }
     case TILE__OP_INLINE_ASM: tile__lower_inline_asm(lw, op); return;
     case TILE__OP_PRINT:
+        /* a prefix alone: one line a program, as the interpreter prints it (v -1: no value) */
+        if (op->nopnd == 0) em->print(em, op->s ? op->s : "", 0, NULL, TL_I32, -1, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
         for (int k = 0; k < op->nopnd; k++) {
             const tile__layout *L = &lw->lay[o[k]];
             int own = tile__owner_reg(lw, L);
