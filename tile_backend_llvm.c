@@ -870,6 +870,26 @@ static LLVMValueRef tile__ll_iop2(tile__ll_em *c, tile__opcode code, tl_dtype t,
         LLVMValueRef p = L.LLVMBuildMul(B, xw, yw, "");
         return L.LLVMBuildTrunc(B, L.LLVMBuildLShr(B, p, L.LLVMConstInt(wide, w, 0), ""), ty, "");
     }
+    case TILE__OP_HADD: case TILE__OP_UHADD: case TILE__OP_RHADD: case TILE__OP_URHADD: {
+        /* libdevice's __nv_hadd, __nv_rhadd, ... bodies: (a & b) + ((a ^ b) >> 1) and (a | b) - ((a ^ b) >> 1),
+           the half sum without the carry out of 32 bits; the shift arithmetic for a signed hadd or rhadd
+           (an unsigned dtype's hadd is uhadd, as the other emitters have it) */
+        int s = sgn && (code == TILE__OP_HADD || code == TILE__OP_RHADD);
+        LLVMValueRef h = L.LLVMBuildXor(B, x, y, "");
+        h = s ? L.LLVMBuildAShr(B, h, one, "") : L.LLVMBuildLShr(B, h, one, "");
+        if (code == TILE__OP_HADD || code == TILE__OP_UHADD) return L.LLVMBuildAdd(B, L.LLVMBuildAnd(B, x, y, ""), h, "");
+        return L.LLVMBuildSub(B, L.LLVMBuildOr(B, x, y, ""), h, "");
+    }
+    case TILE__OP_MUL24: case TILE__OP_UMUL24: {
+        /* libdevice's __nv_mul24 / __nv_umul24: each operand's low 24 bits, by a shift up past the top
+           and back down (arithmetic for a signed mul24: a signed 24-bit number), then the low product */
+        LLVMValueRef up = L.LLVMConstInt(ty, w - 24, 0);
+        int s = sgn && code == TILE__OP_MUL24;
+        LLVMValueRef xs = L.LLVMBuildShl(B, x, up, ""), ys = L.LLVMBuildShl(B, y, up, "");
+        xs = s ? L.LLVMBuildAShr(B, xs, up, "") : L.LLVMBuildLShr(B, xs, up, "");
+        ys = s ? L.LLVMBuildAShr(B, ys, up, "") : L.LLVMBuildLShr(B, ys, up, "");
+        return L.LLVMBuildMul(B, xs, ys, "");
+    }
     case TILE__OP_EQ: cmp = LLVM_IntEQ; break;
     case TILE__OP_NE: cmp = LLVM_IntNE; break;
     case TILE__OP_LT: cmp = sgn ? LLVM_IntSLT : LLVM_IntULT; break;
@@ -917,6 +937,22 @@ static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     if (code == TILE__OP_WHERE) {
         LLVMValueRef no = tile__ll_get(c, c3), yes = tile__ll_get(c, b);
         return tile__ll_new(c, rt, L.LLVMBuildSelect(c->B, tile__ll_get(c, a), yes, no, ""), 0);
+    }
+    if (code == TILE__OP_SAD || code == TILE__OP_USAD) {
+        /* PTX sad (libdevice's __nv_sad is llvm.nvvm.sad.i): c + (a < b ? b - a : a - b), wrapping, the
+           comparison signed for sad of a signed dtype; as plain IR, which O3 folds and ptxas maps back */
+        LLVMBuilderRef B = c->B;
+        LLVMValueRef x = tile__ll_get(c, a), y = tile__ll_get(c, b), z = tile__ll_get(c, c3);
+        LLVMValueRef lt = L.LLVMBuildICmp(B, code == TILE__OP_SAD && tile__is_signed(t) ? LLVM_IntSLT : LLVM_IntULT, x, y, "");
+        LLVMValueRef d = L.LLVMBuildSelect(B, lt, L.LLVMBuildSub(B, y, x, ""), L.LLVMBuildSub(B, x, y, ""), "");
+        return tile__ll_new(c, rt, L.LLVMBuildAdd(B, d, z, ""), 0);
+    }
+    if (code == TILE__OP_BYTE_PERM) {
+        /* libdevice's __nv_byte_perm's body: llvm.nvvm.prmt (prmt.b32, the default mode) of the selector
+           with each nibble's sign-replication bit cleared (& 0x7777), without linking libdevice */
+        LLVMTypeRef pt[3] = {c->i32, c->i32, c->i32};
+        LLVMValueRef args[3] = {tile__ll_get(c, a), tile__ll_get(c, b), L.LLVMBuildAnd(c->B, tile__ll_get(c, c3), tile__ll_i32c(c, 0x7777), "")};
+        return tile__ll_new(c, rt, tile__ll_call(c, "llvm.nvvm.prmt", c->i32, pt, 3, args), 0);
     }
     LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), z = tile__ll_fv(c, c3), r;
     if (t == TL_F32 || t == TL_F64) {

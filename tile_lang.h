@@ -562,8 +562,11 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
    and bf16 compute in f32); operands broadcast and promote as tl_add's. On
    the GPU a call of __nv_<name>f / __nv_<name>; in the interpreter the C
    math library's function, or tile's own where C has none (erfinv,
-   erfcinv, erfcx, cospi, sinpi, rcbrt, exp10). Every name tile knows is in
-   README → The language; any other is TILE_ERR_VALUE at the call's line. */
+   erfcinv, erfcx, cospi, sinpi, rcbrt, exp10). The integer ones take
+   integers: popc, clz, ffs, brev, mulhi, umulhi any width; hadd, rhadd,
+   mul24, sad, their u twins and byte_perm(x, y, s) i32, u32 and C integers
+   only, as libdevice has them. Every name tile knows is in README → The
+   language; any other is TILE_ERR_VALUE at the call's line. */
 #define tl_libdevice(name, ...) (TILE__MAP(TL__PUSHV, __VA_ARGS__), tl__libdevice_stk(TL__HERE, (name), TILE__NARG(__VA_ARGS__)))
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args);
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);

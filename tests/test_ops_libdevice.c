@@ -10,9 +10,16 @@
      - the integer functions (popc, clz, ffs, brev, mulhi, umulhi) in every
        integer dtype from one dtype-generic kernel, bit for bit against
        references written here (bit loops; mulhi by 16-bit digits);
+     - the 32-bit ones (hadd, uhadd, rhadd, urhadd, mul24, umul24, sad, usad,
+       byte_perm) in i32 and u32, an i32 against a u32 (promoted: unsigned),
+       sad's i32 a and b with a u32 c (Triton's signature: signed), and a C
+       number as the last operand, on random and edge patterns (every pair of
+       INT_MIN, INT_MAX, 0xFFFFFFFF, bit 23, ...), bit for bit against float64
+       arithmetic (exact at these sizes) and a byte table for byte_perm;
      - user errors at the user's line: an unknown name, an integer tile, the
        wrong number of operands, a NULL name, a float or i1 tile for an
-       integer function.
+       integer function, and for a 32-bit one an f32, i64, u8 or i1 tile, a
+       C number past 32 bits and a C float.
    In the interpreter the results are the C library's (rounded to the
    dtype); on a GPU libdevice's, within a few ulps: the tolerances allow
    both. */
@@ -293,6 +300,131 @@ static void check_int(int k, tl_dtype t) {
     free(ho);
 }
 
+/* ---- the 32-bit integer functions: hadd, rhadd, mul24, sad (signed when the dtype is), their
+   unsigned twins, byte_perm ---------------------------------------------------------------- */
+static const struct { const char *name; int n, uns; } i32fns[] = {
+    {"hadd", 2, 0}, {"uhadd", 2, 1}, {"rhadd", 2, 0}, {"urhadd", 2, 1}, {"mul24", 2, 0},
+    {"umul24", 2, 1}, {"sad", 3, 0}, {"usad", 3, 1}, {"byte_perm", 3, 0},
+};
+enum { NI32FN = sizeof i32fns / sizeof i32fns[0] };
+/* C numbers for the last operand (LIT k: lits[k - 1]): 0xFFFFFFFF and 0x80000000 are u32 literals, the
+   selectors 0xC8E4 and 0x9F3B have nibbles whose top bit (prmt's sign replication) must be ignored */
+static const long long lits[] = {7, -1, INT32_MIN, INT32_MAX, 0xFFFFFFFFll, 0x80000000ll, 0x3210, 0xC8E4, 0x9F3B, 0x00800001};
+enum { NLIT = sizeof lits / sizeof lits[0] };
+/* out = name(x, y) or name(x, y, z), the dtypes with the launch; LIT: the last operand is lits[LIT - 1];
+   FOLD: every operand a C number (lits[A], lits[B], lits[C]), so the constant folder computes it */
+TILE_KERNEL(ld_int32, (tl_ptr, x), (tl_ptr, y), (tl_ptr, z), (tl_ptr, out), (tl_i32, n))
+{
+    int k = TL_META(FN), BLOCK = TL_META(BLOCK), LIT = TL_META_OR(LIT, 0), FOLD = TL_META_OR(FOLD, 0);
+    const char *name = i32fns[k].name;
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t xv = tl_load(tl_add(x, offs), .mask = mask, .other = 0), r;
+    if (FOLD && i32fns[k].n == 2) r = tl_libdevice(name, lits[TL_META(A)], lits[TL_META(B)]);
+    else if (FOLD) r = tl_libdevice(name, lits[TL_META(A)], lits[TL_META(B)], lits[TL_META(C)]);
+    else if (i32fns[k].n == 2 && LIT) r = tl_libdevice(name, xv, lits[LIT - 1]);
+    else if (i32fns[k].n == 2) r = tl_libdevice(name, xv, tl_load(tl_add(y, offs), .mask = mask, .other = 0));
+    else if (LIT) r = tl_libdevice(name, xv, tl_load(tl_add(y, offs), .mask = mask, .other = 0), lits[LIT - 1]);
+    else r = tl_libdevice(name, xv, tl_load(tl_add(y, offs), .mask = mask, .other = 0), tl_load(tl_add(z, offs), .mask = mask, .other = 0));
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+/* a 32-bit pattern as a number: two's complement when signed */
+static double num32(uint32_t v, int sg) { return sg && v >= 0x80000000u ? (double)v - 4294967296.0 : (double)v; }
+/* the result's 32-bit pattern of function k on the operands' patterns a, b, c; sg: it works signed.
+   In float64, where every intermediate here is an integer below 2^48 and so exact: the half sums
+   rounded by floor, the 24-bit product, |a - b| + c; then the value modulo 2^32. byte_perm by the
+   table CUDA's documentation gives: bytes 0..3 of a then of b, selector nibble i's low 3 bits */
+static uint32_t ref_int32(int k, uint32_t a, uint32_t b, uint32_t c, int sg) {
+    double x = num32(a, sg), y = num32(b, sg), r;
+    switch (k) {
+    case 0: case 1: r = floor((x + y) / 2); break;
+    case 2: case 3: r = floor((x + y + 1) / 2); break;
+    case 4: case 5: {   /* the low 24 bits, as a signed 24-bit number when sg */
+        double p = (double)(a & 0xffffffu) - (sg && (a & 0x800000u) ? 16777216.0 : 0);
+        double q = (double)(b & 0xffffffu) - (sg && (b & 0x800000u) ? 16777216.0 : 0);
+        r = p * q;
+        break;
+    }
+    case 6: case 7: r = fabs(x - y) + num32(c, 0); break;
+    default: {
+        unsigned char in[8];
+        uint32_t o = 0;
+        for (int i = 0; i < 4; i++) in[i] = (unsigned char)(a >> (8 * i)), in[4 + i] = (unsigned char)(b >> (8 * i));
+        for (int i = 0; i < 4; i++) o |= (uint32_t)in[(c >> (4 * i)) & 7] << (8 * i);
+        return o;
+    }
+    }
+    r = fmod(r, 4294967296.0);
+    return (uint32_t)(r < 0 ? r + 4294967296.0 : r);
+}
+/* function k on x of dtype tx, y of ty, z of tz (i32 or u32), or with the C number lits[lit - 1] last */
+static void check_int32(int k, tl_dtype tx, tl_dtype ty, tl_dtype tz, int lit) {
+    enum { NI = 1000 };
+    int nop = i32fns[k].n;
+    /* the dtype: x's and y's promoted as tl_add (a u32 wins); a literal and sad's c take it */
+    tl_dtype ot = tx == TL_U32 || (!(lit && nop == 2) && ty == TL_U32) ? TL_U32 : TL_I32;
+    int sg = ot == TL_I32 && !i32fns[k].uns;
+    uint32_t *hx = (uint32_t *)malloc(NI * 4), *hy = (uint32_t *)malloc(NI * 4), *hz = (uint32_t *)malloc(NI * 4), *ho = (uint32_t *)malloc(NI * 4);
+    static const uint32_t edge[] = {0, 1, 2, 0xffffffffu, 0xfffffffeu, 0x80000000u, 0x80000001u, 0x7fffffffu,
+                                    0x7ffffffeu, 0x00800000u, 0x00ffffffu, 0xff7fffffu, 0x01000000u, 0xc0000000u};
+    enum { NE = sizeof edge / sizeof edge[0] };
+    for (int i = 0; i < NI; i++) {
+        /* every pair of edge patterns first (c an edge too), then random ones: a third of them small
+           numbers of either sign (near halves: the rounding of hadd and rhadd) */
+        uint32_t a = (uint32_t)tt_next(), b = (uint32_t)tt_next(), c = (uint32_t)tt_next();
+        if (i % 3 == 2) a = (uint32_t)tt_int(-40, 40), b = (uint32_t)tt_int(-40, 40);
+        if (i < NE * NE) a = edge[i / NE], b = edge[i % NE], c = edge[(i * 7 + 3) % NE];
+        hx[i] = a, hy[i] = b, hz[i] = c;
+    }
+    void *x, *y, *o, *z = tile_malloc(NI * 4);
+    dev_io(hx, hy, NI * 4, NI * 4, &x, &y, &o);
+    tile_memcpy_htod(z, hz, NI * 4);
+    tile_status st = ld_int32(TILE_OPTS(.grid = {(NI + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}, {"LIT", lit}}), TILE_PTR(x, tx),
+                              TILE_PTR(y, ty), TILE_PTR(z, tz), TILE_PTR(o, ot), NI);
+    char what[128];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") of %s, %s%s%s", i32fns[k].name, tile_dtype_name(tx), lit && nop == 2 ? "a C number" : tile_dtype_name(ty),
+             nop == 3 ? ", " : "", nop == 3 ? (lit ? "a C number" : tile_dtype_name(tz)) : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, NI * 4);
+    int bad = 0;
+    for (int i = 0; i < NI; i++) {
+        uint32_t a = hx[i], b = hy[i], c = hz[i];
+        if (lit && nop == 2) b = (uint32_t)lits[lit - 1];
+        if (lit && nop == 3) c = (uint32_t)lits[lit - 1];
+        uint32_t want = ref_int32(k, a, b, c, sg), got = ho[i];
+        if (got != want && bad++ < 3)
+            TT_CHECK(0, "%s: element %d of 0x%x, 0x%x, 0x%x: 0x%x, want 0x%x", what, i, (unsigned)a, (unsigned)b, (unsigned)c, (unsigned)got, (unsigned)want);
+    }
+    TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NI);
+    dev_free(x, y, o);
+    tile_free(z);
+    free(hx);
+    free(hy);
+    free(hz);
+    free(ho);
+}
+
+/* function k of three C numbers lits[a], lits[b], lits[c] (c unused by the two-operand ones), folded
+   to one constant: the dtype is the literals' (i32, or u32 where one is above INT32_MAX), stored */
+static void check_int32_fold(int k, int a, int b, int c) {
+    enum { NF = 64 };
+    tl_dtype ot = lits[a] > INT32_MAX || lits[b] > INT32_MAX ? TL_U32 : TL_I32;
+    uint32_t ho[NF];
+    void *o = tile_malloc(NF * 4);
+    tile_memset(o, 0xA5, NF * 4);
+    tile_status st = ld_int32(TILE_OPTS(.grid = {1}, .meta = {{"FN", k}, {"BLOCK", NF}, {"FOLD", 1}, {"A", a}, {"B", b}, {"C", c}}),
+                              TILE_PTR(o, ot), TILE_PTR(o, ot), TILE_PTR(o, ot), TILE_PTR(o, ot), NF);
+    char what[128];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\", %lld, %lld%s) folded", i32fns[k].name, lits[a], lits[b], i32fns[k].n == 3 ? ", ..." : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, NF * 4);
+    uint32_t want = ref_int32(k, (uint32_t)lits[a], (uint32_t)lits[b], (uint32_t)lits[c], ot == TL_I32 && !i32fns[k].uns);
+    int bad = 0;
+    for (int i = 0; i < NF; i++) bad += ho[i] != want;
+    TT_CHECK(!bad, "%s: %d of %d elements wrong (element 0: 0x%x, want 0x%x)", what, bad, NF, (unsigned)ho[0], (unsigned)want);
+    tile_free(o);
+}
+
 /* ---- user errors ---------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
@@ -309,6 +441,14 @@ TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
     case 5: err_line = __LINE__; r = tl_libdevice("popc", v); break;
     case 6: err_line = __LINE__; r = tl_cast(tl_libdevice("clz", tl_lt(v, 0)), TL_F32); break;
     case 7: err_line = __LINE__; r = tl_cast(tl_libdevice("mulhi", tl_load(tl_add(xi, offs))), TL_F32); break;
+    case 8: err_line = __LINE__; r = tl_libdevice("hadd", v, v); break;
+    case 9: err_line = __LINE__; r = tl_cast(tl_libdevice("sad", tl_cast(tl_load(tl_add(xi, offs)), TL_I64), 1, 2), TL_F32); break;
+    case 10: err_line = __LINE__; r = tl_cast(tl_libdevice("mul24", tl_load(tl_add(xi, offs)), tl_cast(v, TL_U8)), TL_F32); break;
+    case 11: err_line = __LINE__; r = tl_cast(tl_libdevice("byte_perm", tl_load(tl_add(xi, offs)), 0x3210), TL_F32); break;
+    case 12: err_line = __LINE__; r = tl_cast(tl_libdevice("uhadd", tl_load(tl_add(xi, offs)), 1ll << 40), TL_F32); break;
+    case 13: err_line = __LINE__; r = tl_cast(tl_libdevice("rhadd", tl_load(tl_add(xi, offs)), 0.5), TL_F32); break;
+    case 14: err_line = __LINE__; r = tl_cast(tl_libdevice("usad", tl_lt(v, 0), 1, 2), TL_F32); break;
+    case 15: err_line = __LINE__; r = tl_cast(tl_libdevice("umul24", tl_load(tl_add(xi, offs)), 3, 4), TL_F32); break;
     default: r = tl_libdevice("pow", 2, 3); break;   /* two C numbers: f32 */
     }
     tl_store(tl_add(out, offs), tl_add(r, v));
@@ -323,6 +463,14 @@ static void test_errors(void) {
         {TILE_ERR_DTYPE, "tl_libdevice(\"popc\"): not defined for f32"},
         {TILE_ERR_DTYPE, "tl_libdevice(\"clz\"): not defined for i1"},
         {TILE_ERR_VALUE, "tl_libdevice(\"mulhi\") takes 2 operands, not 1"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"hadd\"): not defined for f32"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"sad\"): not defined for i64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"mul24\"): not defined for u8"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"byte_perm\") takes 3 operands, not 2"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"uhadd\"): not defined for an integer literal (32-bit integers only"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"rhadd\"): not defined for a float literal"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"usad\"): not defined for i1"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"umul24\") takes 2 operands, not 3"},
     };
     enum { NCASE = sizeof want / sizeof want[0] };
     float *x = (float *)tile_malloc(32 * 4), *out = (float *)tile_malloc(32 * 4);
@@ -367,8 +515,18 @@ int main(void) {
     static const tl_dtype ints[] = {TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32, TL_U64};
     for (int k = 0; k < NIFN; k++)
         for (size_t d = 0; d < sizeof ints / sizeof ints[0]; d++) check_int(k, ints[d]);
+    for (int k = 0; k < NI32FN; k++) {
+        check_int32(k, TL_I32, TL_I32, TL_I32, 0);
+        check_int32(k, TL_U32, TL_U32, TL_U32, 0);
+        if (i32fns[k].n == 2) check_int32(k, TL_I32, TL_U32, TL_I32, 0);   /* promoted to u32: unsigned */
+        else check_int32(k, TL_I32, TL_I32, TL_U32, 0);                    /* c's dtype does not count */
+        check_int32(k, TL_I32, TL_I32, TL_I32, 1 + (int)tt_int(0, NLIT - 1));
+        check_int32(k, TL_U32, TL_U32, TL_U32, 1 + (int)tt_int(0, NLIT - 1));
+        for (int j = 0; j < 3; j++) check_int32_fold(k, (int)tt_int(0, NLIT - 1), (int)tt_int(0, NLIT - 1), (int)tt_int(0, NLIT - 1));
+    }
     test_errors();
     tile_kernel_release(TILE_KERNEL_OF(ld_int));
+    tile_kernel_release(TILE_KERNEL_OF(ld_int32));
     tile_kernel_release(TILE_KERNEL_OF(ld_f32));
     tile_kernel_release(TILE_KERNEL_OF(ld_f64));
     tile_kernel_release(TILE_KERNEL_OF(ld_f16));

@@ -1252,10 +1252,17 @@ static const struct { const char *name; tile__opcode code; } tile__ld_alias[] = 
     {"fabs", TILE__OP_ABS}, {"fmin", TILE__OP_MIN}, {"fmax", TILE__OP_MAX}, {"fmod", TILE__OP_MOD}, {"fma", TILE__OP_FMA},
 };
 /* libdevice's integer functions (__nv_popc, __nv_popcll, ...: one name for
-   every width, as Triton's libdevice dispatches on the dtype) */
-static const struct { const char *name; tile__opcode code; } tile__ld_int[] = {
-    {"popc", TILE__OP_POPC}, {"clz", TILE__OP_CLZ}, {"ffs", TILE__OP_FFS}, {"brev", TILE__OP_BREV},
-    {"mulhi", TILE__OP_MULHI}, {"umulhi", TILE__OP_UMULHI},
+   every width, as Triton's libdevice dispatches on the dtype). bits 32: the
+   ones libdevice has for 32-bit integers only (__nv_hadd of int, __nv_uhadd
+   of unsigned: no 64-bit twin), so i32, u32 and C integers; hadd, rhadd,
+   mul24 and sad are signed when the dtype is (Triton's hadd of uint32 is
+   __nv_uhadd), as mulhi is, their u-named twins always unsigned, as umulhi */
+static const struct { const char *name; tile__opcode code; int bits; } tile__ld_int[] = {
+    {"popc", TILE__OP_POPC, 0}, {"clz", TILE__OP_CLZ, 0}, {"ffs", TILE__OP_FFS, 0}, {"brev", TILE__OP_BREV, 0},
+    {"mulhi", TILE__OP_MULHI, 0}, {"umulhi", TILE__OP_UMULHI, 0},
+    {"hadd", TILE__OP_HADD, 32}, {"uhadd", TILE__OP_UHADD, 32}, {"rhadd", TILE__OP_RHADD, 32}, {"urhadd", TILE__OP_URHADD, 32},
+    {"mul24", TILE__OP_MUL24, 32}, {"umul24", TILE__OP_UMUL24, 32}, {"sad", TILE__OP_SAD, 32}, {"usad", TILE__OP_USAD, 32},
+    {"byte_perm", TILE__OP_BYTE_PERM, 32},
 };
 /* what[] = the call's name for messages; 0 (after the error) when n is not the op's operand count */
 static int tile__ld_arity(const char *file, int line, const char *name, tile__opcode code, int n, char what[96]) {
@@ -1264,9 +1271,48 @@ static int tile__ld_arity(const char *file, int line, const char *name, tile__op
     tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, tile__op_nopnd[code], tile__op_nopnd[code] == 1 ? "" : "s", n);
     return 0;
 }
-static tl_t tile__ld_int_call(const char *file, int line, const char *name, tile__opcode code, int n, const tl_t *args) {
+/* the 32-bit ones: every operand an i32 or u32 tile, or a C integer that
+   fits in 32 bits (a larger one, a float or an i1 would have to be narrowed
+   or converted first, silently: the user's to do, with tl_cast) */
+static int tile__ld_int32(const char *file, int line, const char *what, int n, const tl_t *args) {
+    for (int k = 0; k < n; k++) {
+        int x = tile__use(file, line, what, args[k]);
+        if (!x) return 0;
+        tl_dtype dt = tile__dty(x);
+        if (dt != TL_I32 && dt != TL_U32) {
+            char s[96];
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (32-bit integers only: i32, u32 or a C integer that fits)", what,
+                       tile__tys(x, s));
+            return 0;
+        }
+    }
+    return 1;
+}
+/* sad(a, b, c) and byte_perm(a, b, c): a and b broadcast and promoted as
+   tl_add and set the dtype (so the signedness of sad's difference); c, whose
+   bits alone count (a sum's term, a selector), is taken in that dtype, as
+   Triton's sad takes an int32 a and b with a uint32 c */
+static tl_t tile__ld_ternary(const char *file, int line, const char *what, tile__opcode code, const tl_t *args) {
+    int a = tile__use(file, line, what, args[0]), b = tile__use(file, line, what, args[1]), c = tile__use(file, line, what, args[2]);
+    if (!a || !b || !c) return tile__poison;
+    tl_dtype dt = tile__common_dtype(a, b);
+    tile__type sh, sh2;
+    if (!tile__bshape_err(file, line, what, a, b, &sh)) return tile__poison;
+    if (!tile__bshape(&sh, tile__ty(c), &sh2)) {
+        char s1[96], s2[96];
+        return tile__berr(TILE_ERR_SHAPE, file, line, "%s: the third operand's shape %s does not broadcast with %s", what,
+                          tile__shape_str(tile__ty(c), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+    }
+    if (!tile__check_shape(file, line, what, &sh2)) return tile__poison;
+    int ops[3] = {tile__bcast(tile__cast(a, dt, file, line), &sh2, file, line), tile__bcast(tile__cast(b, dt, file, line), &sh2, file, line),
+                  tile__bcast(tile__cast(c, dt, file, line), &sh2, file, line)};
+    return tile__mk(tile__emit1(code, ops, 3, *tile__ty(ops[0]), file, line));
+}
+static tl_t tile__ld_int_call(const char *file, int line, const char *name, tile__opcode code, int bits, int n, const tl_t *args) {
     char what[96];
     if (!tile__ld_arity(file, line, name, code, n, what)) return tile__poison;
+    if (bits == 32 && !tile__ld_int32(file, line, what, n, args)) return tile__poison;
+    if (n == 3) return tile__ld_ternary(file, line, what, code, args);
     if (n == 2) return tile__binary(file, line, what, code, args[0], args[1], TILE__A_INT);
     tl_t r = tile__unary(file, line, what, code, args[0], TILE__A_INT);
     int x = r.id;
@@ -1278,7 +1324,7 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias, NINT = sizeof tile__ld_int / sizeof *tile__ld_int };
     if (!name) return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: the function's name is NULL");
     for (int k = 0; k < NINT; k++)
-        if (strcmp(tile__ld_int[k].name, name) == 0) return tile__ld_int_call(file, line, name, tile__ld_int[k].code, n, args);
+        if (strcmp(tile__ld_int[k].name, name) == 0) return tile__ld_int_call(file, line, name, tile__ld_int[k].code, tile__ld_int[k].bits, n, args);
     int code = -1;
     for (int c = 0; c < TILE__OP_COUNT_ && code < 0; c++)
         if (tile__op_libm[c] && strcmp(tile__op_libm[c], name) == 0) code = c;

@@ -294,6 +294,14 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         if (w == 64) return tile__cc_def(c, rt, "(%s)__umul64hi((unsigned long long)r%d, (unsigned long long)r%d)", ct, a, b);
         if (w == 32) return tile__cc_def(c, rt, "(%s)__umulhi((unsigned)r%d, (unsigned)r%d)", ct, a, b);
         return tile__cc_def(c, rt, "(%s)((((unsigned)r%d & 0x%xu) * ((unsigned)r%d & 0x%xu)) >> %u)", ct, a, (1u << w) - 1, b, (1u << w) - 1, w);
+    case TILE__OP_HADD: case TILE__OP_UHADD: case TILE__OP_RHADD: case TILE__OP_URHADD: case TILE__OP_MUL24: case TILE__OP_UMUL24: {
+        /* tl_libdevice's 32-bit ones: CUDA's __hadd, __uhadd, ... (libdevice's __nv_hadd, ...); hadd,
+           rhadd and mul24 of an unsigned dtype are the unsigned ones, as Triton's libdevice dispatches */
+        int sgn = tile__is_signed(t) && (code == TILE__OP_HADD || code == TILE__OP_RHADD || code == TILE__OP_MUL24);
+        const char *fn = code == TILE__OP_HADD || code == TILE__OP_UHADD ? "hadd" : code == TILE__OP_RHADD || code == TILE__OP_URHADD ? "rhadd" : "mul24";
+        if (sgn) return tile__cc_def(c, rt, "(%s)__%s((int)r%d, (int)r%d)", ct, fn, a, b);
+        return tile__cc_def(c, rt, "(%s)__u%s((unsigned)r%d, (unsigned)r%d)", ct, fn, a, b);
+    }
     case TILE__OP_EQ: return tile__cc_def(c, rt, "(%s == %s)", x, y);
     case TILE__OP_NE: return tile__cc_def(c, rt, "(%s != %s)", x, y);
     case TILE__OP_LT: return tile__cc_def(c, rt, "(%s < %s)", x, y);
@@ -307,6 +315,12 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
 static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__cuda_em *c = tile__cc_self(e);
     if (code == TILE__OP_WHERE) return tile__cc_def(c, rt, "(r%d ? r%d : r%d)", a, b, c3);
+    /* tl_libdevice's sad (signed when the dtype is), usad and byte_perm: CUDA's, on 32-bit registers */
+    if (code == TILE__OP_SAD && tile__is_signed(t))
+        return tile__cc_def(c, rt, "(%s)__sad((int)r%d, (int)r%d, (unsigned)r%d)", tile__cc_ctype(rt), a, b, c3);
+    if (code == TILE__OP_SAD || code == TILE__OP_USAD || code == TILE__OP_BYTE_PERM)
+        return tile__cc_def(c, rt, "(%s)__%s((unsigned)r%d, (unsigned)r%d, (unsigned)r%d)", tile__cc_ctype(rt),
+                            code == TILE__OP_BYTE_PERM ? "byte_perm" : "usad", a, b, c3);
     char x[160], y[160], w[160], s[600], z[680];
     tile__cc_fval(c, a, x, sizeof x);
     tile__cc_fval(c, b, y, sizeof y);

@@ -209,6 +209,15 @@ static double tile__ld_erfinv(double x) {
     X(CLZ,          "clz",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: the number of 0 bits above the highest 1 (the width for 0) */ \
     X(FFS,          "ffs",          1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: 1 + the position of the lowest 1 bit, 0 for 0 */ \
     X(BREV,         "brev",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* ints: the bits in reverse order */ \
+    X(HADD,         "hadd",         2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 32-bit ints: (a + b) >> 1 without overflow, signed when the dtype is */ \
+    X(UHADD,        "uhadd",        2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the same, unsigned */ \
+    X(RHADD,        "rhadd",        2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 32-bit ints: (a + b + 1) >> 1 without overflow, signed when the dtype is */ \
+    X(URHADD,       "urhadd",       2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the same, unsigned */ \
+    X(MUL24,        "mul24",        2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 32-bit ints: the low half of the product of the low 24 bits, signed 24-bit numbers when the dtype is */ \
+    X(UMUL24,       "umul24",       2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the same, unsigned */ \
+    X(SAD,          "sad",          3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 32-bit ints: |a - b| + c (wrapping), a < b signed when the dtype is */ \
+    X(USAD,         "usad",         3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* the same, unsigned */ \
+    X(BYTE_PERM,    "byte_perm",    3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* 32-bit ints: byte k of b:a picked by bits 4k..4k+2 of c (prmt.b32) */ \
     X(EQ,           "eq",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a == b -> i1 */ \
     X(NE,           "ne",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a != b (true for NaN) */ \
     X(LT,           "lt",           2,  1,  TILE__PE | TILE__F_CMP, 0,       0,     0, RES,  0)                      /* a < b */ \
@@ -1106,6 +1115,45 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
             break;
         }
         r.u = n;
+        break;
+    }
+    /* libdevice's 32-bit integer functions, computed as their bodies in libdevice.10.bc do (any width
+       here, though only i32 and u32 reach them). The unsigned ones, and the signed ones of an unsigned
+       dtype, work on the w-bit patterns: an i32's a.u is sign-extended, so it is masked first. */
+    case TILE__OP_HADD: case TILE__OP_UHADD: case TILE__OP_RHADD: case TILE__OP_URHADD: {
+        /* a + b = 2 (a & b) + (a ^ b) = 2 (a | b) - (a ^ b): the half sum, rounded down (hadd) or up
+           (rhadd), with no carry out of the width; the halving shift is arithmetic when signed */
+        int down = code == TILE__OP_HADD || code == TILE__OP_UHADD;
+        if (sg && (code == TILE__OP_HADD || code == TILE__OP_RHADD)) {
+            int64_t h = (a.i ^ b.i) >> 1;
+            r.i = down ? (a.i & b.i) + h : (a.i | b.i) - h;
+        } else {
+            uint64_t m = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1, ua = a.u & m, ub = b.u & m, h = (ua ^ ub) >> 1;
+            r.u = down ? (ua & ub) + h : (ua | ub) - h;
+        }
+        break;
+    }
+    case TILE__OP_MUL24: case TILE__OP_UMUL24: {
+        /* the low 24 bits of each, sign-extended from bit 23 for a signed mul24 ((v ^ 2^23) - 2^23,
+           wrapping in 64 bits), multiplied modulo 2^64: the low w bits are the GPU's */
+        uint64_t ma = a.u & 0xffffffu, mb = b.u & 0xffffffu;
+        if (sg && code == TILE__OP_MUL24) ma = (ma ^ 0x800000u) - 0x800000u, mb = (mb ^ 0x800000u) - 0x800000u;
+        r.u = ma * mb;
+        break;
+    }
+    case TILE__OP_SAD: case TILE__OP_USAD: {   /* PTX sad: c + (a < b ? b - a : a - b), every step modulo 2^w */
+        uint64_t m = w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1, ua = a.u & m, ub = b.u & m;
+        int lt = sg && code == TILE__OP_SAD ? a.i < b.i : ua < ub;
+        r.u = (lt ? ub - ua : ua - ub) + x[2].u;
+        break;
+    }
+    case TILE__OP_BYTE_PERM: {
+        /* prmt.b32 in its default mode on the bytes b:a (a's are 0..3, b's 4..7): byte k of the result
+           is the one selector nibble k's low three bits name. libdevice's __nv_byte_perm clears each
+           nibble's top bit (c & 0x7777) before prmt, so prmt's sign replication never happens, as
+           CUDA's __byte_perm documents; bits 16 and up are unused. */
+        uint64_t v = (b.u & 0xffffffffu) << 32 | (a.u & 0xffffffffu);
+        for (unsigned k = 0; k < 4; k++) r.u |= (v >> (8 * (x[2].u >> (4 * k) & 7)) & 0xff) << (8 * k);
         break;
     }
 #define TILE__CMP(OP, op)                                                           \

@@ -936,12 +936,19 @@ static void fz_step(unsigned op) {
     }
     case FZ_LIBDEVICE: {   /* every op-table row with a C name, by that name; the bad ones are errors */
         unsigned k = fz_u8();
-        if (k >= 226 && k < 250) {   /* the integer functions, on integers (k % 7 == 0: anything; k % 5 == 0: a wrong count) */
-            static const char *const ints[] = {"popc", "clz", "ffs", "brev", "mulhi", "umulhi"};
-            tl_t xs[3];
-            int n = (k % 6 >= 4 ? 2 : 1) + (k % 5 == 0);
-            for (int i = 0; i < n; i++) xs[i] = k % 7 == 0 ? fz_pick() : fz_pick_where(FZ_W_INT, tl__cint(5));
-            fz_push(tl_libdevice_at(FZ_AT, ints[k % 6], n, xs));
+        if (k >= 226 && k < 250) {
+            /* the integer functions, on integers: j = k - 226 names ints[j % 15], with its count, or one
+               more for j >= 15 (an error); j % 8 == 7: any operands. The 32-bit ones on another
+               integer dtype are errors too, which fz_pick_where(FZ_W_INT) often picks */
+            static const struct { const char *name; int n; } ints[] = {
+                {"popc", 1}, {"clz", 1}, {"ffs", 1}, {"brev", 1}, {"mulhi", 2}, {"umulhi", 2}, {"hadd", 2}, {"uhadd", 2},
+                {"rhadd", 2}, {"urhadd", 2}, {"mul24", 2}, {"umul24", 2}, {"sad", 3}, {"usad", 3}, {"byte_perm", 3},
+            };
+            unsigned j = k - 226;
+            tl_t xs[3];   /* at most 3: the ones given a count too many have 1 or 2 */
+            int n = ints[j % 15].n + (j >= 15);
+            for (int i = 0; i < n; i++) xs[i] = j % 8 == 7 ? fz_pick() : fz_pick_where(FZ_W_INT, tl__cint(5));
+            fz_push(tl_libdevice_at(FZ_AT, ints[j % 15].name, n, xs));
             break;
         }
         int code = -1, seen = 0, nlibm = 0;

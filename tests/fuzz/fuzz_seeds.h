@@ -55,10 +55,12 @@ FZ_SEED(libdevice, FZ_HDR0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
         FZ_LIBDEVICE, 12, 0, FZ_LIBDEVICE, 35, 0, FZ_LIBDEVICE, 37, 0, FZ_LIBDEVICE, 39, 0, 1,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
-/* tl_libdevice's integer functions on an i32 tile: popc, clz, brev, ffs, mulhi of two values */
+/* tl_libdevice's integer functions on an i32 tile: popc, clz, brev, ffs, mulhi of two values,
+   and the 32-bit ones: hadd and mul24 of two, sad and byte_perm of three */
 FZ_SEED(libdevice_int, FZ_HDR0,
         FZ_IN(TL_I32), FZ_S1(5), FZ_LOADM,
-        FZ_LIBDEVICE, 228, 0, FZ_LIBDEVICE, 229, 0, FZ_LIBDEVICE, 237, 0, FZ_LIBDEVICE, 242, 0, FZ_LIBDEVICE, 232, 0, 1,
+        FZ_LIBDEVICE, 226, 0, FZ_LIBDEVICE, 227, 0, FZ_LIBDEVICE, 229, 0, FZ_LIBDEVICE, 228, 0, FZ_LIBDEVICE, 230, 0, 1,
+        FZ_LIBDEVICE, 232, 0, 1, FZ_LIBDEVICE, 236, 0, 2, FZ_LIBDEVICE, 238, 0, 1, 2, FZ_LIBDEVICE, 240, 0, 1, 3,
         FZ_IN(TL_I32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
