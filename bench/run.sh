@@ -52,6 +52,10 @@ anchor() { # run ../shared/bench/$1 (or .anchors/, shared/bench/)
 }
 if [ "$with_triton" = 1 ]; then
     anchor triton_baseline.py
-    case " $progs " in *" bench_attention "*) anchor triton_attention.py ;; esac
+    case " $progs " in *" bench_attention "*)
+        anchor triton_attention.py
+        # the backward rows' references (SDPA's backward, Triton's tutorial backward)
+        [ "${BENCH_ATTN_BWD:-0}" = 1 ] && { echo "== run bench/sdpa_bwd.py"; python3 bench/sdpa_bwd.py 2>&1 || status=1; } ;;
+    esac
 fi
 exit $status
