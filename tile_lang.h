@@ -852,7 +852,14 @@ tl_t tl_uint_to_uniform_float_at(const char *file, int line, tl_t x);
 void tl_pair_uniform_to_normal_at(const char *file, int line, tl_t u1, tl_t u2, tl_t *n1, tl_t *n2);
 
 /* ---- dot -------------------------------------------------------------------------- */
-typedef enum tl_precision { TL_PRECISION_DEFAULT = 0, TL_PRECISION_TF32, TL_PRECISION_TF32X3, TL_PRECISION_IEEE } tl_precision;
+/* f32 inputs of tl_dot: TF32 (one tf32 product, Triton's default), TF32X3
+   (three tf32 products: about f32's accuracy), IEEE (f32 FMAs), BF16X3 and
+   BF16X6 (each operand split into 2 or 3 bf16 parts, the 3 or 6 largest of
+   their products summed on the tensor cores, smallest first: about 16 and
+   24 bits, as Triton's "bf16x3" and "bf16x6") */
+typedef enum tl_precision {
+    TL_PRECISION_DEFAULT = 0, TL_PRECISION_TF32, TL_PRECISION_TF32X3, TL_PRECISION_IEEE, TL_PRECISION_BF16X3, TL_PRECISION_BF16X6
+} tl_precision;
 typedef struct tl_dot_args {
     int tl__none;
     tl_t acc;                      /* added to the product (and gives its dtype) */

@@ -227,6 +227,10 @@ ERR_KERNEL(dot_acc_dtype, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_i32, c)) {
     acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), acc); L_dot_acc_dtype = __LINE__;
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
+ERR_KERNEL(dot_precision, (tl_ptr_f32, a), (tl_ptr_f32, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), .input_precision = (tl_precision)9); L_dot_precision = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
+}
 
 /* ---- tensor descriptors ------------------------------------------------------------ */
 ERR_KERNEL(desc_block_big, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
@@ -890,6 +894,7 @@ static const tcase cases[] = {
     B(dot_mixed_dtypes, DTYPE, "f16 and f32"),
     B(dot_acc_shape, SHAPE, "accumulator"),
     B(dot_acc_dtype, DTYPE, "i32"),
+    B(dot_precision, VALUE, "not a tl_precision"),
     B(lopt_twice, CONTROL, "have no TL_FOR yet"),
     B(lopt_if, CONTROL, "not a TL_FOR"),
     B(lopt_no_for, CONTROL, "no TL_FOR follows"),

@@ -476,7 +476,7 @@ static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precisi
     fill_num(dc->tb, b, K * N);
     fill_num(dc->tc, c0, M * N);
     tt_poison(c, (size_t)M * N * sc);
-    static const char *const pname[] = {"default", "tf32", "tf32x3", "ieee"};
+    static const char *const pname[] = {"default", "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
     char what[128];
     snprintf(what, sizeof what, "tl_dot %s %dx%dx%d%s%s %s", dc->name, M, N, K, acc ? " +acc" : "", f16out ? " out_dtype=f16" : "",
              dc->ta == TL_F32 ? pname[prec] : "");
@@ -494,7 +494,12 @@ static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precisi
     TT_CHECK(g_traced && g_dtype == want_dt, "%s: result dtype %s, want %s", what, tile_dtype_name(g_dtype), tile_dtype_name(want_dt));
     int rounded = dc->ta == TL_F32 && (prec == TL_PRECISION_DEFAULT || prec == TL_PRECISION_TF32);
     double u = want_dt == TL_F16 ? ldexp(1.0, -11) : ldexp(1.0, -24);
-    double ux = dc->ta == TL_F32 && prec == TL_PRECISION_TF32X3 ? ldexp(1.0, -21) : u;
+    /* tf32x3 about 21 bits; bf16x3 16 (x1 y1 left out), bf16x6 about 24 (the products of order 3 left out) */
+    double ux = dc->ta != TL_F32                  ? u
+              : prec == TL_PRECISION_TF32X3       ? ldexp(1.0, -21)
+              : prec == TL_PRECISION_BF16X3       ? ldexp(1.0, -15)
+              : prec == TL_PRECISION_BF16X6       ? ldexp(1.0, -21)
+                                                  : u;
     int bad = 0, far_from_ieee = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -618,7 +623,7 @@ int main(void) {
         }
     test_dot(&cases[0], 64, 128, 32, 1, TL_PRECISION_DEFAULT, 0);
     test_dot(&cases[6], 64, 128, 32, 0, TL_PRECISION_DEFAULT, 0);
-    for (int prec = TL_PRECISION_DEFAULT; prec <= TL_PRECISION_IEEE; prec++)
+    for (int prec = TL_PRECISION_DEFAULT; prec <= TL_PRECISION_BF16X6; prec++)
         for (int acc = 0; acc < 2; acc++) {
             const int *d = dims[tt_int(0, 5)];
             test_dot(&f32case, d[0], d[1], d[2], acc, (tl_precision)prec, 0);

@@ -1707,6 +1707,41 @@ void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs,
 /* ---- dot ------------------------------------------------------------------------------------- */
 /* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
    (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
+/* bf16x3 / bf16x6 of f32 operands: x = x0 + x1 (+ x2), each part the bf16
+   rounding of what the parts before it left (x0 = bf16(x), x1 = bf16(x -
+   x0), ...), then the products xi yj with i + j < parts (3 or 6 of them)
+   as bf16 dots accumulated in f32, the smallest first so that the largest
+   is added last. A part past a non-finite x0 is 0 (inf - inf would make
+   every product NaN). The dots are ordinary bf16 tl_dots: tensor cores on
+   a GPU, the same sums in the interpreter. */
+static tl_t tile__dot_bf16xn(const char *file, int line, int a, int b, int acc, tl_dtype rdt, int parts) {
+    int x[2][3];
+    for (int s = 0; s < 2; s++) {
+        tl_t rest = tile__mk(s ? b : a);
+        tl_t finite = tl_lt_at(file, line, tl_abs_at(file, line, rest), tl__cflt(INFINITY));
+        for (int k = 0; k < parts; k++) {
+            tl_t part = tl_cast_at(file, line, rest, TL_BF16);
+            x[s][k] = part.id;
+            if (k + 1 < parts) {
+                rest = tl_sub_at(file, line, rest, tl_cast_at(file, line, part, TL_F32));
+                rest = tl_where_at(file, line, finite, rest, tl__cflt(0.0));
+            }
+        }
+    }
+    tl_t r;
+    memset(&r, 0, sizeof r);
+    if (acc) r = tile__mk(acc);
+    for (int sum = parts - 1; sum >= 0; sum--)     /* the smallest products first */
+        for (int i = sum; i >= 0; i--) {
+            tl_dot_args o;
+            memset(&o, 0, sizeof o);
+            o.acc = r;
+            o.out_dtype = rdt;
+            r = tl_dot_at(file, line, tile__mk(x[0][i]), tile__mk(x[1][sum - i]), o);
+            if (r.id <= 0) return tile__poison;
+        }
+    return r;
+}
 tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     int a = tile__use(file, line, "tl_dot", av), b = tile__use(file, line, "tl_dot", bv);
     if (!a || !b) return tile__poison;
@@ -1744,6 +1779,10 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     if (!acc_ok)
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot: a %s result is not supported for %s inputs (f32; f16 for f16 inputs; i32 for i8)",
                           tile_dtype_name(rt.dtype), tile_dtype_name(ta));
+    if ((unsigned)o.input_precision > (unsigned)TL_PRECISION_BF16X6)
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: input_precision %d is not a tl_precision", (int)o.input_precision);
+    if (ta == TL_F32 && (o.input_precision == TL_PRECISION_BF16X3 || o.input_precision == TL_PRECISION_BF16X6))
+        return tile__dot_bf16xn(file, line, a, b, acc, rt.dtype, o.input_precision == TL_PRECISION_BF16X6 ? 3 : 2);
     int ops[3] = {a, b, acc};
     int r = tile__emit1(TILE__OP_DOT, ops, 3, rt, file, line);
     tl_precision p = o.input_precision;
