@@ -45,7 +45,9 @@
        odd huge shape) is TILE_ERR_BLOCK there, counted apart
        (TILE_MAX_UNROLL, set for this mode: such code takes the compilers
        seconds to minutes). The plain driver names an input that took
-       more than 20 s.
+       more than 20 s. A kernel with inline PTX (FZ_ASM) is
+       TILE_ERR_NODEVICE in the interpreter, a status like any other; its
+       PTX is compiled and assembled here all the same.
    A failed check prints what failed and aborts (libFuzzer keeps the input).
 
    Knobs: TILE_FUZZ_PTX=1 and TILE_FUZZ_STRICT=1 (above); TILE_FUZZ_VERBOSE=1
@@ -155,7 +157,8 @@ enum {
     X(RAND,      "kind rounds: tl_randint ... tl_randn4x (seed, offset: the two top values)") \
     X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick") \
     X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")       \
-    X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")
+    X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")     \
+    X(ASM,       "k flags picks: tl_inline_asm_elementwise(the k-th PTX form, operands cast); k >= 250: a bad one")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -675,6 +678,69 @@ static void fz_bitcast(void) {
     fz_push(tl_bitcast_at(FZ_AT, x, to));
 }
 
+/* The inline PTX forms of FZ_ASM: each valid for its dtypes (rt the
+   result's, at every operand's, n operands, packed by pack), as
+   tests/test_ops_asm.c runs them on a GPU. */
+static const struct { const char *asm_text, *cons; tl_dtype rt, at; int n, pack; } fz_asm_forms[] = {
+    {"add.s32 $0, $1, $2;", "=r,r,r", TL_I32, TL_I32, 2, 1},
+    {"neg.s32 $0, $1;", "=r,r", TL_I8, TL_I8, 1, 1},   /* 8-bit, widened */
+    {"shl.b32 $0, $1, 3;\n\tand.b32 $0, $0, 0xF8F8F8F8;", "=r,r", TL_U8, TL_U8, 1, 4},
+    {"xor.b32 $0, $1, $2;", "=r,r,r", TL_I8, TL_I8, 2, 4},
+    {"neg.f16 $0, $1;", "=h,h", TL_F16, TL_F16, 1, 1},
+    {"xor.b32 $0, $1, 0x80008000;", "=r,r", TL_BF16, TL_BF16, 1, 2},
+    {"and.b32 $0, $1, $2;", "=r,r,r", TL_U16, TL_U16, 2, 2},
+    {"min.u16 $0, $1, $2;", "=h,h,h", TL_U16, TL_U16, 2, 1},
+    {"add.s64 $0, $1, $2;", "=l,l,l", TL_I64, TL_I64, 2, 1},
+    {"mov.b64 $0, $1;", "=l,l", TL_U64, TL_U64, 1, 1},
+    {"add.u32 $0, $1, $2;\n\tadd.u32 $0, $0, $3;", "=r,r,r,r", TL_U32, TL_U32, 3, 1},
+    {"fma.rn.f32 $0, $1, $2, $3;", "=f,f,f,f", TL_F32, TL_F32, 3, 1},
+    {"abs.f32 $0, $1;", "=f,f", TL_F32, TL_F32, 1, 1},
+    {"mul.f64 $0, $1, $1;", "=d,d", TL_F64, TL_F64, 1, 1},
+    {"cvt.rn.f32.s32 $0, $1;", "=f,r", TL_F32, TL_I32, 1, 1},
+    {"cvt.f32.f16 $0, $1;", "=f,h", TL_F32, TL_F16, 1, 1},
+    {"cvt.rzi.s64.f64 $0, $1;", "=l,d", TL_I64, TL_F64, 1, 1},
+};
+enum { FZ_NASM = (int)(sizeof fz_asm_forms / sizeof fz_asm_forms[0]) };
+/* k flags picks: form k % FZ_NASM, pure = flags & 1, through the stack
+   (flags & 2), the operands (a value, then ones like it) cast to the form's
+   dtype unless (flags >> 2) % 8 == 7. k >= 250 breaks form flags % FZ_NASM
+   (flags & 32 picks the variant): 250 a NULL asm text or constraints, 251
+   an empty one, 252 another form's constraints, 253 a bad pack, 254 too many
+   operands, 255 a result dtype inline asm does not take. The interpreter
+   refuses every kernel with one (TILE_ERR_NODEVICE); PTX mode compiles it. */
+static void fz_inline_asm(void) {
+    static const int bad_packs[6] = {3, 0, -1, 8, 2, 4};
+    static const tl_dtype bad_dts[4] = {TL_I1, TL_F8E5M2, TL_PTR, TL_VOID};
+    unsigned k = fz_u8(), f = fz_u8();
+    int form = (int)(k < 250 ? k % FZ_NASM : f % FZ_NASM), bad = k < 250 ? -1 : (int)k - 250, alt = (f & 32) != 0;
+    const char *asm_text = fz_asm_forms[form].asm_text, *cons = fz_asm_forms[form].cons;
+    tl_dtype rt = fz_asm_forms[form].rt;
+    int n = fz_asm_forms[form].n, pack = fz_asm_forms[form].pack;
+    if (bad == 0) {
+        if (alt) cons = NULL;
+        else asm_text = NULL;
+    }
+    if (bad == 1) {
+        if (alt) cons = "";
+        else asm_text = "";   /* valid: the result is whatever the register held */
+    }
+    if (bad == 2) cons = fz_asm_forms[(form + 1 + (int)(f >> 6)) % FZ_NASM].cons;
+    if (bad == 3) pack = bad_packs[(f >> 6) + 2 * alt];
+    if (bad == 4) n = alt ? 9 : n + 1;
+    if (bad == 5) rt = bad_dts[f >> 6];
+    tl_t xs[9];
+    for (int i = 0; i < n; i++) {
+        xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
+        if ((f >> 2) % 8 != 7) xs[i] = tl_cast_at(FZ_AT, xs[i], fz_asm_forms[form].at);
+    }
+    if (f & 2) {
+        for (int i = 0; i < n; i++) tl__push(xs[i]);
+        fz_push(tl__inline_asm_stk(FZ_AT, asm_text, cons, n, rt, (int)(f & 1), pack));
+    } else {
+        fz_push(tl_inline_asm_elementwise_at(FZ_AT, asm_text, cons, n, xs, rt, (int)(f & 1), pack));
+    }
+}
+
 /* ---- runtime control flow ------------------------------------------------------------- */
 /* The begin calls take the carried variables as varargs: one call per count. */
 #define FZ_R4(p) p, p, p, p
@@ -962,6 +1028,7 @@ static void fz_step(unsigned op) {
         fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
         break;
     }
+    case FZ_ASM: fz_inline_asm(); break;
     case FZ_UNARY: {
         unsigned k = fz_u8() % FZ_NUNARY;
         const char *name = fz_unary_names[k];

@@ -33,7 +33,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(reduce) X(scan) X(softmax) X(dot_f16) X(dot_i8) X(dot_f32_bf16_fp8) X(atomics) X(cas)      \
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
-    X(libdevice_int)                                                                             \
+    X(libdevice_int) X(inline_asm)                                                               \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -62,6 +62,16 @@ FZ_SEED(libdevice_int, FZ_HDR0,
         FZ_LIBDEVICE, 226, 0, FZ_LIBDEVICE, 227, 0, FZ_LIBDEVICE, 229, 0, FZ_LIBDEVICE, 228, 0, FZ_LIBDEVICE, 230, 0, 1,
         FZ_LIBDEVICE, 232, 0, 1, FZ_LIBDEVICE, 236, 0, 2, FZ_LIBDEVICE, 238, 0, 1, 2, FZ_LIBDEVICE, 240, 0, 1, 3,
         FZ_IN(TL_I32), FZ_S1(5), FZ_STOREM)
+/* tl_inline_asm_elementwise, each on the one before (FZ_ASM's forms): i32 add, s32 to f32, f32 fma
+   of three, f16 negated, u8 packed by 4 and bf16 by 2 (through the stack), u16 and by 2, f64
+   squared and i64 add (not pure), f64 to s64, f32 abs. The interpreter refuses the kernel
+   (TILE_ERR_NODEVICE); PTX mode compiles and assembles it */
+FZ_SEED(inline_asm, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_ASM, 0, 1, 0, 0, FZ_ASM, 14, 3, 0, FZ_ASM, 11, 1, 0, 1, 2, FZ_ASM, 4, 1, 0, FZ_ASM, 2, 3, 0,
+        FZ_ASM, 5, 3, 0, FZ_ASM, 6, 1, 0, 1, FZ_ASM, 13, 0, 0, FZ_ASM, 8, 0, 0, 1, FZ_ASM, 16, 1, 0,
+        FZ_ASM, 12, 1, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
         FZ_IN(TL_I32), FZ_S1(5), FZ_LOADM,
