@@ -52,7 +52,10 @@ int main(void)
     float *hx = need(malloc(bytes)), *h1 = need(malloc(bytes)), *h2 = need(malloc(bytes)), *h3 = need(malloc(bytes));
     srand((unsigned)time(NULL));
     for (int i = 0; i < N; i++) hx[i] = 1.0f + (float)rand() / (float)RAND_MAX;   /* never 0 */
-    int seed = rand() % 100000;
+    /* a fresh seed each run, neither it nor seed + 1 a multiple of 16 (or 1):
+       integer arguments are specialized on that, as in Triton, and both
+       launches then share the one variant the golden dumps record */
+    int seed = 16 * (rand() % 6250) + 2 + rand() % 13;
 
     float *x = need(tile_malloc(bytes)), *out = need(tile_malloc(bytes));
     tile_memcpy_htod(x, hx, bytes);

@@ -41,7 +41,10 @@ int main()
     std::vector<float> hx(N), h[3] = {std::vector<float>(N), std::vector<float>(N), std::vector<float>(N)};
     std::srand((unsigned)std::time(nullptr));
     for (float &v : hx) v = 1.0f + (float)std::rand() / (float)RAND_MAX;   // never 0
-    int seed = std::rand() % 100000;
+    /* a fresh seed each run, neither it nor seed + 1 a multiple of 16 (or 1):
+       integer arguments are specialized on that, as in Triton, and both
+       launches then share the one variant the golden dumps record */
+    int seed = 16 * (std::rand() % 6250) + 2 + std::rand() % 13;
 
     float *x = (float *)tile_malloc(bytes), *out = (float *)tile_malloc(bytes);
     if (!x || !out) {
