@@ -1705,8 +1705,6 @@ void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs,
 }
 
 /* ---- dot ------------------------------------------------------------------------------------- */
-/* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
-   (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
 /* bf16x3 / bf16x6 of f32 operands: x = x0 + x1 (+ x2), each part the bf16
    rounding of what the parts before it left (x0 = bf16(x), x1 = bf16(x -
    x0), ...), then the products xi yj with i + j < parts (3 or 6 of them)
@@ -1742,6 +1740,8 @@ static tl_t tile__dot_bf16xn(const char *file, int line, int a, int b, int acc, 
         }
     return r;
 }
+/* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
+   (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
 tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     int a = tile__use(file, line, "tl_dot", av), b = tile__use(file, line, "tl_dot", bv);
     if (!a || !b) return tile__poison;
