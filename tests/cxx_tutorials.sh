@@ -26,6 +26,18 @@ fail() {
     failures=$((failures + 1))
 }
 strict="-std=c++20 -Wall -Wextra -Werror -pedantic"
+# must_not_compile NAME MESSAGE WHAT SAYS: $work/NAME.cpp must fail to compile
+# with $cxx, and with tile.hpp's MESSAGE among the errors
+must_not_compile() {
+    if "$cxx" $strict -fsyntax-only -I"$root" "$work/$1.cpp" >"$work/$1.log" 2>&1; then
+        fail "$cxx: $3 compiled"
+    elif grep -q "$2" "$work/$1.log"; then
+        echo "ok   $cxx: $3 is a compile error that $4"
+    else
+        fail "$cxx: $3 failed without tile.hpp's message:"
+        head -20 "$work/$1.log"
+    fi
+}
 if ! "$cc" -std=c11 -O1 -I"$root" -c "$root/examples/cpp/tile_impl.c" -o "$work/tile_impl.o"; then
     echo "FAIL the implementation did not compile with $cc"
     exit 1
@@ -72,14 +84,7 @@ TILE_KERNEL(k, (tl_ptr_f32, x), (tl_i32, n))
     tl::store(x + offs, 1.0f);
 }
 CPP
-    if "$cxx" $strict -fsyntax-only -I"$root" "$work/auto_use.cpp" >"$work/auto.log" 2>&1; then
-        fail "$cxx: an \`auto\` expression used by name compiled"
-    elif grep -q "declare it tl::tensor" "$work/auto.log"; then
-        echo "ok   $cxx: an \`auto\` expression used by name is a compile error that says to declare it tl::tensor"
-    else
-        fail "$cxx: an \`auto\` expression used by name failed without tile.hpp's message:"
-        head -20 "$work/auto.log"
-    fi
+    must_not_compile auto_use "declare it tl::tensor" "an \`auto\` expression used by name" "says to declare it tl::tensor"
     # must not compile: a combine function of two operands that returns one value
     cat >"$work/combine_n.cpp" <<'CPP'
 #include "tile.hpp"
@@ -91,14 +96,7 @@ TILE_KERNEL(k, (tl_ptr_f32, x), (tl_ptr_i32, y))
     tl::store(y, i);
 }
 CPP
-    if "$cxx" $strict -fsyntax-only -I"$root" "$work/combine_n.cpp" >"$work/combine_n.log" 2>&1; then
-        fail "$cxx: a combine function of two operands returning one value compiled"
-    elif grep -q "returns N values" "$work/combine_n.log"; then
-        echo "ok   $cxx: a combine function of two operands returning one value is a compile error that says it returns N values"
-    else
-        fail "$cxx: a combine function of two operands returning one value failed without tile.hpp's message:"
-        head -20 "$work/combine_n.log"
-    fi
+    must_not_compile combine_n "returns N values" "a combine function of two operands returning one value" "says it returns N values"
 done
 if [ "$failures" -gt 0 ]; then
     echo "$failures failure(s)"
