@@ -3,7 +3,8 @@
    Vector add (fp32 at n = 2^28, fp16 and bf16 at n = 2^29: 3 GiB moved per
    run each), softmax fp32 (16384 x 4096 and 4096 x 16384, one program per
    row, BLOCK the next power of two of the row) and layer norm forward (fp32
-   8192 x 8192, the kernel of examples/layer_norm.c), and a 256-bin
+   8192 x 8192: the kernel of examples/layer_norm.c, and a one-pass kernel
+   that holds the row in registers), and a 256-bin
    histogram of 2^26 i32 values, half of them in one bin (per-element
    atomics against tl_histogram's block-local counts). Each is swept over a
    few BLOCK / num_warps choices; every choice is checked once against a C
@@ -78,6 +79,30 @@ TILE_KERNEL(hist_local, (tl_ptr_i32, x), (tl_ptr_i32, bins), (tl_i32, n))
 #undef main
 #undef need
 #undef uniform
+
+/* Layer norm forward in one pass, for rows that fit one tile: the row is
+   read once and kept in registers for the mean, the variance and the
+   output, where the example's kernel (Triton's tutorial 05) walks the row
+   three times (the second and third reads hitting L1 or L2). Same
+   parameters and results as layer_norm_fwd; BLOCK >= N. */
+TILE_KERNEL(layer_norm_fwd_row, (tl_ptr_f32, X), (tl_ptr_f32, Y), (tl_ptr_f32, W), (tl_ptr_f32, B),
+            (tl_ptr_f32, Mean), (tl_ptr_f32, Rstd), (tl_i32, stride), (tl_i32, N), (tl_f32, eps))
+{
+    int  BLOCK = TL_META(BLOCK);
+    tl_t row   = tl_program_id(0);
+    tl_t cols  = tl_arange(0, BLOCK);
+    tl_t mask  = tl_lt(cols, N);
+    tl_t x     = tl_load(tl_add(tl_add(X, tl_mul(row, stride)), cols), .mask = mask, .other = 0.0);
+    tl_t mean  = tl_div(tl_sum(x, 0), N);
+    tl_t xc    = tl_where(mask, tl_sub(x, mean), 0.0);
+    tl_t var   = tl_div(tl_sum(tl_mul(xc, xc), 0), N);
+    tl_t rstd  = tl_div(1.0, tl_sqrt(tl_add(var, eps)));
+    tl_store(tl_add(Mean, row), mean);
+    tl_store(tl_add(Rstd, row), rstd);
+    tl_t w = tl_load(tl_add(W, cols), .mask = mask);
+    tl_t b = tl_load(tl_add(B, cols), .mask = mask);
+    tl_store(tl_add(tl_add(Y, tl_mul(row, stride)), cols), tl_add(tl_mul(tl_mul(xc, rstd), w), b), .mask = mask);
+}
 
 /* ---- what the summary reports ------------------------------------------------------------- */
 typedef struct best {
@@ -406,7 +431,7 @@ done:
 /* ---- layer norm ------------------------------------------------------------------------------- */
 typedef struct ln_ctx {
     int32_t rows, cols;
-    int block, warps;
+    int block, warps, one_pass;   /* one_pass: layer_norm_fwd_row */
     float eps;
     float *x[BENCH_MAX_SETS], *y[BENCH_MAX_SETS], *w[BENCH_MAX_SETS], *b[BENCH_MAX_SETS];
     float *mean[BENCH_MAX_SETS], *rstd[BENCH_MAX_SETS];
@@ -414,6 +439,9 @@ typedef struct ln_ctx {
 
 static tile_status ln_run(void *ctx, int set) {
     const ln_ctx *c = (const ln_ctx *)ctx;
+    if (c->one_pass)
+        return layer_norm_fwd_row(TILE_OPTS(.grid = {(unsigned)c->rows}, .num_warps = c->warps, .meta = {{"BLOCK", c->block}}),
+                                  c->x[set], c->y[set], c->w[set], c->b[set], c->mean[set], c->rstd[set], c->cols, c->cols, c->eps);
     return layer_norm_fwd(TILE_OPTS(.grid = {(unsigned)c->rows}, .num_warps = c->warps, .meta = {{"BLOCK", c->block}}),
                           c->x[set], c->y[set], c->w[set], c->b[set], c->mean[set], c->rstd[set], c->cols, c->cols, c->eps);
 }
@@ -505,13 +533,16 @@ static void bench_layer_norm(int32_t rows, int32_t cols) {
         nblocks = 2;
     }
     static const int warps[] = {4, 8, 16};
-    for (int bi = 0; bi < nblocks; bi++)
+    /* the example's kernel over BLOCK and num_warps, then the one-pass kernel
+       (BLOCK the row's next power of two) over num_warps */
+    for (int bi = 0; bi <= nblocks; bi++)
         for (int w = 0; w < 3; w++) {
             char config[40], label[160];
-            c.block = blocks[bi];
+            c.one_pass = bi == nblocks;
+            c.block = c.one_pass ? next_pow2(cols) : blocks[bi];
             c.warps = warps[w];
             if (c.block > next_pow2(cols)) continue;
-            snprintf(config, sizeof config, "BLOCK=%d warps=%d", c.block, c.warps);
+            snprintf(config, sizeof config, "%sBLOCK=%d warps=%d", c.one_pass ? "one pass " : "", c.block, c.warps);
             snprintf(label, sizeof label, "%s %s", what, config);
             bench_stats s;
             if (!ln_check(&c, pat, hw, hb, label)) continue;
@@ -534,6 +565,7 @@ done:
     free(hw);
     free(hb);
     tile_kernel_release(TILE_KERNEL_OF(layer_norm_fwd));
+    tile_kernel_release(TILE_KERNEL_OF(layer_norm_fwd_row));
 }
 
 int main(void) {
