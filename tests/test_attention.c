@@ -18,7 +18,9 @@
      leave slice layouts of the dot's layout and the broadcast gets the
      MMA layout back, the second dot takes A from registers, and Q is
      pinned in shared memory (staged once); for sm_80 the ring takes the
-     transposed load too (ldmatrix without .trans). The PTX of
+     transposed load too (ldmatrix without .trans); warp-specialized
+     (descriptors, 8 warps), Q is still pinned, shared by the two consumer
+     warpgroups. The PTX of
      examples/attention.c's kernels (tests/ptx_check.sh assembles them all)
      is checked for wgmma's register-A form and the copy engine here. */
 #define TILE_IMPLEMENTATION
@@ -50,6 +52,25 @@ TILE_KERNEL(scores, (tl_ptr_f16, q_ptr), (tl_ptr_f16, k_ptr), (tl_ptr_f16, v_ptr
         tl_t v = tl_load(tl_add(v_ptr, kv_off));
         acc = tl_dot(tl_cast(tl_mul(s, scale), TL_F16), v, acc);          /* A from the first dot */
     }
+    tl_store(tl_add(o_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), D), tl_expand_dims(rd, 0))), acc);
+}
+
+/* the key loop of `scores` through tensor descriptors and warp-specialized
+   (a TMA ring, a producer warpgroup): only its plan is checked here (the
+   example's warp-specialized configs run in examples/attention.c) */
+TILE_KERNEL(scores_ws, (tl_ptr_f16, q_ptr), (tl_ptr_f16, k_ptr), (tl_ptr_f16, v_ptr), (tl_ptr_f32, o_ptr), (tl_i32, NK)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), D = TL_META(HEAD_DIM);
+    tl_t dq = tl_make_tensor_descriptor(q_ptr, (BM, D), (D, 1), (BM, D));
+    tl_t dk = tl_make_tensor_descriptor(k_ptr, (NK, D), (D, 1), (BN, D));
+    tl_t dv = tl_make_tensor_descriptor(v_ptr, (NK, D), (D, 1), (BN, D));
+    tl_t q = tl_desc_load(dq, (0, 0));
+    tl_t acc = tl_zeros(TL_F32, BM, D);
+    TL_LOOP_OPTIONS(.warp_specialize = 1);
+    TL_FOR (j, 0, NK, BN, acc) {
+        tl_t s = tl_dot(q, tl_trans(tl_desc_load(dk, (j, 0))));
+        acc = tl_dot(tl_cast(s, TL_F16), tl_desc_load(dv, (j, 0)), acc);
+    }
+    tl_t rm = tl_arange(0, BM), rd = tl_arange(0, D);
     tl_store(tl_add(o_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), D), tl_expand_dims(rd, 0))), acc);
 }
 
@@ -206,12 +227,51 @@ static void check_plan(const char *arch, int warps) {
     tile__func_free(&f);
 }
 
+/* the plan of `scores_ws` on sm_90a: with 8 warps it is warp-specialized
+   and Q, which the key loop does not make, is staged once for both
+   consumer warpgroups (pinned), not in every iteration from registers */
+static void check_plan_ws(void) {
+    tile_launch o;
+    memset(&o, 0, sizeof o);
+    o.file = __FILE__, o.line = __LINE__, o.num_warps = 8, o.num_stages = 2;
+    const tile_meta meta[] = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"HEAD_DIM", 128}};
+    memcpy(o.meta, meta, sizeof meta);
+    tile_arg args[5];
+    for (int i = 0; i < 4; i++) args[i].p = (void *)(uintptr_t)(0x10000 * (i + 1));
+    args[4].i = 1024;
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    tile_kernel *k = TILE_KERNEL_OF(scores_ws);
+    if (tile__build(k, &o, &f) != TILE_OK || tile__config_resolve(k, &o, args, "sm_90a", &cfg) != TILE_OK) {
+        TT_CHECK(0, "scores_ws: build: %s", tile_last_error());
+        return;
+    }
+    if (cfg.hopper == TILE__HOPPER_OFF) {   /* TILE_WGMMA=0: no TMA ring, no producer */
+        printf("scores_ws: TILE_WGMMA=0, its plan not checked\n");
+        tile__func_free(&f);
+        return;
+    }
+    if (tile__plan_build(&f, &cfg, 1, &p) != TILE_OK) {
+        TT_CHECK(0, "scores_ws: plan: %s", tile_last_error());
+        tile__func_free(&f);
+        return;
+    }
+    int pinned = 0;
+    for (int v = 1; v < f.nvals; v++) pinned += p.pin[v] > 0;
+    TT_CHECK(p.ws == 1 && !p.ws_pp, "scores_ws: warp-specialized with two consumer warpgroups (ws %d, ping-pong %d)", p.ws, p.ws_pp);
+    TT_CHECK(pinned == 1, "scores_ws: Q is pinned in shared memory under warp specialization (%d pinned)", pinned);
+    tile__plan_free(&p);
+    tile__func_free(&f);
+}
+
 int main(void) {
     tt_seed();
     int gpu = strcmp(tile_backend_name(), "interp") != 0;
     printf("backend: %s\n", tile_backend_name());
     check_plan("sm_90a", 8);
     check_plan("sm_80", 4);
+    check_plan_ws();
     check_exp2();
     /* 4 and 8 warps (one and two warpgroups), BLOCK_N 64 and 128, D 64 and 128 */
     check_scores(64, 64, 64, 192, 4, 3);

@@ -1015,12 +1015,14 @@ static int tile__ring_plan(tile__plan *pl, const tile__op *fop, tile__loop_plan 
    (loop-invariant: attention's Q) get their own shared memory, below the
    rings, and are staged there once, where they are made, instead of in
    every iteration (in registers across the loop they would also take a
-   register each per element). Not in warp-specialized kernels (ping-pong
-   consumers would share the slot). */
+   register each per element). In a warp-specialized kernel only with 8
+   warps, whose two consumer warpgroups share the operand (each reads its
+   rows); with 4 they may ping-pong, each with an operand of its own, which
+   would share the slot. */
 static void tile__plan_pins(tile__plan *p) {
     const tile__func *f = p->f;
     for (int k = 0; k < f->nops; k++)
-        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_FOR && (f->ops[k].i[0] & TILE__FOR_WS)) return;
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_FOR && (f->ops[k].i[0] & TILE__FOR_WS) && p->nthreads != 256) return;
     size_t at = 0;
     for (int k = 0; k < f->nops; k++) {
         const tile__op *op = &f->ops[k];
