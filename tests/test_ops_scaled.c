@@ -158,8 +158,8 @@ typedef struct scase {
     int sa, sb, mp, np, ra, rb, acc, fast;
 } scase;
 
-/* element (i, k) of the lhs (rhs: (k, j)), decoded */
-static double operand(const uint8_t *p, int fmt, int packed_mn, int lhs, int i, int k, int M, int N, int K) {
+/* element (i, k) of the lhs, or (k, i) of the rhs, decoded */
+static double operand(const uint8_t *p, int fmt, int packed_mn, int lhs, int i, int k, int N, int K) {
     /* the stored shape: bytes (or u16) row-major */
     int r = lhs ? i : k, c = lhs ? k : i, cols = lhs ? K : N;
     if (fmt == TL_FMT_E2M1) {
@@ -170,7 +170,6 @@ static double operand(const uint8_t *p, int fmt, int packed_mn, int lhs, int i, 
         int hi = along_rows ? r & 1 : c & 1;
         return dec_e2m1(hi ? p[idx] >> 4 : p[idx] & 15);
     }
-    (void)M;
     int idx = r * cols + c;
     switch (fmt) {
     case TL_FMT_E4M3: return dec_e4m3(p[idx]);
@@ -307,7 +306,7 @@ static void run_case(const scase *sc, int mode, int nonfinite) {
     }
     for (int i = 0; i < M; i++)
         for (int k = 0; k < K; k++) {
-            double v = i < sc->m_real ? operand(ha, sc->fa, sc->mp, 1, i, k, M, N, K) : 0.0;
+            double v = i < sc->m_real ? operand(ha, sc->fa, sc->mp, 1, i, k, N, K) : 0.0;
             v = f16 ? to_f16(v) : to_bf16(v);
             if (sc->sa) {
                 double s = i < sc->m_real ? factor(has[i * G + k / 32], f16, sc->fast) : 0.0;
@@ -317,7 +316,7 @@ static void run_case(const scase *sc, int mode, int nonfinite) {
         }
     for (int k = 0; k < K; k++)
         for (int j = 0; j < N; j++) {
-            double v = j < sc->n_real ? operand(hb, sc->fb, sc->np, 0, j, k, M, N, K) : 0.0;
+            double v = j < sc->n_real ? operand(hb, sc->fb, sc->np, 0, j, k, N, K) : 0.0;
             v = f16 ? to_f16(v) : to_bf16(v);
             if (sc->sb) {
                 double s = j < sc->n_real ? factor(hbs[j * G + k / 32], f16, sc->fast) : 0.0;
@@ -387,7 +386,7 @@ static void run_matmul(int M, int N, int K, int BM, int BN, int BK) {
     tile_memcpy_dtoh(hc, c, nc * sizeof(float));
     for (int i = 0; i < M; i++)
         for (int k = 0; k < K; k++)
-            x[(size_t)i * K + k] = to_bf16(operand(ha, TL_FMT_E2M1, 0, 1, i, k, M, N, K) * factor(has[i * (K / 32) + k / 32], 0, 0));
+            x[(size_t)i * K + k] = to_bf16(operand(ha, TL_FMT_E2M1, 0, 1, i, k, N, K) * factor(has[i * (K / 32) + k / 32], 0, 0));
     int bad = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
