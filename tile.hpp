@@ -965,6 +965,41 @@ auto dot(A &&a, B &&b, C &&acc, dot_opts o = {}, TL__CXX_AT) {
     return detail::make(TL__CXX_HERE, detail::dot_call{o, true}, std::forward<A>(a), std::forward<B>(b), std::forward<C>(acc));
 }
 
+/* Triton's dot_scaled, with its option names: lhs_k_pack / rhs_k_pack false
+   is the C API's .lhs_m_pack / .rhs_n_pack (an e2m1 operand packed along M / N) */
+struct dot_scaled_opts {
+    bool fast_math = false;
+    bool lhs_k_pack = true;
+    bool rhs_k_pack = true;
+    tl_dtype out_dtype = TL_VOID;
+};
+namespace detail {
+struct dot_scaled_call {
+    tl_fmt lhs_format, rhs_format;
+    dot_scaled_opts o;
+    bool has_acc;
+    tl_t operator()(here h, const tl_t *v) const {
+        tl_dot_scaled_args a = tl_dot_scaled_args();
+        if (has_acc) a.acc = v[4];
+        a.fast_math = o.fast_math, a.lhs_m_pack = !o.lhs_k_pack, a.rhs_n_pack = !o.rhs_k_pack, a.out_dtype = o.out_dtype;
+        return tl_dot_scaled_at(h.file, h.line, v[0], v[1], lhs_format, v[2], v[3], rhs_format, a);
+    }
+};
+} // namespace detail
+/* tl::dot_scaled(a, a_scale, TL_FMT_E2M1, b, TL_NO_SCALE, TL_FMT_BF16), then acc, then {.fast_math = true, ...} */
+template <class L, class LS, class R, class RS>
+auto dot_scaled(L &&lhs, LS &&lhs_scale, tl_fmt lhs_format, R &&rhs, RS &&rhs_scale, tl_fmt rhs_format, dot_scaled_opts o = {}, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::dot_scaled_call{lhs_format, rhs_format, o, false}, std::forward<L>(lhs), std::forward<LS>(lhs_scale),
+                        std::forward<R>(rhs), std::forward<RS>(rhs_scale));
+}
+template <class L, class LS, class R, class RS, class C>
+    requires detail::tile_value<C>
+auto dot_scaled(L &&lhs, LS &&lhs_scale, tl_fmt lhs_format, R &&rhs, RS &&rhs_scale, tl_fmt rhs_format, C &&acc, dot_scaled_opts o = {},
+                TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::dot_scaled_call{lhs_format, rhs_format, o, true}, std::forward<L>(lhs), std::forward<LS>(lhs_scale),
+                        std::forward<R>(rhs), std::forward<RS>(rhs_scale), std::forward<C>(acc));
+}
+
 /* ---- random numbers (Triton's; see tile_lang.h) ------------------------------------ */
 struct rand_opts {
     int n_rounds = 0;

@@ -871,6 +871,48 @@ typedef struct tl_dot_args {
 tl_t tl_dot_at(const char *file, int line, tl_t a, tl_t b, tl_dot_args o);
 tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
 
+/* Triton's dot_scaled: lhs @ rhs of microscaled (OCP MX) operands, f32
+   result. A format says what an operand's elements are: e2m1 (fp4, two to
+   a u8, the low nibble first, along K, or along M / N with .lhs_m_pack /
+   .rhs_n_pack), e4m3 and e5m2 (TL_F8E4M3 / TL_F8E5M2 or their u8 bits),
+   bf16 and fp16 (TL_BF16 / TL_F16 or their u16 bits). A scale is a u8 tile
+   of e8m0 exponents, one per 32 values along K: [M, K/32] for lhs, [N, K/32]
+   for rhs, or TL_NO_SCALE. */
+typedef enum tl_fmt { TL_FMT_E2M1 = 1, TL_FMT_E4M3, TL_FMT_E5M2, TL_FMT_BF16, TL_FMT_FP16 } tl_fmt;
+typedef struct tl_dot_scaled_args {
+    int tl__none;
+    tl_t acc;            /* f32 [M, N], added to the product                         */
+    int fast_math;       /* 1: a scale of 255 is not made NaN (Triton's fast_math)   */
+    int lhs_m_pack;      /* 1: an e2m1 lhs is packed along M (Triton's lhs_k_pack=False) */
+    int rhs_n_pack;      /* 1: an e2m1 rhs is packed along N (Triton's rhs_k_pack=False) */
+    tl_dtype out_dtype;  /* f32 (the default) only, as Triton                        */
+} tl_dot_scaled_args;
+/* no scale for that operand */
+#ifdef __cplusplus
+#define TL_NO_SCALE (tl_t{0, 0})
+#else
+#define TL_NO_SCALE ((tl_t){0, 0})
+#endif
+/* tl_dot_scaled(a, a_scale, TL_FMT_E2M1, b, TL_NO_SCALE, TL_FMT_BF16, .acc = acc) */
+#define tl_dot_scaled(...)                                                                                                \
+    (tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))),                              \
+     tl__push(TL__V(TILE__ARG4(__VA_ARGS__))), tl__push(TL__V(TILE__ARG5(__VA_ARGS__))),                                 \
+     tl__dot_scaled_stk(TL__HERE, (TILE__THIRD(__VA_ARGS__)), (TILE__ARG6(__VA_ARGS__)),                                 \
+                        (tl_dot_scaled_args){.tl__none = 0 TILE__REST6(__VA_ARGS__)}))
+#define TILE__ARG4(...) TILE__EXPAND(TILE__ARG4_(__VA_ARGS__, 0, 0, 0, 0))
+#define TILE__ARG4_(a, b, c, d, ...) d
+#define TILE__ARG5(...) TILE__EXPAND(TILE__ARG5_(__VA_ARGS__, 0, 0, 0, 0, 0))
+#define TILE__ARG5_(a, b, c, d, e, ...) e
+#define TILE__ARG6(...) TILE__EXPAND(TILE__ARG6_(__VA_ARGS__, 0, 0, 0, 0, 0, 0))
+#define TILE__ARG6_(a, b, c, d, e, f, ...) f
+#define TILE__REST6(...) TILE__CAT(TILE__REST6_, TILE__ONE(TILE__DROP5(__VA_ARGS__)))(__VA_ARGS__)
+#define TILE__DROP5(a, b, c, d, e, ...) __VA_ARGS__
+#define TILE__REST6_ONE(a, b, c, d, e, f)
+#define TILE__REST6_MANY(a, b, c, d, e, f, ...) , __VA_ARGS__
+tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_fmt lhs_format, tl_t rhs, tl_t rhs_scale, tl_fmt rhs_format,
+                      tl_dot_scaled_args o);
+tl_t tl__dot_scaled_stk(const char *file, int line, tl_fmt lhs_format, tl_fmt rhs_format, tl_dot_scaled_args o);
+
 /* ---- debugging ---------------------------------------------------------------------- */
 /* tl_print("x:", x, y): prints each element with its program and index */
 #define tl_print(...) tl_print_at(TL__HERE, TILE__NARG(__VA_ARGS__) - 1, __VA_ARGS__)

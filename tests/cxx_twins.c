@@ -2,9 +2,9 @@
    tile.hpp spells with several operands or results (tl::reduce_n,
    tl::associative_scan_n, the 4x random calls, tl::philox, tl::swizzle2d,
    tl::histogram, tl::broadcast, tl::print, tl::assume, the profile
-   scopes): the same kernels written with the C macros, compiled as C11 and
-   linked into test_cxx, which compares each pair's IR (source locations
-   left out). Each twin has its C++ kernel's name, and is traced in the same
+   scopes, tl::dot_scaled): the same kernels written with the C macros,
+   compiled as C11 and linked into test_cxx, which compares each pair's IR
+   (source locations left out). Each twin has its C++ kernel's name, and is traced in the same
    order: operands left to right, depth first, options after them. */
 #include "tile.h"
 
@@ -126,6 +126,22 @@ TILE_KERNEL(cx_misc, (tl_ptr_i32, hv), (tl_ptr_i32, hist), (tl_ptr_i32, sw_i), (
     tl_profile_exit("misc");
 }
 
+TILE_KERNEL(cx_scaled, (tl_ptr_u8, a), (tl_ptr_u8, sa), (tl_ptr_bf16, b), (tl_ptr_u8, e), (tl_ptr_u8, f), (tl_ptr_u8, sf), (tl_ptr_f32, c1),
+            (tl_ptr_f32, c2))
+{
+    tl_t r16 = tl_arange(0, 16), r64 = tl_arange(0, 64), r2 = tl_arange(0, 2);
+    tl_t A = tl_load(tl_add(tl_add(a, tl_mul(tl_expand_dims(r16, 1), 32)), tl_expand_dims(tl_arange(0, 32), 0)));
+    tl_t SA = tl_load(tl_add(tl_add(sa, tl_mul(tl_expand_dims(r16, 1), 2)), tl_expand_dims(r2, 0)));
+    tl_t Bm = tl_load(tl_add(tl_add(b, tl_mul(tl_expand_dims(r64, 1), 16)), tl_expand_dims(r16, 0)));
+    tl_t acc = tl_full(TL_F32, 1.0, 16, 16);
+    tl_t o16 = tl_add(tl_mul(tl_expand_dims(r16, 1), 16), tl_expand_dims(r16, 0));
+    tl_store(tl_add(c1, o16), tl_dot_scaled(A, SA, TL_FMT_E2M1, Bm, TL_NO_SCALE, TL_FMT_BF16, .acc = acc, .fast_math = 1));
+    tl_t E = tl_load(tl_add(tl_add(e, tl_mul(tl_expand_dims(r16, 1), 64)), tl_expand_dims(r64, 0)));
+    tl_t F = tl_load(tl_add(tl_add(f, tl_mul(tl_expand_dims(r64, 1), 8)), tl_expand_dims(tl_arange(0, 8), 0)));
+    tl_store(tl_add(c2, o16), tl_dot_scaled(E, TL_NO_SCALE, TL_FMT_E5M2, F, tl_load(tl_add(tl_add(sf, tl_mul(tl_expand_dims(r16, 1), 2)), tl_expand_dims(r2, 0))),
+                                            TL_FMT_E2M1, .rhs_n_pack = 1));
+}
+
 TILE_KERNEL(cx_print, (tl_ptr_i32, x), (tl_i32, n))
 {
     tl_t v = tl_load(tl_add(x, tl_arange(0, 8)));
@@ -141,5 +157,6 @@ tile_kernel *cx_twin(const char *name) {
     if (!strcmp(name, "cx_random")) return TILE_KERNEL_OF(cx_random);
     if (!strcmp(name, "cx_misc")) return TILE_KERNEL_OF(cx_misc);
     if (!strcmp(name, "cx_print")) return TILE_KERNEL_OF(cx_print);
+    if (!strcmp(name, "cx_scaled")) return TILE_KERNEL_OF(cx_scaled);
     return NULL;
 }

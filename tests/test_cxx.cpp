@@ -9,9 +9,9 @@
    tl::reduce / tl::associative_scan of a list, the 4x random calls,
    tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
-   profile scopes): each kernel's IR against its C twin's (cxx_twins.c,
-   compiled as C), its results against C references, and misuses at their
-   lines. Random inputs, float64 references, outputs poisoned before each
+   profile scopes, tl::dot_scaled): each kernel's IR against its C twin's
+   (cxx_twins.c, compiled as C), its results against C references, and
+   misuses at their lines. Random inputs, float64 references, outputs poisoned before each
    launch. */
 #include "tile.hpp"
 
@@ -187,6 +187,25 @@ TILE_KERNEL(cx_misc, (tl_ptr_i32, hv), (tl_ptr_i32, hist), (tl_ptr_i32, sw_i), (
     tl::store(hist + tl::arange(0, BINS), h);
     tl::assume(n >= 0, "n >= 0");
     tl::profile_exit("misc");
+}
+
+/* tl::dot_scaled: an e2m1 lhs (K = 64: bytes [16, 32]) scaled per 32
+   values ([16, 2]) times an unscaled bf16 rhs, onto ones, fast_math; then
+   e5m2 bits (u8) times an e2m1 rhs packed along N (bytes [64, 8]) scaled
+   ([16, 2]), with the scale loaded inside the call */
+TILE_KERNEL(cx_scaled, (tl_ptr_u8, a), (tl_ptr_u8, sa), (tl_ptr_bf16, b), (tl_ptr_u8, e), (tl_ptr_u8, f), (tl_ptr_u8, sf), (tl_ptr_f32, c1),
+            (tl_ptr_f32, c2))
+{
+    tl::tensor r16 = tl::arange(0, 16), r64 = tl::arange(0, 64), r2 = tl::arange(0, 2);
+    tl::tensor A = tl::load(a + r16(_, None) * 32 + tl::arange(0, 32)(None, _));
+    tl::tensor SA = tl::load(sa + r16(_, None) * 2 + r2(None, _));
+    tl::tensor Bm = tl::load(b + r64(_, None) * 16 + r16(None, _));
+    tl::tensor acc = tl::full({16, 16}, 1.0, tl::float32);
+    tl::tensor o16 = r16(_, None) * 16 + r16(None, _);
+    tl::store(c1 + o16, tl::dot_scaled(A, SA, TL_FMT_E2M1, Bm, TL_NO_SCALE, TL_FMT_BF16, acc, {.fast_math = true}));
+    tl::tensor E = tl::load(e + r16(_, None) * 64 + r64(None, _));
+    tl::tensor F = tl::load(f + r64(_, None) * 8 + tl::arange(0, 8)(None, _));
+    tl::store(c2 + o16, tl::dot_scaled(E, TL_NO_SCALE, TL_FMT_E5M2, F, tl::load(sf + r16(_, None) * 2 + r2(None, _)), TL_FMT_E2M1, {.rhs_k_pack = false}));
 }
 
 /* device prints: a tile, a tile and a scalar, nothing but the prefix */
@@ -593,6 +612,62 @@ static void test_misc(int si, int sj) {
     tile_free(dhv), tile_free(dh), tile_free(di), tile_free(dj), tile_free(dbc);
 }
 
+/* e2m1 and e5m2 from the OCP MX spec; an e8m0 scale 2^(s - 127) */
+static double e2m1_value(unsigned n) {
+    static const double mag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+    return (n & 8 ? -1 : 1) * mag[n & 7];
+}
+static double e5m2_value(unsigned b) {
+    unsigned e = (b >> 2) & 31, m = b & 3;
+    double v = e ? ldexp(4.0 + m, (int)e - 17) : ldexp((double)m, -16);
+    return b & 0x80 ? -v : v;
+}
+
+static void test_scaled(void) {
+    static uint8_t ha[16 * 32], hsa[32], he[16 * 64], hf[64 * 8], hsf[32];
+    static tile_bf16 hb[64 * 16];
+    static float c1[256], c2[256];
+    for (auto &v : ha) v = (uint8_t)tt_int(0, 255);
+    for (auto &v : hf) v = (uint8_t)tt_int(0, 255);
+    for (auto &v : he) v = (uint8_t)(tt_int(0, 1) << 7 | tt_int(0, 30) << 2 | tt_int(0, 3));   /* finite */
+    for (auto &v : hsa) v = (uint8_t)tt_int(118, 134);
+    for (auto &v : hsf) v = (uint8_t)tt_int(118, 134);
+    for (auto &v : hb) v = tile_bf16_from(tt_uniform(-2, 2));
+    uint8_t *a = (uint8_t *)tile_malloc(sizeof ha), *sa = (uint8_t *)tile_malloc(sizeof hsa), *e = (uint8_t *)tile_malloc(sizeof he);
+    uint8_t *f = (uint8_t *)tile_malloc(sizeof hf), *sf = (uint8_t *)tile_malloc(sizeof hsf);
+    tile_bf16 *b = (tile_bf16 *)tile_malloc(sizeof hb);
+    float *d1 = (float *)tile_malloc(sizeof c1), *d2 = (float *)tile_malloc(sizeof c2);
+    TT_CHECK(a && sa && e && f && sf && b && d1 && d2, "tile_malloc");
+    if (!a || !sa || !e || !f || !sf || !b || !d1 || !d2) return;
+    tile_memcpy_htod(a, ha, sizeof ha), tile_memcpy_htod(sa, hsa, sizeof hsa), tile_memcpy_htod(e, he, sizeof he);
+    tile_memcpy_htod(f, hf, sizeof hf), tile_memcpy_htod(sf, hsf, sizeof hsf), tile_memcpy_htod(b, hb, sizeof hb);
+    tile_memset(d1, 0xA5, sizeof c1), tile_memset(d2, 0xA5, sizeof c2);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_scaled), o, "grid 1");
+    tile_status st = cx_scaled(o, a, sa, b, e, f, sf, d1, d2);
+    TT_CHECK(st == TILE_OK, "cx_scaled: %s", tile_last_error());
+    tile_memcpy_dtoh(c1, d1, sizeof c1), tile_memcpy_dtoh(c2, d2, sizeof c2);
+    int bad1 = 0, bad2 = 0;
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            /* every operand exact in bf16: float64 sums, f32 accumulation's tolerance */
+            double w1 = 1, m1 = 1, w2 = 0, m2 = 0;
+            for (int k = 0; k < 64; k++) {
+                double x = e2m1_value(k & 1 ? ha[i * 32 + k / 2] >> 4 : ha[i * 32 + k / 2] & 15) * ldexp(1.0, hsa[i * 2 + k / 32] - 127);
+                double p = x * tile_bf16_to(hb[k * 16 + j]);
+                w1 += p, m1 += fabs(p);
+                double y = e2m1_value(j & 1 ? hf[k * 8 + j / 2] >> 4 : hf[k * 8 + j / 2] & 15) * ldexp(1.0, hsf[j * 2 + k / 32] - 127);
+                p = e5m2_value(he[i * 64 + k]) * y;
+                w2 += p, m2 += fabs(p);
+            }
+            bad1 += !(fabs(c1[i * 16 + j] - w1) <= ldexp(m1, -18));
+            bad2 += !(fabs(c2[i * 16 + j] - w2) <= ldexp(m2, -18));
+        }
+    TT_CHECK(bad1 == 0, "tl::dot_scaled (scaled e2m1 x bf16, +acc, fast_math): %d of 256 wrong", bad1);
+    TT_CHECK(bad2 == 0, "tl::dot_scaled (e5m2 x scaled e2m1 packed along N): %d of 256 wrong", bad2);
+    tile_free(a), tile_free(sa), tile_free(e), tile_free(f), tile_free(sf), tile_free(b), tile_free(d1), tile_free(d2);
+}
+
 static void test_print(void) {
     int32_t hx[8];
     int n = (int)tt_int(-100000, 100000);
@@ -718,6 +793,7 @@ int main()
     test_random(7);
     test_misc(8, 16);
     test_misc(16, 4);
+    test_scaled();
     test_print();
     test_bad_calls();
     return tt_finish("test_cxx");

@@ -232,6 +232,66 @@ ERR_KERNEL(dot_precision, (tl_ptr_f32, a), (tl_ptr_f32, b), (tl_ptr_f32, c)) {
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
 
+/* ---- tl_dot_scaled -------------------------------------------------------------------- */
+/* lhs e2m1 [32, K = 64] (bytes [32, 32]), its scale [32, 2]; rhs e4m3 bits [64, 32] */
+ERR_KERNEL(ds_format, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, (tl_fmt)7); L_ds_format = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_operand_dtype, (tl_ptr_u8, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_operand_dtype = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_e2m1_dtype, (tl_ptr_i8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_e2m1_dtype = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_scale_dtype, (tl_ptr_u8, a), (tl_ptr_i32, s), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), load2d(s, 32, 2), TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_scale_dtype = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_scale_shape, (tl_ptr_u8, a), (tl_ptr_u8, s), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), load2d(s, 32, 4), TL_FMT_E4M3); L_ds_scale_shape = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+/* K = 16: no group of 32 for a scale */
+ERR_KERNEL(ds_scale_k, (tl_ptr_u8, a), (tl_ptr_u8, s), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 16), load2d(s, 32, 1), TL_FMT_E4M3, load2d(b, 16, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_scale_k = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+/* e2m1 bytes [32, 32] hold K = 64 values; the e4m3 rhs has 32 rows */
+ERR_KERNEL(ds_k_mismatch, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 32, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_k_mismatch = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_pack, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 64), TL_NO_SCALE, TL_FMT_E4M3, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3, .lhs_m_pack = 1); L_ds_pack = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_out_dtype, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3, .out_dtype = TL_F16); L_ds_out_dtype = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+ERR_KERNEL(ds_acc_dtype, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f16, c)) {
+    tl_t acc = tl_zeros(TL_F16, 32, 32);
+    acc = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3, .acc = acc); L_ds_acc_dtype = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(acc));
+}
+ERR_KERNEL(ds_acc_shape, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_zeros(TL_F32, 32, 64);
+    acc = tl_dot_scaled(load2d(a, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3, .acc = acc); L_ds_acc_shape = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 2048)), tl_ravel(acc));
+}
+ERR_KERNEL(ds_rank, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(tl_load(tl_add(a, tl_arange(0, 64))), TL_NO_SCALE, TL_FMT_E4M3, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_rank = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(r));
+}
+/* e2m1 packed along M: bytes [4, 32] are 8 rows */
+ERR_KERNEL(ds_small, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load2d(a, 4, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 32, 32), TL_NO_SCALE, TL_FMT_E4M3, .lhs_m_pack = 1); L_ds_small = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(r));
+}
+
 /* ---- tensor descriptors ------------------------------------------------------------ */
 ERR_KERNEL(desc_block_big, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
     tl_t d = tl_make_tensor_descriptor(x, (n), (1), (512)); L_desc_block_big = __LINE__;
@@ -895,6 +955,19 @@ static const tcase cases[] = {
     B(dot_acc_shape, SHAPE, "accumulator"),
     B(dot_acc_dtype, DTYPE, "i32"),
     B(dot_precision, VALUE, "not a tl_precision"),
+    B(ds_format, VALUE, "rhs_format 7 is not a tl_fmt"),
+    B(ds_operand_dtype, DTYPE, "an e4m3 rhs must be f8e4m3 or u8 (its bits), not f16"),
+    B(ds_e2m1_dtype, DTYPE, "an e2m1 lhs must be u8"),
+    B(ds_scale_dtype, DTYPE, "lhs_scale must be u8"),
+    B(ds_scale_shape, SHAPE, "rhs_scale u8[32,4] must be [32, 2]"),
+    B(ds_scale_k, SHAPE, "K = 16 is not a multiple of 32"),
+    B(ds_k_mismatch, SHAPE, "hold K = 64 and 32"),
+    B(ds_pack, VALUE, "only an e2m1 lhs can be packed along M"),
+    B(ds_out_dtype, DTYPE, "only f32"),
+    B(ds_acc_dtype, DTYPE, "must be f32"),
+    B(ds_acc_shape, SHAPE, "accumulator f32[32,64] must be [32,32]"),
+    B(ds_rank, SHAPE, "must be 2-D"),
+    B(ds_small, SHAPE, "M=8"),
     B(lopt_twice, CONTROL, "have no TL_FOR yet"),
     B(lopt_if, CONTROL, "not a TL_FOR"),
     B(lopt_no_for, CONTROL, "no TL_FOR follows"),

@@ -294,6 +294,10 @@ tl_t tl__dot_stk(const char *file, int line, tl_dot_args o) {
     tl_t b = tile__pop(file, line), a = tile__pop(file, line);
     return tl_dot_at(file, line, a, b, o);
 }
+tl_t tl__dot_scaled_stk(const char *file, int line, tl_fmt lhs_format, tl_fmt rhs_format, tl_dot_scaled_args o) {
+    tl_t rs = tile__pop(file, line), r = tile__pop(file, line), ls = tile__pop(file, line), l = tile__pop(file, line);
+    return tl_dot_scaled_at(file, line, l, ls, lhs_format, r, rs, rhs_format, o);
+}
 
 /* ---- constants --------------------------------------------------------------- */
 static int tile__const_i(tl_dtype dt, long long v, const char *file, int line) {
@@ -1790,6 +1794,158 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     else if (p == TL_PRECISION_DEFAULT) p = TL_PRECISION_TF32;
     tile__defop(r)->i[0] = p;
     return tile__mk(r);
+}
+
+/* ---- dot_scaled ------------------------------------------------------------------------------ */
+/* Triton's dot_scaled (OCP microscaling, MX v1.0) as Triton builds it where
+   the tensor cores take no scales (Ampere and Hopper: its
+   DecomposeScaledBlocked pass), here in the builder, so that the
+   interpreter and both back ends run it as the ops it is made of, with no
+   op of its own. Each operand is upcast to a 16-bit compute dtype, f16
+   when either format is fp16 and bf16 otherwise: e2m1 nibbles decoded with
+   integer ops, fp8 and bf16 converted (exact, but for a bf16 operand beside
+   an fp16 one: rounded to f16). A scale is put into the compute dtype as
+   Triton does, its byte shifted into the exponent field (of bf16; for f16
+   of f32, then rounded to f16), so that 0 is 0 (the OCP spec's 2^-127) and
+   255 is inf, made NaN unless fast_math; it multiplies its group of 32
+   values along K in the compute dtype. Then one tl_dot, f32 accumulation. */
+static const char *const tile__fmt_names[] = {"?", "e2m1", "e4m3", "e5m2", "bf16", "fp16"};
+static const tl_dtype tile__fmt_dtype[] = {TL_VOID, TL_U8, TL_F8E4M3, TL_F8E5M2, TL_BF16, TL_F16};   /* as the dot reads it */
+
+/* e2m1 values from the u8 tile p, two a byte along `axis`, the low nibble
+   first, as bits of the 16-bit float ct: the sign to bit 15, the magnitude
+   em (3 bits) to 0 (em 0), 0.5 (em 1, the subnormal) or 2^(e-1) (1 + m/2)
+   for em = e:m >= 2 (em shifted under the exponent field, plus the bits of
+   0.5, whose exponent is the bias less one) */
+static tl_t tile__e2m1_upcast(const char *file, int line, int p, int axis, tl_dtype ct) {
+    int rows = tile__ty(p)->shape[0], cols = tile__ty(p)->shape[1];
+    tl_t pv = tile__mk(p), n;
+    tl_t lo = tl_and_at(file, line, pv, tl__cint(15)), hi = tl_shr_at(file, line, pv, tl__cint(4));
+    if (axis == 1) {
+        n = tl_interleave_at(file, line, lo, hi);
+    } else {
+        n = tl_permute_at(file, line, tl_join_at(file, line, lo, hi), tl__shape(3, 0, 2, 1));
+        n = tl_reshape_at(file, line, n, tl__shape(2, 2 * rows, cols));
+    }
+    tl_t x = tl_cast_at(file, line, n, TL_U16);
+    tl_t em = tl_and_at(file, line, x, tl__cint(7));
+    int shift = ct == TL_BF16 ? 6 : 9, half = ct == TL_BF16 ? 0x3f00 : 0x3800;
+    tl_t normal = tl_add_at(file, line, tl_shl_at(file, line, em, tl__cint(shift)), tl__cint(half));
+    tl_t mag = tl_where_at(file, line, tl_gt_at(file, line, em, tl__cint(1)), normal, tl_mul_at(file, line, em, tl__cint(half)));
+    tl_t sign = tl_shl_at(file, line, tl_and_at(file, line, x, tl__cint(8)), tl__cint(12));
+    return tl_bitcast_at(file, line, tl_or_at(file, line, sign, mag), ct);
+}
+/* the factors of the u8 scale s [R, K/32] in ct, each repeated over its 32
+   values along K: [R, K] for the lhs (kaxis 1), [K, R] for the rhs (0) */
+static tl_t tile__e8m0_factors(const char *file, int line, int s, int kaxis, tl_dtype ct, int fast_math) {
+    int rows = tile__ty(s)->shape[0], groups = tile__ty(s)->shape[1];
+    tl_t sv = tile__mk(s), f;
+    if (ct == TL_BF16) {
+        f = tl_bitcast_at(file, line, tl_shl_at(file, line, tl_cast_at(file, line, sv, TL_U16), tl__cint(7)), TL_BF16);
+    } else {
+        f = tl_bitcast_at(file, line, tl_shl_at(file, line, tl_cast_at(file, line, sv, TL_U32), tl__cint(23)), TL_F32);
+        f = tl_cast_at(file, line, f, TL_F16);
+    }
+    if (!fast_math) f = tl_where_at(file, line, tl_eq_at(file, line, sv, tl__cint(255)), tl__cflt(NAN), f);
+    if (kaxis == 1) {
+        f = tl_broadcast_to_at(file, line, tl_expand_dims_at(file, line, f, 2), tl__shape(3, rows, groups, 32));
+        return tl_reshape_at(file, line, f, tl__shape(2, rows, groups * 32));
+    }
+    f = tl_broadcast_to_at(file, line, tl_expand_dims_at(file, line, tl_trans_at(file, line, f), 1), tl__shape(3, groups, 32, rows));
+    return tl_reshape_at(file, line, f, tl__shape(2, groups * 32, rows));
+}
+/* lhs [M, K] @ rhs [K, N] (+ acc) in f32; the dims of an e2m1 operand
+   count bytes, half its values along the packed dim */
+tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_fmt lhs_format, tl_t rhs, tl_t rhs_scale, tl_fmt rhs_format,
+                      tl_dot_scaled_args o) {
+    static const char *const side[2] = {"lhs", "rhs"};
+    tl_fmt fmt[2] = {lhs_format, rhs_format};
+    tl_t given[4] = {lhs, lhs_scale, rhs, rhs_scale};
+    int id[4] = {0, 0, 0, 0}, ok = 1;   /* lhs, its scale, rhs, its scale */
+    for (int k = 0; k < 4; k++)
+        if (!(k & 1) || given[k].id != 0) {
+            id[k] = tile__use(file, line, "tl_dot_scaled", given[k]);
+            ok &= id[k] != 0;
+            if (!tile__b) return tile__poison;
+        }
+    int acc = 0;
+    if (ok && o.acc.id) ok = (acc = tile__use(file, line, "tl_dot_scaled", o.acc)) != 0;
+    if (!ok) return tile__poison;
+    char s1[96], s2[96];
+    for (int i = 0; i < 2; i++)
+        if ((unsigned)fmt[i] < TL_FMT_E2M1 || (unsigned)fmt[i] > TL_FMT_FP16)
+            return tile__berr(TILE_ERR_VALUE, file, line,
+                              "tl_dot_scaled: %s_format %d is not a tl_fmt (TL_FMT_E2M1, TL_FMT_E4M3, TL_FMT_E5M2, TL_FMT_BF16, TL_FMT_FP16)",
+                              side[i], (int)fmt[i]);
+    if (o.out_dtype != TL_VOID && o.out_dtype != TL_F32)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: out_dtype %s: only f32 is supported, as in Triton",
+                          tile_dtype_name(o.out_dtype));
+    /* each operand: 2-D, its format's dtype or that dtype's bits; only e2m1 packs along M or N */
+    int rows[2], cols[2], packed_mn[2] = {o.lhs_m_pack != 0, o.rhs_n_pack != 0};
+    for (int i = 0; i < 2; i++) {
+        int v = id[2 * i];
+        tl_dtype dt = tile__dty(v);
+        if (tile__ty(v)->rank != 2)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: %s %s must be 2-D (batched operands: not yet)", side[i], tile__tys(v, s1));
+        tl_dtype own = tile__fmt_dtype[fmt[i]], bits = fmt[i] == TL_FMT_BF16 || fmt[i] == TL_FMT_FP16 ? TL_U16 : TL_U8;
+        if (dt != own && dt != bits) {
+            if (fmt[i] == TL_FMT_E2M1)
+                return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: an e2m1 %s must be u8 (two values a byte), not %s", side[i],
+                                  tile__tys(v, s1));
+            return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: %s %s %s must be %s or %s (its bits), not %s", fmt[i] == TL_FMT_BF16 ? "a" : "an",
+                              tile__fmt_names[fmt[i]], side[i], tile_dtype_name(own), tile_dtype_name(bits), tile__tys(v, s1));
+        }
+        if (packed_mn[i] && fmt[i] != TL_FMT_E2M1)
+            return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot_scaled: only an e2m1 %s can be packed along %s (%s), not %s", side[i],
+                              i ? "N" : "M", i ? "rhs_n_pack" : "lhs_m_pack", tile__fmt_names[fmt[i]]);
+        rows[i] = tile__ty(v)->shape[0];
+        cols[i] = tile__ty(v)->shape[1];
+    }
+    int e2[2] = {fmt[0] == TL_FMT_E2M1, fmt[1] == TL_FMT_E2M1};
+    int M = rows[0] * (e2[0] && packed_mn[0] ? 2 : 1), KA = cols[0] * (e2[0] && !packed_mn[0] ? 2 : 1);
+    int KB = rows[1] * (e2[1] && !packed_mn[1] ? 2 : 1), N = cols[1] * (e2[1] && packed_mn[1] ? 2 : 1);
+    if (KA != KB)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: lhs %s and rhs %s hold K = %d and %d values (e2m1: two a byte)",
+                          tile__tys(id[0], s1), tile__tys(id[2], s2), KA, KB);
+    int K = KA;
+    if (M < 16 || N < 16 || K < 16)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: M, N and K must be at least 16 (got M=%d N=%d K=%d)", M, N, K);
+    for (int i = 0; i < 2; i++) {
+        int s = id[2 * i + 1];
+        if (!s) continue;
+        if (tile__dty(s) != TL_U8)
+            return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: %s_scale must be u8 (e8m0 exponents), not %s", side[i], tile__tys(s, s1));
+        if (K % 32)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: K = %d is not a multiple of 32, the values one scale covers", K);
+        const tile__type *st = tile__ty(s);
+        if (st->rank != 2 || st->shape[0] != (i ? N : M) || st->shape[1] != K / 32)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: %s_scale %s must be [%d, %d] ([%s, K / 32])", side[i], tile__tys(s, s1),
+                              i ? N : M, K / 32, i ? "N" : "M");
+    }
+    if (acc) {
+        const tile__type *at = tile__ty(acc);
+        if (at->rank != 2 || at->shape[0] != M || at->shape[1] != N)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: the accumulator %s must be [%d,%d]", tile__tys(acc, s1), M, N);
+        if (at->dtype != TL_F32)
+            return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: the accumulator %s must be f32 (out_dtype), as in Triton", tile__tys(acc, s1));
+    }
+
+    tl_dtype ct = fmt[0] == TL_FMT_FP16 || fmt[1] == TL_FMT_FP16 ? TL_F16 : TL_BF16;
+    tl_t x[2];
+    for (int i = 0; i < 2; i++) {
+        int v = id[2 * i], kaxis = i ? 0 : 1;
+        if (e2[i]) {
+            x[i] = tile__e2m1_upcast(file, line, v, packed_mn[i] ? 1 - kaxis : kaxis, ct);
+        } else {
+            x[i] = tl_cast_at(file, line, tl_bitcast_at(file, line, tile__mk(v), tile__fmt_dtype[fmt[i]]), ct);
+        }
+        if (id[2 * i + 1]) x[i] = tl_mul_at(file, line, x[i], tile__e8m0_factors(file, line, id[2 * i + 1], kaxis, ct, o.fast_math));
+    }
+    tl_dot_args d;
+    memset(&d, 0, sizeof d);
+    if (acc) d.acc = tile__mk(acc);
+    d.out_dtype = TL_F32;
+    return tl_dot_at(file, line, x[0], x[1], d);
 }
 
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis) {
