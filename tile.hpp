@@ -942,6 +942,7 @@ template <class X> auto histogram(X &&x, int num_bins, histogram_opts o = {}, TL
 struct dot_opts {
     tl_precision input_precision = TL_PRECISION_DEFAULT;
     tl_dtype out_dtype = TL_VOID;
+    int max_num_imprecise_acc = 0;   /* fp8 inputs; 0: no limit */
 };
 namespace detail {
 struct dot_call {
@@ -950,7 +951,7 @@ struct dot_call {
     tl_t operator()(here h, const tl_t *v) const {
         tl_dot_args a = tl_dot_args();
         if (has_acc) a.acc = v[2];
-        a.input_precision = o.input_precision, a.out_dtype = o.out_dtype;
+        a.input_precision = o.input_precision, a.out_dtype = o.out_dtype, a.max_num_imprecise_acc = o.max_num_imprecise_acc;
         return tl_dot_at(h.file, h.line, v[0], v[1], a);
     }
 };

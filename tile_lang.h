@@ -865,6 +865,10 @@ typedef struct tl_dot_args {
     tl_t acc;                      /* added to the product (and gives its dtype) */
     tl_precision input_precision;  /* f32 inputs: default tf32, as Triton        */
     tl_dtype out_dtype;            /* without acc: f32 (ints: i32) by default    */
+    int max_num_imprecise_acc;     /* fp8 inputs: the products (along K) summed in
+                                      the tensor cores' fast accumulator before the
+                                      sum is added to the f32 accumulator; 0: no
+                                      limit (Triton's default on Hopper)         */
 } tl_dot_args;
 /* tl_dot(a, b), tl_dot(a, b, acc), tl_dot(a, b, .acc = acc, .input_precision = TL_PRECISION_IEEE) */
 #define tl_dot(...) (tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__dot_stk(TL__HERE, (tl_dot_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))

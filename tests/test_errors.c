@@ -231,6 +231,15 @@ ERR_KERNEL(dot_precision, (tl_ptr_f32, a), (tl_ptr_f32, b), (tl_ptr_f32, c)) {
     tl_t acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), .input_precision = (tl_precision)9); L_dot_precision = __LINE__;
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
+/* max_num_imprecise_acc: not negative, and for fp8 inputs at most K (Triton's rule) */
+ERR_KERNEL(dot_imprecise_neg, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), .max_num_imprecise_acc = -1); L_dot_imprecise_neg = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_imprecise_k, (tl_ptr_f8e4m3, a), (tl_ptr_f8e4m3, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load2d(a, 16, 32), load2d(b, 32, 16), .max_num_imprecise_acc = 64); L_dot_imprecise_k = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
+}
 
 /* ---- tl_dot_scaled -------------------------------------------------------------------- */
 /* lhs e2m1 [32, K = 64] (bytes [32, 32]), its scale [32, 2]; rhs e4m3 bits [64, 32] */
@@ -955,6 +964,8 @@ static const tcase cases[] = {
     B(dot_acc_shape, SHAPE, "accumulator"),
     B(dot_acc_dtype, DTYPE, "i32"),
     B(dot_precision, VALUE, "not a tl_precision"),
+    B(dot_imprecise_neg, VALUE, "max_num_imprecise_acc -1 must be between 0 (no limit) and K = 16"),
+    B(dot_imprecise_k, VALUE, "max_num_imprecise_acc 64 must be between 0 (no limit) and K = 32"),
     B(ds_format, VALUE, "rhs_format 7 is not a tl_fmt"),
     B(ds_operand_dtype, DTYPE, "an e4m3 rhs must be f8e4m3 or u8 (its bits), not f16"),
     B(ds_e2m1_dtype, DTYPE, "an e2m1 lhs must be u8"),

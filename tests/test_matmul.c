@@ -117,6 +117,20 @@ DOT1_KERNEL(dot1_i8, i8, i32)
 DOT1_KERNEL(dot1_e4m3, f8e4m3, f32)
 DOT1_KERNEL(dot1_e5m2, f8e5m2, f32)
 
+/* max_num_imprecise_acc: C (64 x 64, one program of 4 warps) = A @ B over
+   a K loop of BLOCK_K 128, e4m3 (native fp8 wgmma on sm_90a) */
+TILE_KERNEL(f8_acc, (tl_ptr_f8e4m3, a), (tl_ptr_f8e4m3, b), (tl_ptr_f32, c), (tl_i32, K)) {
+    int IMP = TL_META(IMP);
+    tl_t rm = tl_arange(0, 64), rn = tl_arange(0, 64), rk = tl_arange(0, 128);
+    tl_t acc = tl_zeros(TL_F32, 64, 64);
+    TL_FOR (k, 0, K, 128, acc) {
+        tl_t x = tl_load(tl_add(a, tl_add(tl_mul(tl_expand_dims(rm, 1), K), tl_expand_dims(tl_add(k, rk), 0))));
+        tl_t y = tl_load(tl_add(b, tl_add(tl_mul(tl_expand_dims(tl_add(k, rk), 1), 64), tl_expand_dims(rn, 0))));
+        acc = tl_dot(x, y, acc, .max_num_imprecise_acc = IMP);
+    }
+    tl_store(tl_add(c, tl_add(tl_mul(tl_expand_dims(rm, 1), 64), tl_expand_dims(rn, 0))), acc);
+}
+
 /* ---- what a case is --------------------------------------------------------------------------------- */
 typedef struct variant {
     const char *name;
@@ -455,6 +469,67 @@ static void test_mma_layouts(void) {
         }
 }
 
+/* max_num_imprecise_acc (Triton's): the operands are e4m3 values in [1, 2)
+   (multiples of 1/8), so each product is a multiple of 1/64 below 4, a k32
+   step's sum of 32 of them fits 13 bits, and the whole sum, below 2^15,
+   fits f32's 24 exactly. With .max_num_imprecise_acc = 32 every step's
+   sum is added to the f32 accumulator by an f32 add, so C is exact, on a
+   GPU as in the interpreter; without it, Hopper's fp8 wgmma sums the
+   running C in its own narrower accumulator (the error is printed, not
+   checked). The sm_90a PTX with it waits for and adds each step's sum:
+   a wgmma.wait_group per k32 step instead of one per dot. */
+static void test_imprecise_acc(int gpu) {
+    enum { M = 64 };
+    int K = gpu ? 8192 : 1024;
+    tile_f8e4m3 *ha = (tile_f8e4m3 *)malloc((size_t)M * K), *hb = (tile_f8e4m3 *)malloc((size_t)K * M);
+    float *hc = (float *)malloc(sizeof(float) * M * M);
+    void *a = tile_malloc((size_t)M * K), *b = tile_malloc((size_t)K * M), *c = tile_malloc(sizeof(float) * M * M);
+    TT_CHECK(ha && hb && hc && a && b && c, "imprecise_acc: out of memory");
+    if (!(ha && hb && hc && a && b && c)) goto done;
+    for (int i = 0; i < M * K; i++) {
+        ha[i] = tile_f8e4m3_from((float)(8 + (int)(tt_uniform(0, 8) - 1e-9)) / 8);
+        hb[i] = tile_f8e4m3_from((float)(8 + (int)(tt_uniform(0, 8) - 1e-9)) / 8);
+    }
+    tile_memcpy_htod(a, ha, (size_t)M * K);
+    tile_memcpy_htod(b, hb, (size_t)K * M);
+    for (int imp = 0; imp <= 32; imp += 32) {
+        tile_memset(c, 0xff, sizeof(float) * M * M);
+        tile_status st = f8_acc(TILE_OPTS(.num_warps = 4, .num_stages = 3, .meta = {{"IMP", imp}}), a, b, c, K);
+        TT_CHECK(st == TILE_OK, "imprecise_acc %d: %s", imp, tile_last_error());
+        if (st != TILE_OK) continue;
+        tile_memcpy_dtoh(hc, c, sizeof(float) * M * M);
+        double worst = 0;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < M; j++) {
+                double ref = 0;
+                for (int k = 0; k < K; k++) ref += (double)tile_f8e4m3_to(ha[i * K + k]) * (double)tile_f8e4m3_to(hb[k * M + j]);
+                double e = fabs(hc[i * M + j] - ref);
+                if (!(e <= worst)) worst = e;
+            }
+        printf("imprecise_acc: K=%d max_num_imprecise_acc=%d: max abs error %g\n", K, imp, worst);
+        if (imp) TT_CHECK(worst == 0, "imprecise_acc: with max_num_imprecise_acc=32 C is exact (max abs error %g, K=%d)", worst, K);
+    }
+    /* the PTX (sm_90a): one wait per k32 step with it, one per dot without */
+    int waits[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        char *ptx = NULL;
+        tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(f8_acc), TILE_OPTS(.num_warps = 4, .num_stages = 3, .meta = {{"IMP", 32 * w}}), "sm_90a", &ptx);
+        if (st == TILE_ERR_NODEVICE) {
+            printf("imprecise_acc: no compiler to make PTX with, skipped: %s\n", tile_last_error());
+            break;
+        }
+        TT_CHECK(st == TILE_OK && ptx, "imprecise_acc: PTX: %s", tile_last_error());
+        for (const char *q = ptx; q && (q = strstr(q, "wgmma.wait_group")); q++) waits[w]++;
+        tile_free_text(ptx);
+    }
+    if (waits[0] || waits[1])
+        TT_CHECK(waits[1] >= waits[0] + 3, "imprecise_acc: the sm_90a PTX waits for each k32 step's sum (%d waits, %d without)", waits[1], waits[0]);
+done:
+    free(ha), free(hb), free(hc);
+    tile_free(a), tile_free(b), tile_free(c);
+    tile_kernel_release(TILE_KERNEL_OF(f8_acc));
+}
+
 int main(void) {
     tt_seed();
     test_mma_layouts();
@@ -552,6 +627,8 @@ int main(void) {
                 if (o->in == TL_I8 && SH[si][2] < 32) o = &V[2];
                 test_dot1(o, SH[si][0], SH[si][1], SH[si][2], warps, acc, r & 1, (r >> 1) & 1);
             }
+
+    test_imprecise_acc(gpu);
 
     for (int vi = 0; vi < NV; vi++) {
         tile_kernel_release(V[vi].mm);

@@ -1787,12 +1787,17 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: input_precision %d is not a tl_precision", (int)o.input_precision);
     if (ta == TL_F32 && (o.input_precision == TL_PRECISION_BF16X3 || o.input_precision == TL_PRECISION_BF16X6))
         return tile__dot_bf16xn(file, line, a, b, acc, rt.dtype, o.input_precision == TL_PRECISION_BF16X6 ? 3 : 2);
+    /* Triton's max_num_imprecise_acc: at most K; it means something for fp8
+       inputs only (others accumulate in f32 already), so it is kept for them */
+    if (o.max_num_imprecise_acc < 0 || (f8a && o.max_num_imprecise_acc > K))
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: max_num_imprecise_acc %d must be between 0 (no limit) and K = %d", o.max_num_imprecise_acc, K);
     int ops[3] = {a, b, acc};
     int r = tile__emit1(TILE__OP_DOT, ops, 3, rt, file, line);
     tl_precision p = o.input_precision;
     if (ta != TL_F32) p = TL_PRECISION_DEFAULT;
     else if (p == TL_PRECISION_DEFAULT) p = TL_PRECISION_TF32;
     tile__defop(r)->i[0] = p;
+    tile__defop(r)->i[1] = f8a ? o.max_num_imprecise_acc : 0;
     return tile__mk(r);
 }
 

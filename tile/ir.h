@@ -250,7 +250,7 @@ static double tile__ld_erfinv(double x) {
     X(STORE,        "store",        3,  0,  0,                      0,       0,     4, PTR,  "cache,evict")          /* *ptr = value where mask (optional) */ \
     X(REDUCE,       "reduce",       1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,keep_dims")  /* the axis dropped unless keep_dims */ \
     X(SCAN,         "scan",         1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,reverse")    /* inclusive along axis */ \
-    X(DOT,          "dot",          3,  1,  TILE__F_PURE,           0,       0,     4, ACC,  "precision")            /* a[M,K] @ b[K,N] (+ acc, optional) */ \
+    X(DOT,          "dot",          3,  1,  TILE__F_PURE,           0,       0,     4, ACC,  "precision,max_num_imprecise_acc") /* a[M,K] @ b[K,N] (+ acc, optional) */ \
     X(ATOMIC,       "atomic",       3,  1,  0,                      0,       0,     4, PTR,  "op,sem,scope")         /* old = *ptr; *ptr = op(old, val) where mask */ \
     X(ATOMIC_CAS,   "atomic_cas",   3,  1,  0,                      0,       0,     0, PTR,  ",sem,scope")           /* old = *ptr; if old == cmp: *ptr = val */ \
     X(MAKE_DESC,    "make_desc",    -1, 1,  TILE__F_PURE,           0,       0,     0, OWN,  "block[]")              /* base, shape x r, strides x r (elements) -> a descriptor of blocks block<0..r> */ \

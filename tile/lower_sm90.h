@@ -60,25 +60,49 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
         int arow = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, lw->warp, 2), 64 * 128);
         abase = tile__iadd(lw, sa->base, arow);
     }
+    /* >>imprecise: native fp8 wgmma sums its products in a narrower
+       accumulator than f32 (cuBLAS's fast accumulation). With Triton's
+       max_num_imprecise_acc n (op->i[1]), as Triton lowers it: every
+       ceil(n / 32) k32 steps, and at the dot's last, the steps' sum, made
+       in a fresh accumulator from zero, is waited for and added to the f32
+       accumulator by an f32 add. */
+    int steps = sa->raw && op->i[1] > 0 ? (int)((op->i[1] + 31) / 32) : 0, *part = NULL, *d = acc;
+    if (steps) part = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)L->E);
     tile__ptx_wg_sync(em, TILE__WG_FENCE, 0, L->E, acc);
     for (int kk = 0; kk < ksteps; kk++) {
         int kb = kk * 32;
+        if (steps && kk % steps == 0) {   /* a partial sum from zero */
+            tile__elem z;
+            z.u = 0;
+            int zero = em->lit(em, TL_F32, z);
+            for (int e = 0; e < L->E; e++) part[e] = zero;
+            tile__ptx_wg_sync(em, TILE__WG_FENCE, 0, L->E, part);
+            d = part;
+        }
         int offb = tile__iadd(lw, sb->base, tile__li(lw, sb->kmaj ? (kb / 128 * sb->rows) * 128 + kb % 128 : kk * 16 * 128));
         for (int rm = 0; rm < L->repm; rm++) {
             if (rega) {   /* tiles 2kk, 2kk+1 of row block rm: 2 registers each (rows g, g+8) */
                 int r4[4], at0 = (rm * (K / 8) + 2 * kk) * 2;
                 for (int q = 0; q < 4; q++) r4[q] = areg[at0 + q];
-                tile__ptx_wgmma(em, ta, tb, N, r4, -1, 0, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
+                tile__ptx_wgmma(em, ta, tb, N, r4, -1, 0, offb, hib, !sb->kmaj, d + rm * stride, d + rm * stride);
                 continue;
             }
             int offa = tile__iadd(lw, abase, tile__li(lw, (kb / 128 * sa->rows + rm * 16 * L->wm) * 128 + kb % 128));
-            tile__ptx_wgmma(em, ta, tb, N, NULL, offa, hia, offb, hib, !sb->kmaj, acc + rm * stride, acc + rm * stride);
+            tile__ptx_wgmma(em, ta, tb, N, NULL, offa, hia, offb, hib, !sb->kmaj, d + rm * stride, d + rm * stride);
+        }
+        if (steps && (kk % steps == steps - 1 || kk == ksteps - 1)) {   /* the partial sum into the f32 one */
+            tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
+            tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, L->E, part);
+            for (int e = 0; e < L->E; e++) acc[e] = em->op2(em, TILE__OP_ADD, TL_F32, TL_F32, acc[e], part[e]);
         }
     }
-    tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
-    tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
+    if (!steps) {
+        tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
+        tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
+    }
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
+    tile__lw_free(lw, part);
     tile__lw_free(lw, areg);
     tile__lw_free(lw, acc);
 }
