@@ -807,6 +807,39 @@ void tl_reduce_n_at(const char *file, int line, int n, const tl_t *xs, int axis,
 tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_scan_args o);
 void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o);
 
+/* Triton's map_elementwise: a C function applied to each element of the
+   operands broadcast to one shape, built with tl_* ops on rank-0 values,
+   so that it may branch on them (TL_IF, TL_FOR, TL_WHILE on its scalars
+   run only what an element takes, where tl_where computes both sides):
+     static tl_t selu(const tl_t *x) {                   (x[0] the element, x[1] alpha's)
+         tl_t r = x[0];
+         TL_IF (tl_le(r, 0), r) { r = tl_mul(x[1], tl_sub(tl_exp(r), 1)); }
+         return r;
+     }
+     tl_t y = tl_map_elementwise(selu, (x, alpha));
+   Several results (Triton's tuple; up to 64), or pack elements at once:
+     static void divmod(const tl_t *x, tl_t *out) { ... }   (pack 2: x = a0, a1, b0, b1; out = q0, q1, r0, r1)
+     tl_t qr[2];
+     tl_map_elementwise_n(divmod, (a, b), 2, qr, .pack = 2);
+   With pack p (a power of two up to 16) the function takes p consecutive
+   elements of the last dim at once: x[k * p + j] is operand k's j-th, and
+   out[r * p + j] result r's. Each result has the dtype the function gives
+   it. The function is traced once, may read any scalar made outside it and
+   may load, but holds one element: it may not make or use a tile, store,
+   use atomics, print, assert or wait at a barrier (an error at the line
+   inside it). */
+typedef tl_t (*tl_map_fn)(const tl_t *x);
+typedef void (*tl_map_n_fn)(const tl_t *x, tl_t *out);
+typedef struct tl_map_args { int tl__none; int pack; /* 0: 1 */ } tl_map_args;
+#define tl_map_elementwise(fn, args) (TILE__MAP(TL__PUSHV, TILE__ID args), tl__map_stk(TL__HERE, (fn), TILE__NARG args))
+#define tl_map_elementwise_n(fn, args, nres, ...)                                                                  \
+    (TILE__MAP(TL__PUSHV, TILE__ID args), tl__map_n_stk(TL__HERE, (fn), TILE__NARG args, (nres), TILE__FIRST(__VA_ARGS__), \
+                                                        (tl_map_args){.tl__none = 0 TILE__REST(__VA_ARGS__)}))
+tl_t tl_map_elementwise_at(const char *file, int line, tl_map_fn fn, int n, const tl_t *args);
+void tl_map_elementwise_n_at(const char *file, int line, tl_map_n_fn fn, int n, const tl_t *args, int nres, tl_t *out, tl_map_args o);
+tl_t tl__map_stk(const char *file, int line, tl_map_fn fn, int n);
+void tl__map_n_stk(const char *file, int line, tl_map_n_fn fn, int n, int nres, tl_t *out, tl_map_args o);
+
 /* ---- random numbers (Triton 3.6's triton.language.random) -------------------------
    Philox 4x32 (Random123's; 10 rounds unless .n_rounds = n): a pure function
    of a seed (any integer; its low and high 32 bits are the key) and a

@@ -166,6 +166,12 @@ static int tile__use(const char *file, int line, const char *op, tl_t v) {
         const tile__region *r = &b->f->regs[val->region];
         const char *what = r->owner >= 0 ? tile__op_names[b->f->ops[r->owner].code] : "region";
         int ol = r->owner >= 0 ? b->f->ops[r->owner].line : 0;
+        if (r->owner >= 0 && b->f->ops[r->owner].code == TILE__OP_MAP) {
+            tile__berr(TILE_ERR_SCOPE, file, line,
+                       "%s: this operand was made at line %d inside the function of the tl_map_elementwise at line %d, which holds one element, "
+                       "and is used outside it; hand it out as one of the function's results", op, val->line, ol);
+            return 0;
+        }
         tile__berr(TILE_ERR_SCOPE, file, line,
                    "%s: this operand was made at line %d inside the TL_%s body at line %d and is used outside it; "
                    "carry it: list the variable that holds it among the TL_%s's carried values",
@@ -1702,6 +1708,228 @@ tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_com
 }
 void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o) {
     if (tile__combine_arrays(file, line, "tl_associative_scan_n", n, xs, out)) tile__scan_fn(file, line, n, xs, axis, NULL, fn, out, o);
+}
+
+/* ---- tl_map_elementwise (Triton's map_elementwise) ---------------------------------------
+   The user's function is traced once, on rank-0 values, into the region of
+   one MAP op; the lowering emits that region once per element a thread
+   holds (or per pack of them), bound to the element's registers, and the
+   interpreter runs it per element. So control flow on its scalars
+   (TL_IF, TL_FOR, TL_WHILE) runs only the side an element takes, unlike
+   tl_where. Inside it every value is one element (a tile made outside it
+   cannot be used, nor one made), and nothing writes memory, prints,
+   asserts or waits at a barrier: the function's code runs once per element
+   of every thread, replicas included (Triton's map_elementwise refuses
+   stores alike). With pack p the function takes p consecutive elements of
+   the last dim at once: x[k * p + j] is operand k's j-th, and it gives
+   out[r * p + j] for result r. */
+#define TILE__MAP_MAX 64   /* operands x pack, and results x pack, at most */
+/* the user's name of an op the function may not hold, or NULL when it may */
+static const char *tile__map_banned(const tile__op *op) {
+    switch (op->code) {
+    case TILE__OP_STORE: return "tl_store";
+    case TILE__OP_ATOMIC: return "an atomic (tl_atomic_*)";
+    case TILE__OP_ATOMIC_CAS: return "tl_atomic_cas";
+    case TILE__OP_MAKE_DESC: return "tl_make_tensor_descriptor";
+    case TILE__OP_DESC_LOAD: return "tl_desc_load";
+    case TILE__OP_DESC_STORE: return "tl_desc_store (or a tl_desc_atomic_*)";
+    case TILE__OP_PRINT: return "tl_print";
+    case TILE__OP_ASSERT: return op->i[0] ? NULL : "tl_device_assert";
+    case TILE__OP_BARRIER: return "tl_debug_barrier";
+    case TILE__OP_PROFILE: return "an in-kernel profile scope";
+    case TILE__OP_INLINE_ASM: return op->i[0] ? NULL : "tl_inline_asm_elementwise with is_pure 0";
+    default: return NULL;
+    }
+}
+/* the first op of region reg (and the regions in it) the function may not
+   hold, reported at its line; 0 then */
+static int tile__map_check(const char *file, int line, int reg) {
+    tile__func *f = tile__b->f;
+    for (int k = 0; k < f->regs[reg].nops; k++) {
+        const tile__op *op = &f->ops[f->regs[reg].ops[k]];
+        if (op->dead) continue;
+        const char *bad = tile__map_banned(op);
+        if (bad) {
+            tile__berr(TILE_ERR_VALUE, op->file, op->line,
+                       "%s inside the function of the tl_map_elementwise at %s:%d: the function runs once per element (replicas included) "
+                       "and may not write memory, print, assert or wait at a barrier; it may load, compute and branch", bad, file, line);
+            return 0;
+        }
+        for (int j = 0; j < op->nopnd + op->nres; j++) {
+            int v = j < op->nopnd ? f->pool[op->opnd + j] : op->res + j - op->nopnd;
+            if (v <= 0 || f->vals[v].t.rank == 0) continue;
+            char s[96];
+            tile__berr(TILE_ERR_SHAPE, op->file, op->line,
+                       "this call (its %s) %s %s inside the function of the tl_map_elementwise at %s:%d, which holds one element: every value in it "
+                       "is a scalar (rank 0), so it can neither make a tile nor use one made outside it",
+                       tile__op_names[op->code], j < op->nopnd ? "takes" : "makes", tile__type_str(&f->vals[v].t, s, sizeof s), file, line);
+            return 0;
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0 && !tile__map_check(file, line, op->region[q])) return 0;
+    }
+    return 1;
+}
+/* tl_map_elementwise (fnn NULL: fn1 gives the one result) and _n; out[0..nres) */
+static void tile__map(const char *file, int line, const char *what, tl_map_fn fn1, tl_map_n_fn fnn, int n, const tl_t *args, int nres, tl_t *out,
+                      int pack) {
+    int ids[TILE__MAP_MAX];
+    for (int r = 0; r < nres && r < TILE__MAP_MAX; r++) out[r] = tile__poison;
+    if (n < 1 || n > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (1 to %d)", what, n, TILE__MAP_MAX);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!(ids[k] = tile__use(file, line, what, args[k]))) return;
+        if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
+    }
+    if (!fn1 && !fnn) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the function is NULL", what);
+        return;
+    }
+    if (nres < 1 || nres > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d results (1 to %d)", what, nres, TILE__MAP_MAX);
+        return;
+    }
+    if (!tile__is_pow2(pack) || pack > 16 || n * pack > TILE__MAP_MAX || nres * pack > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d with %d operands and %d results (a power of two up to 16; operands and results times pack at most %d)",
+                   what, pack, n, nres, TILE__MAP_MAX);
+        return;
+    }
+    /* the operands broadcast to one shape */
+    tile__type sh = *tile__ty(ids[0]), bs;
+    for (int k = 1; k < n; k++) {
+        if (!tile__bshape(&sh, tile__ty(ids[k]), &bs)) {
+            char s1[96], s2[96];
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k, tile__shape_str(tile__ty(ids[k]), s1, sizeof s1),
+                       tile__shape_str(&sh, s2, sizeof s2));
+            return;
+        }
+        sh.rank = bs.rank;
+        memcpy(sh.shape, bs.shape, sizeof sh.shape);
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return;
+    if (pack > 1 && (sh.rank == 0 || sh.shape[sh.rank - 1] < pack)) {
+        char s1[96];
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: pack %d takes %d consecutive elements of the last dim at once, and the operands' shape %s has %s", what, pack,
+                   pack, tile__shape_str(&sh, s1, sizeof s1), sh.rank ? "fewer" : "no dims");
+        return;
+    }
+    for (int k = 0; k < n; k++) ids[k] = tile__bcast(ids[k], &sh, file, line);
+    /* the region and its block arguments: operand k's j-th element of a pack is x[k * pack + j] */
+    tile__func *f = tile__b->f;
+    int outer = tile__b->cur, reg = tile__new_region(f, -1, outer), argv[TILE__MAP_MAX];
+    tl_t x[TILE__MAP_MAX], o[TILE__MAP_MAX];
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < pack; j++) {
+            tile__type at = tile__scalar_type(tile__dty(ids[k]));
+            at.elem = tile__ty(ids[k])->elem;
+            argv[k * pack + j] = tile__new_value(f, &at, -1, reg, file, line);
+            x[k * pack + j] = tile__mk(argv[k * pack + j]);
+        }
+    f->regs[reg].args = tile__pool_add(f, argv, n * pack);
+    f->regs[reg].nargs = n * pack;
+    for (int j = 0; j < nres * pack; j++) o[j].id = 0, o[j].build = 0;   /* {0}: not given */
+    if (f->nomem) {
+        tile__berr(TILE_ERR_NOMEM, file, line, "out of host memory while building the kernel");
+        return;
+    }
+    /* the function, traced in the region; a construct it leaves open is its error */
+    struct tl__frame *top = tile__b->top;
+    tile__b->cur = reg;
+    if (fn1) o[0] = fn1(x);
+    else fnn(x, o);
+    while (tile__b->top != top) {
+        struct tl__frame *fr = tile__b->top;
+        if (!fr) break;
+        tile__berr(TILE_ERR_CONTROL, fr->file, fr->line, "the body of this TL_%s in the function of the tl_map_elementwise at line %d was left by break, "
+                   "return or goto; runtime loops and branches must run to their end", fr->kind == TILE__FR_FOR ? "FOR" : fr->kind == TILE__FR_WHILE ? "WHILE"
+                   : fr->kind == TILE__FR_ELSE ? "ELSE" : "IF", line);
+        tile__b->top = fr->up;
+        TILE_FREE(fr);
+    }
+    TILE_FREE(tile__b->pending_else);   /* a TL_IF of the function: no TL_ELSE outside it is its */
+    tile__b->pending_else = NULL;
+    f = tile__b->f;
+    if (tile__b->st != TILE_OK || !tile__map_check(file, line, reg)) {
+        tile__b->cur = outer;
+        return;
+    }
+    /* its values, rank-0 and one dtype per result (weak literals typed), yielded */
+    tile__type rt[TILE__MAP_MAX];
+    int yv[TILE__MAP_MAX];
+    for (int j = 0; j < nres * pack; j++) {
+        int r = j / pack, given = !(o[j].id == 0 && o[j].build == 0), v = given ? tile__use(file, line, what, o[j]) : 0;
+        char s1[96];
+        if (!given)
+            tile__berr(TILE_ERR_VALUE, file, line, "%s: the function gave no value for out[%d] (result %d%s) of its %d", what, j, r,
+                       pack > 1 ? ", an element of its pack" : "", nres * pack);
+        if (v && tile__b->f->vals[v].weak) v = tile__cast(v, tile__weak_default(v), file, line);
+        if (v && tile__ty(v)->rank != 0) {
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: the function returned %s for out[%d]; it returns one element (a rank-0 value) a result", what,
+                       tile__tys(v, s1), j);
+            v = 0;
+        }
+        if (v && j % pack == 0) {
+            rt[r] = sh;
+            rt[r].dtype = tile__dty(v);
+            rt[r].elem = tile__ty(v)->elem;
+        } else if (v && !(tile__dty(v) == rt[r].dtype && tile__ty(v)->elem == rt[r].elem)) {
+            char s2[96];
+            tile__type t0 = tile__with_dtype(tile__scalar_type(rt[r].dtype), rt[r].dtype);
+            t0.elem = rt[r].elem;
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: the function returned %s for out[%d] and %s for out[%d], elements of one result's pack; a result has one dtype",
+                       what, tile__tys(v, s1), j, tile__type_str(&t0, s2, sizeof s2), r * pack);
+            v = 0;
+        }
+        if (!v) {
+            tile__b->cur = outer;
+            return;
+        }
+        yv[j] = v;
+    }
+    tile__emit(TILE__OP_YIELD, yv, nres * pack, NULL, 0, file, line);
+    tile__b->cur = outer;
+    /* the op (after its region's ops in the op array; in program order before them) */
+    int op = tile__emit(TILE__OP_MAP, ids, n, rt, nres, file, line);
+    f = tile__b->f;
+    if (f->nomem) return;
+    f->ops[op].i[0] = pack;
+    f->ops[op].region[0] = reg;
+    f->regs[reg].owner = op;
+    for (int r = 0; r < nres; r++) out[r] = tile__mk(f->ops[op].res + r);
+}
+tl_t tl_map_elementwise_at(const char *file, int line, tl_map_fn fn, int n, const tl_t *args) {
+    tl_t out = tile__poison;
+    tile__map(file, line, "tl_map_elementwise", fn, NULL, n, args, 1, &out, 1);
+    return out;
+}
+void tl_map_elementwise_n_at(const char *file, int line, tl_map_n_fn fn, int n, const tl_t *args, int nres, tl_t *out, tl_map_args o) {
+    const char *what = "tl_map_elementwise_n";
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the results' array is NULL", what);
+        return;
+    }
+    tile__map(file, line, what, NULL, fn, n, args, nres, out, o.pack ? o.pack : 1);
+}
+/* the operands from the stack (tile_lang.h's macros push them in order) */
+static int tile__map_pop(const char *file, int line, int n, tl_t *a) {
+    int m = n < 0 ? 0 : n > TILE__MAP_MAX ? TILE__MAP_MAX : n;
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t v = tile__pop(file, line);
+        if (k < m) a[k] = v;
+    }
+    return m;
+}
+tl_t tl__map_stk(const char *file, int line, tl_map_fn fn, int n) {
+    tl_t a[TILE__MAP_MAX];
+    tile__map_pop(file, line, n, a);
+    return tl_map_elementwise_at(file, line, fn, n, a);
+}
+void tl__map_n_stk(const char *file, int line, tl_map_n_fn fn, int n, int nres, tl_t *out, tl_map_args o) {
+    tl_t a[TILE__MAP_MAX];
+    tile__map_pop(file, line, n, a);
+    tl_map_elementwise_n_at(file, line, fn, n, a, nres, out, o);
 }
 
 /* ---- dot ------------------------------------------------------------------------------------- */

@@ -13,7 +13,10 @@
    thread already holds what it needs and through shared memory otherwise;
    reductions go in-thread, then across lanes by shuffles, then across warps
    through shared memory. Rank-0 values are uniform scalars: every thread
-   computes them, so runtime control flow (on scalars) never diverges.
+   computes them, so runtime control flow (on scalars) never diverges; but
+   in a map_elementwise's region (>>map), emitted once per element a thread
+   holds, they are that element's, and its branches and loops do diverge
+   (which is why nothing there may need the other threads).
 
    The lowering is written once and calls a `tile__emitter` — the CUDA C
    emitter below today, the LLVM one later — with scalar operations on
@@ -1075,6 +1078,33 @@ static void tile__lower_inline_asm(tile__lower *lw, const tile__op *op) {
     }
 }
 
+/* ---- tl_map_elementwise -------------------------------------------------------------------- */
+/* >>map: the function's region once per pack of elements this thread holds
+   (the plan's layouts put a pack in registers e .. e + pack - 1), its block
+   arguments bound to those elements' registers and its yield read into the
+   results' ones: the code of the region E / pack times, each copy with its
+   own registers, its branches on the element's own values. A thread runs
+   it for its replicas too (their results are the same). The operands are
+   read in the results' layout (one layout for all: of their one shape). */
+static void tile__lower_map(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    int pack = (int)op->i[0], E = lw->lay[op->res].E;
+    int **in = (int **)tile__lw_alloc(lw, sizeof *in * (size_t)op->nopnd), **out = (int **)tile__lw_alloc(lw, sizeof *out * (size_t)op->nres);
+    for (int k = 0; k < op->nopnd; k++) in[k] = tile__converted(lw, o[k], &lw->lay[op->res]);
+    for (int r = 0; r < op->nres; r++) out[r] = tile__regs_new(lw, op->res + r);
+    for (int e = 0; e < E; e += pack) {
+        for (int k = 0; k < op->nopnd; k++)
+            for (int j = 0; j < pack; j++) tile__regs_new(lw, args[k * pack + j])[0] = in[k][e + j];
+        tile__lower_region(lw, op->region[0]);
+        const tile__op *y = tile__terminator(f, op->region[0]);
+        for (int r = 0; r < op->nres; r++)
+            for (int j = 0; j < pack; j++) out[r][e + j] = lw->regs[f->pool[y->opnd + r * pack + j]][0];
+    }
+    tile__lw_free(lw, in);
+    tile__lw_free(lw, out);
+}
+
 /* ---- one op ------------------------------------------------------------------------------ */
 static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
@@ -1312,6 +1342,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     case TILE__OP_FOR: tile__lower_for(lw, op); return;
     case TILE__OP_IF: tile__lower_if(lw, op); return;
     case TILE__OP_WHILE: tile__lower_while(lw, op); return;
+    case TILE__OP_MAP: tile__lower_map(lw, op); return;
     default:
         lw->st = tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "lowering: no rule for op %s", tile__op_names[op->code]);
         return;
