@@ -9,7 +9,8 @@
    tl::reduce / tl::associative_scan of a list, the 4x random calls,
    tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
-   profile scopes): each kernel's IR against its C twin's (cxx_twins.c,
+   profile scopes, tl::map_elementwise with a capture, a pack and several
+   results): each kernel's IR against its C twin's (cxx_twins.c,
    compiled as C), its results against C references, and misuses at their
    lines. Random inputs, float64 references, outputs poisoned before each
    launch. */
@@ -189,7 +190,41 @@ TILE_KERNEL(cx_misc, (tl_ptr_i32, hv), (tl_ptr_i32, hist), (tl_ptr_i32, sw_i), (
     tl::profile_exit("misc");
 }
 
-/* device prints: a tile, a tile and a scalar, nothing but the prefix */
+/* Triton's map_elementwise: selu scaled by a captured scalar made outside
+   (a branch on the element); a pack of 2 taking (a0, a1, b0, b1) one by one
+   and returning a std::tuple of (q0, q1, r0, r1): truncating quotients and
+   the pair's sum; a std::array of the elements returning a std::pair of
+   two dtypes (a branchy max, and a < b) */
+TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i32, b), (tl_ptr_f32, y), (tl_ptr_i32, q), (tl_ptr_i32, s),
+            (tl_ptr_i32, mx), (tl_ptr_i8, lt))
+{
+    tl::tensor offs = tl::arange(0, B);
+    tl::tensor scale = alpha * 0.5f + 1;
+    tl::tensor ys = tl::map_elementwise(
+        [scale](tl::tensor e, tl::tensor al) {
+            tl::tensor r = e;
+            TL_IF (e <= 0, r) { r = al * (tl::exp(e) - 1); }
+            return scale * r;
+        },
+        {tl::load(x + offs), alpha});
+    tl::store(y + offs, ys);
+    tl::tensor av = tl::load(a + offs), bv = tl::load(b + offs);
+    auto [qv, sv] = tl::map_elementwise<2>([](tl::tensor a0, tl::tensor a1, tl::tensor b0, tl::tensor b1) { return std::tuple{a0 / b0, a1 / b1, a0 + a1, a0 + a1}; },
+                                           {av, bv + 0});
+    tl::store(q + offs, qv);
+    tl::store(s + offs, sv);
+    auto m = tl::map_elementwise(
+        [](std::array<tl::tensor, 2> e) {
+            tl::tensor hi = e[1];
+            TL_IF (e[1] < e[0], hi) { hi = e[0]; }
+            return std::pair{hi, e[0] < e[1]};
+        },
+        {av, bv});
+    tl::store(mx + offs, m[0]);
+    tl::store(lt + offs, m[1].to(tl::int8));
+}
+
+/* device prints: a tile, a tile and a scalar, nothing but the prefix *//* device prints: a tile, a tile and a scalar, nothing but the prefix */
 enum { PRINT_LINE = __LINE__ + 4 };
 TILE_KERNEL(cx_print, (tl_ptr_i32, x), (tl_i32, n))
 {
@@ -593,6 +628,47 @@ static void test_misc(int si, int sj) {
     tile_free(dhv), tile_free(dh), tile_free(di), tile_free(dj), tile_free(dbc);
 }
 
+static void test_map(void) {
+    enum { N = B };
+    float hx[N], hy[N];
+    int32_t ha[N], hb[N], hq[N], hs[N], hm[N];
+    int8_t hl[N];
+    float alpha = (float)tt_uniform(0.5, 2);
+    for (int i = 0; i < N; i++) {
+        hx[i] = (float)tt_uniform(-5, 5), ha[i] = (int32_t)tt_int(-100000, 100000), hb[i] = (int32_t)tt_int(-1000, 1000);
+        if (hb[i] == 0) hb[i] = 7;
+    }
+    float *dx = (float *)tile_malloc(sizeof hx), *dy = (float *)tile_malloc(sizeof hy);
+    int32_t *da = (int32_t *)tile_malloc(sizeof ha), *db = (int32_t *)tile_malloc(sizeof hb), *dq = (int32_t *)tile_malloc(sizeof hq);
+    int32_t *ds = (int32_t *)tile_malloc(sizeof hs), *dm = (int32_t *)tile_malloc(sizeof hm);
+    int8_t *dl = (int8_t *)tile_malloc(sizeof hl);
+    TT_CHECK(dx && dy && da && db && dq && ds && dm && dl, "tile_malloc");
+    if (!dx || !dy || !da || !db || !dq || !ds || !dm || !dl) return;
+    tile_memcpy_htod(dx, hx, sizeof hx), tile_memcpy_htod(da, ha, sizeof ha), tile_memcpy_htod(db, hb, sizeof hb);
+    tile_memset(dy, 0xA5, sizeof hy), tile_memset(dq, 0xA5, sizeof hq), tile_memset(ds, 0xA5, sizeof hs), tile_memset(dm, 0xA5, sizeof hm);
+    tile_memset(dl, 0xA5, sizeof hl);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_map), o, "grid 1");
+    tile_status st = cx_map(o, dx, alpha, da, db, dy, dq, ds, dm, dl);
+    TT_CHECK(st == TILE_OK, "cx_map: %s", tile_last_error());
+    tile_memcpy_dtoh(hy, dy, sizeof hy), tile_memcpy_dtoh(hq, dq, sizeof hq), tile_memcpy_dtoh(hs, ds, sizeof hs), tile_memcpy_dtoh(hm, dm, sizeof hm);
+    tile_memcpy_dtoh(hl, dl, sizeof hl);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double scale = (double)(float)((double)(float)(alpha * 0.5) + 1), e = hx[i];
+        double want = scale * (e > 0 ? e : alpha * expm1(e));
+        int p = i & ~1, wq = ha[i] / hb[i];
+        int32_t ws = (int32_t)((uint32_t)ha[p] + (uint32_t)ha[p + 1]);
+        int ok = fabs(hy[i] - want) <= 1e-6 * (1 + fabs(want)) && hq[i] == wq && hs[i] == ws && hm[i] == (ha[i] < hb[i] ? hb[i] : ha[i]) &&
+                 hl[i] == (ha[i] < hb[i]);
+        if (!ok && bad++ < 3)
+            TT_CHECK(0, "cx_map[%d] of %g, %d, %d: %.9g %d %d %d %d, want %.9g %d %d %d %d", i, hx[i], ha[i], hb[i], hy[i], hq[i], hs[i], hm[i], hl[i], want, wq, ws,
+                     ha[i] < hb[i] ? hb[i] : ha[i], ha[i] < hb[i]);
+    }
+    TT_CHECK(!bad, "cx_map: %d of %d elements wrong", bad, N);
+    tile_free(dx), tile_free(dy), tile_free(da), tile_free(db), tile_free(dq), tile_free(ds), tile_free(dm), tile_free(dl);
+}
+
 static void test_print(void) {
     int32_t hx[8];
     int n = (int)tt_int(-100000, 100000);
@@ -719,6 +795,7 @@ int main()
     test_misc(8, 16);
     test_misc(16, 4);
     test_print();
+    test_map();
     test_bad_calls();
     return tt_finish("test_cxx");
 }
