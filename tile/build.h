@@ -1820,6 +1820,7 @@ static void tile__map(const char *file, int line, const char *what, tl_map_fn fn
     tile__func *f = tile__b->f;
     int outer = tile__b->cur, reg = tile__new_region(f, -1, outer), argv[TILE__MAP_MAX];
     tl_t x[TILE__MAP_MAX], o[TILE__MAP_MAX];
+    for (int j = 0; j < TILE__MAP_MAX; j++) x[j].id = 0, x[j].build = 0;   /* read past the operands: no value, an error */
     for (int k = 0; k < n; k++)
         for (int j = 0; j < pack; j++) {
             tile__type at = tile__scalar_type(tile__dty(ids[k]));
