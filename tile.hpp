@@ -482,6 +482,23 @@ inline tensor inline_asm_elementwise(const char *asm_text, const char *constrain
     args.get(h, a);
     return tensor(tl_inline_asm_elementwise_at(h.file, h.line, asm_text, constraints, n, a, dtype, is_pure, pack));
 }
+/* several results (Triton's tuple of dtypes; 2 to 8), traced now:
+     auto [q, r] = tl::inline_asm_elementwise("div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", {a, b},
+                                              {tl::int32, tl::int32}, true, 1); */
+template <std::size_t N>
+std::array<tensor, N> inline_asm_elementwise(const char *asm_text, const char *constraints, held_list args, const tl_dtype (&dtypes)[N], bool is_pure,
+                                             int pack, TL__CXX_AT) {
+    static_assert(N >= 2 && N <= 8, "tl::inline_asm_elementwise: 2 to 8 results (one: a dtype, not a list)");
+    here h = detail::use(TL__CXX_HERE);
+    tl_t a[TL_MAX_RANK + 1], out[N];
+    int n = args.count(h);
+    args.get(h, a);
+    for (std::size_t k = 0; k < N; k++) out[k] = tl_t{0, 0};
+    tl_inline_asm_elementwise_n_at(h.file, h.line, asm_text, constraints, n, a, (int)N, dtypes, is_pure, pack, out);
+    std::array<tensor, N> r;
+    for (std::size_t k = 0; k < N; k++) r[k] = tensor(out[k]);
+    return r;
+}
 /* Triton's softmax */
 template <class X> auto softmax(X &&x, int axis, TL__CXX_AT) {
     return detail::make(TL__CXX_HERE, [axis](here h, const tl_t *v) { return tl_softmax_at(h.file, h.line, v[0], axis); }, std::forward<X>(x));

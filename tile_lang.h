@@ -572,21 +572,36 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);
 
 /* Triton's inline_asm_elementwise: tl_inline_asm_elementwise(asm, constraints, (args...), dtype, is_pure, pack)
-   runs the PTX text `asm` once per element (once per `pack` elements, packed
-   into 32-bit registers) of the operands broadcast to one shape: $0 names the
-   result, $1, $2, ... the operands; constraints are LLVM's, "=r,r,r": one
-   letter for the result, then one an operand, by dtype (h 16-bit, r 32-bit
-   and 8-bit, l 64-bit, f f32, d f64; r for every packed one), checked at this
-   line. is_pure 0 keeps it where it is written (asm volatile); pack is 1, 2
-   (16-bit values) or 4 (8-bit values). The interpreter cannot run PTX: a
-   kernel with one is TILE_ERR_NODEVICE there (its PTX still compiles with
-   TILE_ARCH); one result only (Triton's tuple of dtypes: not yet). */
+   runs the PTX text `asm` once per element (once per `pack` elements) of the
+   operands broadcast to one shape: $0 names the result, $1, $2, ... the
+   operands; constraints are LLVM's, "=r,r,r": one letter for the result,
+   then one an operand, by dtype (h 16-bit, r 32-bit and 8-bit, l 64-bit, f
+   f32, d f64), checked at this line. With pack p (a power of two up to 16),
+   as Triton's: a register holds as many of a value's p elements as 32 bits
+   do (4 8-bit, 2 16-bit, at most p; two 8-bit ones are an h register), so
+   each result and operand takes p / that many registers, each its own $k
+   and letter ("=r,=r,=r,=r,r" for an f32 result of an u8 operand, pack 4).
+   is_pure 0 keeps it where it is written (asm volatile). Several results
+   (Triton's tuple of dtypes, up to 8):
+     static const tl_dtype dts[2] = {TL_I32, TL_F32};
+     tl_t r[2];
+     tl_inline_asm_elementwise_n("...", "=r,=f,r", (x), 2, dts, 1, 1, r);
+   $0.. the results' registers in order, then the operands'. The interpreter
+   cannot run PTX: a kernel with one is TILE_ERR_NODEVICE there (its PTX
+   still compiles with TILE_ARCH). */
 #define tl_inline_asm_elementwise(asm_text, constraints, args, dtype, is_pure, pack)                     \
     (TILE__MAP(TL__PUSHV, TILE__ID args), tl__inline_asm_stk(TL__HERE, (asm_text), (constraints), TILE__NARG args, \
                                                              (dtype), (is_pure), (pack)))
+#define tl_inline_asm_elementwise_n(asm_text, constraints, args, nres, dtypes, is_pure, pack, out)                   \
+    (TILE__MAP(TL__PUSHV, TILE__ID args), tl__inline_asm_n_stk(TL__HERE, (asm_text), (constraints), TILE__NARG args, (nres), \
+                                                               (dtypes), (is_pure), (pack), (out)))
 tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
                                   tl_dtype dtype, int is_pure, int pack);
+void tl_inline_asm_elementwise_n_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args, int nres,
+                                    const tl_dtype *dtypes, int is_pure, int pack, tl_t *out);
 tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack);
+void tl__inline_asm_n_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, int nres, const tl_dtype *dtypes, int is_pure,
+                          int pack, tl_t *out);
 
 /* exp(x - max) / sum(exp(x - max)) along axis (TL_ALL: the whole tile) */
 #define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))

@@ -10,7 +10,7 @@
    tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
    profile scopes, tl::map_elementwise with a capture, a pack and several
-   results): each kernel's IR against its C twin's (cxx_twins.c,
+   results, tl::inline_asm_elementwise of two results): each kernel's IR against its C twin's (cxx_twins.c,
    compiled as C), its results against C references, and misuses at their
    lines. Random inputs, float64 references, outputs poisoned before each
    launch. */
@@ -85,6 +85,21 @@ TILE_KERNEL(cx_asm, (tl_ptr_i32, x), (tl_ptr_i32, y), (tl_ptr_i32, out))
     tl::tensor offs = tl::arange(0, 64);
     tl::tensor r = tl::inline_asm_elementwise("add.s32 $0, $1, $2;", "=r,r,r", {tl::load(x + offs), tl::load(y + offs)}, tl::int32, true, 1);
     tl::store(out + offs, r + 1);
+}
+
+/* inline PTX of two results, twice: an i32 quotient and remainder by 7 (their
+   sum stored), and, from u8 bytes packed 4 to a register, each byte as an
+   i32 and as an f32 (Triton's registers of a pack); beside its C twin */
+TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr_f32, f))
+{
+    tl::tensor offs = tl::arange(0, 64);
+    auto [q, r] = tl::inline_asm_elementwise("div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", {tl::load(x + offs), 7}, {tl::int32, tl::int32},
+                                             true, 1);
+    tl::store(qr + offs, q * 7 + r);
+    auto w = tl::inline_asm_elementwise("bfe.u32 $0, $8, 0, 8;\n\tbfe.u32 $1, $8, 8, 8;\n\tbfe.u32 $2, $8, 16, 8;\n\tbfe.u32 $3, $8, 24, 8;\n\t"
+                                        "cvt.rn.f32.u32 $4, $0;\n\tcvt.rn.f32.u32 $5, $1;\n\tcvt.rn.f32.u32 $6, $2;\n\tcvt.rn.f32.u32 $7, $3;",
+                                        "=r,=r,=r,=r,=f,=f,=f,=f,r", {tl::load(b + offs)}, {tl::int32, tl::float32}, true, 4);
+    tl::store(f + offs, w[1] + w[0].to(tl::float32));
 }
 
 /* ---- the calls with several operands or results, each kernel beside its C
@@ -439,6 +454,38 @@ static void check_twin(tile_kernel *cxx, const tile_launch *o, const char *confi
              b.substr(sb, eb == std::string::npos ? std::string::npos : eb - sb).c_str());
 }
 
+/* cx_asm_n: its IR is its C twin's; its PTX has both instructions; on a GPU
+   x == (x / 7) * 7 + x % 7 and f = 2 * the byte, else the interpreter's refusal */
+static void test_asm_n(void) {
+    int32_t hx[64], hq[64];
+    uint8_t hb[64];
+    float hf[64];
+    for (int i = 0; i < 64; i++) hx[i] = (int32_t)tt_int(-1000000, 1000000), hb[i] = (uint8_t)tt_int(0, 255);
+    int32_t *x = (int32_t *)tile_malloc(sizeof hx), *q = (int32_t *)tile_malloc(sizeof hq);
+    uint8_t *b = (uint8_t *)tile_malloc(sizeof hb);
+    float *f = (float *)tile_malloc(sizeof hf);
+    TT_CHECK(x && q && b && f, "tile_malloc");
+    if (!x || !q || !b || !f) return;
+    tile_memcpy_htod(x, hx, sizeof hx), tile_memcpy_htod(b, hb, sizeof hb), tile_memset(q, 0xA5, sizeof hq), tile_memset(f, 0xA5, sizeof hf);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_asm_n), o, "grid 1");
+    char *ptx = nullptr;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(cx_asm_n), o, "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "rem.s32 ") && strstr(ptx, "bfe.u32 "), "cx_asm_n's PTX: %s",
+             st == TILE_OK ? "no rem.s32 or bfe.u32" : tile_last_error());
+    tile_free_text(ptx);
+    st = cx_asm_n(o, x, b, q, f);
+    if (strcmp(tile_backend_name(), "interp") == 0) {
+        TT_CHECK(st == TILE_ERR_NODEVICE, "cx_asm_n in the interpreter: %s, want TILE_ERR_NODEVICE", tile_status_id(st));
+    } else {
+        TT_CHECK(st == TILE_OK, "cx_asm_n: %s", tile_last_error());
+        tile_memcpy_dtoh(hq, q, sizeof hq), tile_memcpy_dtoh(hf, f, sizeof hf);
+        for (int i = 0; i < 64; i++)
+            TT_CHECK(hq[i] == hx[i] && hf[i] == 2.0f * hb[i], "cx_asm_n[%d]: %d and %g, want %d and %g", i, hq[i], hf[i], hx[i], 2.0 * hb[i]);
+    }
+    tile_free(x), tile_free(q), tile_free(b), tile_free(f);
+}
+
 /* x -> m x + c composed, (m1, c1) then (m2, c2), mod 2^32 */
 static void affine_ref(uint32_t *m, uint32_t *c, uint32_t m2, uint32_t c2) {
     *c = m2 * *c + c2;
@@ -783,6 +830,7 @@ int main()
 {
     tt_seed();
     test_asm();
+    test_asm_n();
     test_rows(1);
     test_rows(0);
     test_dot();

@@ -2064,82 +2064,157 @@ static char tile__asm_class(tl_dtype t) {
     default: return 0;
     }
 }
-/* Triton's inline_asm_elementwise: "=c,c,..." against the dtypes (a packed
-   operand is r), the operands broadcast to one shape */
-tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
-                                  tl_dtype dtype, int is_pure, int pack) {
-    const char *what = "tl_inline_asm_elementwise";
+/* Triton's rule for a value of dtype t in a run of pack elements: as many
+   of them a register as 32 bits hold (at most pack, at least 1), so pack /
+   that many registers; a register of several is h (two 8-bit ones) or r,
+   one of one element its dtype's class */
+static int tile__asm_per_reg(tl_dtype t, int pack) {
+    int k = 32 / (int)tile__dt[t].bits;
+    return k < 1 ? 1 : k < pack ? k : pack;
+}
+static char tile__asm_reg_class(tl_dtype t, int pack) {
+    int k = tile__asm_per_reg(t, pack);
+    return k == 1 ? tile__asm_class(t) : k * tile__dt[t].bits == 16 ? 'h' : 'r';
+}
+#define TILE__ASM_MAX_REGS 64   /* registers of one instruction, results and operands */
+/* Triton's inline_asm_elementwise with nres results (a tuple of dtypes):
+   "=c,...,c,..." against the dtypes (per result, then per operand, pack /
+   per-register registers of its class), the operands broadcast to one shape */
+static void tile__inline_asm(const char *file, int line, const char *what, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                             int nres, const tl_dtype *dtypes, int is_pure, int pack, tl_t *out) {
     int ids[9];
-    if (n < 0 || n > 8) return tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (0 to 8)", what, n);
+    for (int r = 0; r < nres && r < 8; r++) out[r] = tile__poison;
+    if (n < 0 || n > 8) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (0 to 8)", what, n);
+        return;
+    }
     for (int k = 0; k < n; k++) {
         ids[k] = tile__use(file, line, what, args[k]);
-        if (!ids[k]) return tile__poison;
+        if (!ids[k]) return;
         if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
     }
-    if (!tile__b) return tile__poison;
-    if (!asm_text || !constraints) return tile__berr(TILE_ERR_VALUE, file, line, "%s: the %s is NULL", what, asm_text ? "constraints string" : "asm text");
-    if (pack != 1 && pack != 2 && pack != 4) return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d (1, 2 or 4)", what, pack);
-    if ((unsigned)dtype >= (unsigned)TL_PTR || !tile__asm_class(dtype))
-        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the result's dtype %s is not an integer or float of 8 to 64 bits", what,
-                          (unsigned)dtype < (unsigned)TL_DTYPE_COUNT_ ? tile__dt[dtype].name : "?");
-    /* the shape of all, and each operand's register class */
-    tile__type sh = *tile__ty(n ? ids[0] : 0), out;
+    if (!tile__b) return;
+    if (nres < 1 || nres > 8) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d results (1 to 8)", what, nres);
+        return;
+    }
+    if (!dtypes) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the results' dtypes are NULL", what);
+        return;
+    }
+    if (!asm_text || !constraints) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the %s is NULL", what, asm_text ? "constraints string" : "asm text");
+        return;
+    }
+    if (!tile__is_pow2(pack) || pack > 16) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d (a power of two up to 16)", what, pack);
+        return;
+    }
+    for (int r = 0; r < nres; r++)
+        if ((unsigned)dtypes[r] >= (unsigned)TL_PTR || !tile__asm_class(dtypes[r])) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: result %d's dtype %s is not an integer or float of 8 to 64 bits", what, r,
+                       (unsigned)dtypes[r] < (unsigned)TL_DTYPE_COUNT_ ? tile__dt[dtypes[r]].name : "?");
+            return;
+        }
+    /* the shape of all, and what each result and operand takes: regs[k] registers of class want[k] */
+    tile__type sh = *tile__ty(n ? ids[0] : 0), bs;
     if (n == 0) sh.rank = 0;
-    char want[10];
-    for (int k = 0; k <= n; k++) {
-        tl_dtype t = k ? tile__dty(ids[k - 1]) : dtype;
+    char want[16];
+    int regs[16], total = 0;
+    for (int k = 0; k < nres + n; k++) {
+        tl_dtype t = k < nres ? dtypes[k] : tile__dty(ids[k - nres]);
         char sd[96];
-        if (k && !tile__asm_class(t))
-            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (inline asm takes integers and floats of 8 to 64 bits)", what, k,
-                              tile__tys(ids[k - 1], sd));
-        if (pack > 1 && tile__dt[t].bits * (unsigned)pack != 32)
-            return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d packs %s values into 32-bit registers, %d bits each: %s is %u bits", what, pack,
-                              k ? "every operand's and the result's" : "the result's", 32 / pack, tile__dt[t].name, tile__dt[t].bits);
-        want[k] = pack > 1 ? 'r' : tile__asm_class(t);
-        if (k && k > 1 && !tile__bshape(&sh, tile__ty(ids[k - 1]), &out)) {
+        if (k >= nres && !tile__asm_class(t)) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (inline asm takes integers and floats of 8 to 64 bits)", what, k - nres + 1,
+                       tile__tys(ids[k - nres], sd));
+            return;
+        }
+        want[k] = tile__asm_reg_class(t, pack);
+        regs[k] = pack / tile__asm_per_reg(t, pack);
+        total += regs[k];
+        if (k > nres && !tile__bshape(&sh, tile__ty(ids[k - nres]), &bs)) {
             char s1[96], s2[96];
-            return tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k,
-                              tile__shape_str(tile__ty(ids[k - 1]), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k - nres + 1,
+                       tile__shape_str(tile__ty(ids[k - nres]), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+            return;
         }
-        if (k > 1) sh = out;
+        if (k > nres) sh.rank = bs.rank, memcpy(sh.shape, bs.shape, sizeof sh.shape);
     }
-    if (!tile__check_shape(file, line, what, &sh)) return tile__poison;
-    /* the constraints: "=c" for the result, then one letter an operand, comma-separated */
+    if (total > TILE__ASM_MAX_REGS) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d takes %d registers for its results and operands, more than %d", what, pack, total, TILE__ASM_MAX_REGS);
+        return;
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return;
+    /* the constraints: "=c" a result register, then "c" an operand register, comma-separated */
     const char *c = constraints;
-    for (int k = 0; k <= n; k++) {
-        while (*c == ' ') c++;
-        int eq = *c == '=';
-        c += eq;
-        char got = *c ? *c++ : 0;
-        while (*c == ' ') c++;
-        if (eq != (k == 0) || got != want[k] || (k < n ? *c != ',' : *c != 0)) {
-            char expect[32];
-            size_t at = 0;
-            for (int j = 0; j <= n; j++) at += (size_t)snprintf(expect + at, sizeof expect - at, "%s%s%c", j ? "," : "", j ? "" : "=", want[j]);
-            return tile__berr(TILE_ERR_VALUE, file, line, "%s: constraints \"%.40s\": the dtypes%s take \"%s\" (h 16-bit, r 32-bit, l 64-bit, f f32, d f64)",
-                              what, constraints, pack > 1 ? " packed" : "", expect);
+    int bad = 0, at = 0;
+    for (int k = 0; k < nres + n && !bad; k++)
+        for (int j = 0; j < regs[k] && !bad; j++, at++) {
+            while (*c == ' ') c++;
+            int eq = *c == '=';
+            c += eq;
+            char got = *c ? *c++ : 0;
+            while (*c == ' ') c++;
+            bad = eq != (k < nres) || got != want[k] || (at + 1 < total ? *c != ',' : *c != 0);
+            if (at + 1 < total && !bad) c++;
         }
-        if (k < n) c++;
+    if (bad) {
+        char expect[TILE__ASM_MAX_REGS * 3 + 8];
+        size_t e = 0;
+        for (int k = 0; k < nres + n; k++)
+            for (int j = 0; j < regs[k]; j++) e += (size_t)snprintf(expect + e, sizeof expect - e, "%s%s%c", e ? "," : "", k < nres ? "=" : "", want[k]);
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: constraints \"%.60s\": the dtypes%s take \"%s\" (h 16-bit, r 32-bit, l 64-bit, f f32, d f64; %s)", what,
+                   constraints, pack > 1 ? " packed" : "", expect,
+                   pack > 1 ? "a register holds as many of a pack's elements as 32 bits do" : "a result's registers, then an operand's");
+        return;
     }
-    tile__type rt = sh;
-    rt.dtype = dtype;
-    rt.elem = TL_VOID;
+    tile__type rt[8];
+    for (int r = 0; r < nres; r++) {
+        rt[r] = sh;
+        rt[r].dtype = dtypes[r];
+        rt[r].elem = TL_VOID;
+    }
     for (int k = 0; k < n; k++) ids[k] = tile__bcast(ids[k], &sh, file, line);
-    int r = tile__emit1(TILE__OP_INLINE_ASM, ids, n, rt, file, line);
-    tile__op *op = tile__defop(r);
-    op->i[0] = is_pure != 0;
-    op->i[1] = pack;
-    op->s = tile__func_str(tile__b->f, asm_text);
-    return tile__mk(r);
+    int op = tile__emit(TILE__OP_INLINE_ASM, ids, n, rt, nres, file, line);
+    tile__func *f = tile__b->f;
+    if (f->nomem) return;
+    f->ops[op].i[0] = is_pure != 0;
+    f->ops[op].i[1] = pack;
+    f->ops[op].s = tile__func_str(f, asm_text);
+    for (int r = 0; r < nres; r++) out[r] = tile__mk(f->ops[op].res + r);
 }
-tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack) {
-    tl_t a[9];
+tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                                  tl_dtype dtype, int is_pure, int pack) {
+    tl_t out = tile__poison;
+    tile__inline_asm(file, line, "tl_inline_asm_elementwise", asm_text, constraints, n, args, 1, &dtype, is_pure, pack, &out);
+    return out;
+}
+void tl_inline_asm_elementwise_n_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args, int nres,
+                                    const tl_dtype *dtypes, int is_pure, int pack, tl_t *out) {
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_inline_asm_elementwise_n: the results' array is NULL");
+        return;
+    }
+    tile__inline_asm(file, line, "tl_inline_asm_elementwise_n", asm_text, constraints, n, args, nres, dtypes, is_pure, pack, out);
+}
+/* the operands from the stack (tile_lang.h's macros push them in order) */
+static void tile__asm_pop(const char *file, int line, int n, tl_t *a) {
     int m = n < 0 ? 0 : n > 9 ? 9 : n;
     for (int k = n - 1; k >= 0; k--) {
         tl_t v = tile__pop(file, line);
         if (k < m) a[k] = v;
     }
+}
+tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack) {
+    tl_t a[9];
+    tile__asm_pop(file, line, n, a);
     return tl_inline_asm_elementwise_at(file, line, asm_text, constraints, n, a, dtype, is_pure, pack);
+}
+void tl__inline_asm_n_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, int nres, const tl_dtype *dtypes, int is_pure,
+                          int pack, tl_t *out) {
+    tl_t a[9];
+    tile__asm_pop(file, line, n, a);
+    tl_inline_asm_elementwise_n_at(file, line, asm_text, constraints, n, a, nres, dtypes, is_pure, pack, out);
 }
 void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
     int c = tile__use(file, line, "tl_device_assert", cv);

@@ -605,7 +605,7 @@ static char *tile__print_func(const tile__func *f) {
      yield, condition values = after args = results; MAP's operands and
      results have one shape, its block arguments are its operands' scalars
      (pack of each) and its yield its results';
-   - EW operands have the result's shape, comparisons give i1, PTR_ADD
+   - EW operands have the result's shape (inline asm's results one shape), comparisons give i1, PTR_ADD
      gives a pointer to the pointer operand's pointee.
    The walk marks values as in scope while it is inside their region, so
    "defined before use" and "in scope" are one lookup. */
@@ -791,14 +791,16 @@ static int tile__v_op(tile__vctx *c, int id) {
     }
 
     if ((o->code == TILE__OP_MAKE_DESC || o->code == TILE__OP_DESC_LOAD || o->code == TILE__OP_DESC_STORE) && tile__v_desc(f, o)) return 1;
-    if ((fl & TILE__F_EW) && o->nres == 1) {
+    if ((fl & TILE__F_EW) && o->nres >= 1) {   /* (several: inline asm's, each of the one shape) */
         const tile__type *rt = &f->vals[o->res].t;
-        for (k = 0; k < o->nopnd; k++)
-            if (!tile__same_shape(&f->vals[a[k]].t, rt)) {
+        for (k = 0; k < o->nopnd + o->nres - 1; k++) {
+            const tile__type *t = &f->vals[k < o->nopnd ? a[k] : o->res + 1 + k - o->nopnd].t;
+            if (!tile__same_shape(t, rt)) {
                 char bx[160], by[160];
-                return tile__vfail(f, o, "%s: operand %d is %s, the result %s", nm, k,
-                                   tile__type_str(&f->vals[a[k]].t, bx, sizeof bx), tile__type_str(rt, by, sizeof by));
+                return tile__vfail(f, o, "%s: %s %d is %s, the result %s", nm, k < o->nopnd ? "operand" : "result", k < o->nopnd ? k : 1 + k - o->nopnd,
+                                   tile__type_str(t, bx, sizeof bx), tile__type_str(rt, by, sizeof by));
             }
+        }
         if ((fl & TILE__F_CMP) && rt->dtype != TL_I1)
             return tile__vfail(f, o, "%s: a comparison gives %s, not i1", nm, tile_dtype_name(rt->dtype));
         if (o->code == TILE__OP_PTR_ADD) {

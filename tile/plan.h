@@ -393,10 +393,10 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
             } else if (op->code == TILE__OP_BROADCAST) {
                 if (lay[o[0]].kind == TILE__LAYOUT_SLICE && tile__slice_bcast(&lay[o[0]], &f->vals[op->res].t, nthreads, &L))
                     changed |= tile__mk_mma(lay, op->res, &L);
-            } else if (((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) || op->code == TILE__OP_HINT ||
+            } else if (((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD) || op->code == TILE__OP_HINT ||
                        (op->code == TILE__OP_MAP && op->i[0] == 1)) {
-                /* the first MMA operand's layout, else the first slice one's (every result of a map_elementwise's
-                   without packs: its operands are read in its results' layout) */
+                /* the first MMA operand's layout, else the first slice one's (every result of an inline asm's, or
+                   of a map_elementwise's without packs: their operands are read in their results' layout) */
                 const tile__layout *from = NULL;
                 for (int q = 0; q < 2 && !from; q++)
                     for (int j = 0; j < op->nopnd && !from; j++)

@@ -158,7 +158,7 @@ enum {
     X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick") \
     X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")       \
     X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")     \
-    X(ASM,       "k flags picks: tl_inline_asm_elementwise(the k-th PTX form, operands cast); k >= 250: a bad one") \
+    X(ASM,       "k flags picks: tl_inline_asm_elementwise(_n)(the k-th PTX form, operands cast); k >= 250: a bad one") \
     X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
@@ -680,26 +680,32 @@ static void fz_bitcast(void) {
 }
 
 /* The inline PTX forms of FZ_ASM: each valid for its dtypes (rt the
-   result's, at every operand's, n operands, packed by pack), as
-   tests/test_ops_asm.c runs them on a GPU. */
-static const struct { const char *asm_text, *cons; tl_dtype rt, at; int n, pack; } fz_asm_forms[] = {
-    {"add.s32 $0, $1, $2;", "=r,r,r", TL_I32, TL_I32, 2, 1},
-    {"neg.s32 $0, $1;", "=r,r", TL_I8, TL_I8, 1, 1},   /* 8-bit, widened */
-    {"shl.b32 $0, $1, 3;\n\tand.b32 $0, $0, 0xF8F8F8F8;", "=r,r", TL_U8, TL_U8, 1, 4},
-    {"xor.b32 $0, $1, $2;", "=r,r,r", TL_I8, TL_I8, 2, 4},
-    {"neg.f16 $0, $1;", "=h,h", TL_F16, TL_F16, 1, 1},
-    {"xor.b32 $0, $1, 0x80008000;", "=r,r", TL_BF16, TL_BF16, 1, 2},
-    {"and.b32 $0, $1, $2;", "=r,r,r", TL_U16, TL_U16, 2, 2},
-    {"min.u16 $0, $1, $2;", "=h,h,h", TL_U16, TL_U16, 2, 1},
-    {"add.s64 $0, $1, $2;", "=l,l,l", TL_I64, TL_I64, 2, 1},
-    {"mov.b64 $0, $1;", "=l,l", TL_U64, TL_U64, 1, 1},
-    {"add.u32 $0, $1, $2;\n\tadd.u32 $0, $0, $3;", "=r,r,r,r", TL_U32, TL_U32, 3, 1},
-    {"fma.rn.f32 $0, $1, $2, $3;", "=f,f,f,f", TL_F32, TL_F32, 3, 1},
-    {"abs.f32 $0, $1;", "=f,f", TL_F32, TL_F32, 1, 1},
-    {"mul.f64 $0, $1, $1;", "=d,d", TL_F64, TL_F64, 1, 1},
-    {"cvt.rn.f32.s32 $0, $1;", "=f,r", TL_F32, TL_I32, 1, 1},
-    {"cvt.f32.f16 $0, $1;", "=f,h", TL_F32, TL_F16, 1, 1},
-    {"cvt.rzi.s64.f64 $0, $1;", "=l,d", TL_I64, TL_F64, 1, 1},
+   result's, at every operand's, n operands, packed by pack; the last ones
+   with nres 2 results, the second rt2, or registers of several elements),
+   as tests/test_ops_asm.c runs them on a GPU. */
+static const struct { const char *asm_text, *cons; tl_dtype rt, at; int n, pack, nres; tl_dtype rt2; } fz_asm_forms[] = {
+    {"add.s32 $0, $1, $2;", "=r,r,r", TL_I32, TL_I32, 2, 1, 1, TL_VOID},
+    {"neg.s32 $0, $1;", "=r,r", TL_I8, TL_I8, 1, 1, 1, TL_VOID},   /* 8-bit, widened */
+    {"shl.b32 $0, $1, 3;\n\tand.b32 $0, $0, 0xF8F8F8F8;", "=r,r", TL_U8, TL_U8, 1, 4, 1, TL_VOID},
+    {"xor.b32 $0, $1, $2;", "=r,r,r", TL_I8, TL_I8, 2, 4, 1, TL_VOID},
+    {"neg.f16 $0, $1;", "=h,h", TL_F16, TL_F16, 1, 1, 1, TL_VOID},
+    {"xor.b32 $0, $1, 0x80008000;", "=r,r", TL_BF16, TL_BF16, 1, 2, 1, TL_VOID},
+    {"and.b32 $0, $1, $2;", "=r,r,r", TL_U16, TL_U16, 2, 2, 1, TL_VOID},
+    {"min.u16 $0, $1, $2;", "=h,h,h", TL_U16, TL_U16, 2, 1, 1, TL_VOID},
+    {"add.s64 $0, $1, $2;", "=l,l,l", TL_I64, TL_I64, 2, 1, 1, TL_VOID},
+    {"mov.b64 $0, $1;", "=l,l", TL_U64, TL_U64, 1, 1, 1, TL_VOID},
+    {"add.u32 $0, $1, $2;\n\tadd.u32 $0, $0, $3;", "=r,r,r,r", TL_U32, TL_U32, 3, 1, 1, TL_VOID},
+    {"fma.rn.f32 $0, $1, $2, $3;", "=f,f,f,f", TL_F32, TL_F32, 3, 1, 1, TL_VOID},
+    {"abs.f32 $0, $1;", "=f,f", TL_F32, TL_F32, 1, 1, 1, TL_VOID},
+    {"mul.f64 $0, $1, $1;", "=d,d", TL_F64, TL_F64, 1, 1, 1, TL_VOID},
+    {"cvt.rn.f32.s32 $0, $1;", "=f,r", TL_F32, TL_I32, 1, 1, 1, TL_VOID},
+    {"cvt.f32.f16 $0, $1;", "=f,h", TL_F32, TL_F16, 1, 1, 1, TL_VOID},
+    {"cvt.rzi.s64.f64 $0, $1;", "=l,d", TL_I64, TL_F64, 1, 1, 1, TL_VOID},
+    {"div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", TL_I32, TL_I32, 2, 1, 2, TL_I32},
+    {"neg.s32 $0, $2;\n\tcvt.rn.f32.s32 $1, $2;", "=r,=f,r", TL_I32, TL_I32, 1, 1, 2, TL_F32},
+    {"bfe.u32 $0, $4, 0, 8;\n\tbfe.u32 $1, $4, 8, 8;\n\tbfe.u32 $2, $4, 16, 8;\n\tbfe.u32 $3, $4, 24, 8;", "=r,=r,=r,=r,r", TL_I32, TL_U8, 1, 4, 1, TL_VOID},
+    {"add.s64 $0, $4, 1;\n\tadd.s64 $1, $5, 1;\n\tshl.b64 $2, $4, 1;\n\tshl.b64 $3, $5, 1;", "=l,=l,=l,=l,l,l", TL_I64, TL_I64, 1, 2, 2, TL_I64},
+    {"not.b16 $0, $1;", "=h,h", TL_U8, TL_U8, 1, 2, 1, TL_VOID},
 };
 enum { FZ_NASM = (int)(sizeof fz_asm_forms / sizeof fz_asm_forms[0]) };
 /* k flags picks: form k % FZ_NASM, pure = flags & 1, through the stack
@@ -707,7 +713,8 @@ enum { FZ_NASM = (int)(sizeof fz_asm_forms / sizeof fz_asm_forms[0]) };
    dtype unless (flags >> 2) % 8 == 7. k >= 250 breaks form flags % FZ_NASM
    (flags & 32 picks the variant): 250 a NULL asm text or constraints, 251
    an empty one, 252 another form's constraints, 253 a bad pack, 254 too many
-   operands, 255 a result dtype inline asm does not take. The interpreter
+   operands, 255 a result dtype inline asm does not take (the first). Forms
+   of two results go through the _n calls and push both. The interpreter
    refuses every kernel with one (TILE_ERR_NODEVICE); PTX mode compiles it. */
 static void fz_inline_asm(void) {
     static const int bad_packs[6] = {3, 0, -1, 8, 2, 4};
@@ -734,7 +741,18 @@ static void fz_inline_asm(void) {
         xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
         if ((f >> 2) % 8 != 7) xs[i] = tl_cast_at(FZ_AT, xs[i], fz_asm_forms[form].at);
     }
-    if (f & 2) {
+    if (fz_asm_forms[form].nres == 2) {   /* several results: the _n calls, both pushed */
+        tl_dtype rts[2] = {rt, fz_asm_forms[form].rt2};
+        tl_t out[2] = {{0, 0}, {0, 0}};
+        if (f & 2) {
+            for (int i = 0; i < n; i++) tl__push(xs[i]);
+            tl__inline_asm_n_stk(FZ_AT, asm_text, cons, n, 2, rts, (int)(f & 1), pack, out);
+        } else {
+            tl_inline_asm_elementwise_n_at(FZ_AT, asm_text, cons, n, xs, 2, rts, (int)(f & 1), pack, out);
+        }
+        fz_push(out[0]);
+        fz_push(out[1]);
+    } else if (f & 2) {
         for (int i = 0; i < n; i++) tl__push(xs[i]);
         fz_push(tl__inline_asm_stk(FZ_AT, asm_text, cons, n, rt, (int)(f & 1), pack));
     } else {
