@@ -12,8 +12,10 @@
    counts are the element's own; packs of 1, 2, 4 and 8 whose function mixes
    the pack's elements (so which elements form a pack is checked) at several
    num_warps; a map of a tl_dot's result (tensor-core layout on a GPU);
-   every dtype through a branchy max/min. Then each misuse: an error with
-   its id at the user's line. With TILE_ARCH every launch also compiles. */
+   every dtype through a branchy max/min; the layouts of packs for every
+   thread; TILE_MAX_UNROLL counting the function once per element a thread
+   holds. Then each misuse: an error with its id at the user's line. With
+   TILE_ARCH every launch also compiles. */
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 
@@ -484,6 +486,36 @@ static void test_dtypes(void) {
     }
 }
 
+/* ---- TILE_MAX_UNROLL counts the function once per element a thread holds ------------------------ */
+/* K steps r = 3 r + k: about 3K scalars in the function, each emitted once per element; 4096
+   elements on one warp are 128 a thread, 150 steps past 16384 (the tile's own values are 1000);
+   on 16 warps 8 a thread: it compiles */
+static tl_t chain(const tl_t *x) {
+    tl_t r = x[0];
+    for (int k = 0; k < TL_META(K); k++) r = tl_add(tl_mul(r, 3), k);
+    return r;
+}
+TILE_KERNEL(map_unroll, (tl_ptr_i32, x))
+{
+    tl_t offs = tl_arange(0, 4096);
+    tl_store(tl_add(x, offs), tl_map_elementwise(chain, (tl_load(tl_add(x, offs)))));
+}
+static void test_unroll(void) {
+    static char dummy[8];
+    tile_arg a;
+    a.p = dummy, a.elem = TL_VOID;
+    char *ptx = NULL;
+    tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(map_unroll), TILE_OPTS(.num_warps = 1, .meta = {{"K", 150}}), &a, "sm_80", &ptx);
+    const tile_error *e = tile_last_error_info();
+    TT_CHECK(st == TILE_ERR_BLOCK && !ptx && strstr(e->message, "more than TILE_MAX_UNROLL=16384"),
+             "a function of 450 scalars over 4096 elements on one warp: want TILE_ERR_BLOCK past TILE_MAX_UNROLL, got %s: %s", tile_status_id(st), e->message);
+    tile_free_text(ptx);
+    ptx = NULL;
+    st = tile_kernel_ptx_for(TILE_KERNEL_OF(map_unroll), TILE_OPTS(.num_warps = 16, .meta = {{"K", 150}}), &a, "sm_80", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, ".entry"), "the same on 16 warps (8 elements a thread) compiles: %s", tile_last_error());
+    tile_free_text(ptx);
+}
+
 /* ---- misuse: each an error with its id at its line ---------------------------------------------- */
 static int g_line;   /* the line of the call that fails, where the kernel makes it */
 static tl_t g_outer, g_inner, g_ptr;   /* a tile of pointers, a value made inside, the kernel's pointer */
@@ -596,6 +628,7 @@ int main(void) {
     test_pack_layouts();
     test_dot();
     test_dtypes();
+    test_unroll();
     test_misuse();
     return tt_finish("test_ops_map");
 }
