@@ -702,8 +702,8 @@ static void tile__axis_op(tile__plan *p, const tile__op *op) {
         a.constv = tile__maxi(c1, tile__maxi(c2, c3));
         break;
     }
-    default:
-        if (tile__op_flags[op->code] & TILE__F_EW) {
+    default:   /* inline asm: nothing known (a pack's results may differ where its operands do not; not pure: anything) */
+        if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_INLINE_ASM) {
             int c = last;
             for (int k = 0; k < op->nopnd; k++) c = tile__gcd(c, A[f->pool[op->opnd + k]].constv);
             a.constv = c;
