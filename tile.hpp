@@ -58,6 +58,8 @@
            tl::tensor take_b = b[0] > a[0];
            return std::array{tl::where(take_b, b[0], a[0]), tl::where(take_b, b[1], a[1])};
        });
+   So is the function of tl::map_elementwise (Triton's map_elementwise), on
+   the elements one by one: tl::map_elementwise([](tl::tensor x) { ... }, {x}).
    A call with several results (tl::split, tl::reduce_n, tl::randint4x,
    tl::philox, tl::swizzle2d, tl::broadcast, ...) is traced where it is
    called and gives them as a std::array or std::pair of tl::tensors.
@@ -479,6 +481,23 @@ inline tensor inline_asm_elementwise(const char *asm_text, const char *constrain
     int n = args.count(h);
     args.get(h, a);
     return tensor(tl_inline_asm_elementwise_at(h.file, h.line, asm_text, constraints, n, a, dtype, is_pure, pack));
+}
+/* several results (Triton's tuple of dtypes; 2 to 8), traced now:
+     auto [q, r] = tl::inline_asm_elementwise("div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", {a, b},
+                                              {tl::int32, tl::int32}, true, 1); */
+template <std::size_t N>
+std::array<tensor, N> inline_asm_elementwise(const char *asm_text, const char *constraints, held_list args, const tl_dtype (&dtypes)[N], bool is_pure,
+                                             int pack, TL__CXX_AT) {
+    static_assert(N >= 2 && N <= 8, "tl::inline_asm_elementwise: 2 to 8 results (one: a dtype, not a list)");
+    here h = detail::use(TL__CXX_HERE);
+    tl_t a[TL_MAX_RANK + 1], out[N];
+    int n = args.count(h);
+    args.get(h, a);
+    for (std::size_t k = 0; k < N; k++) out[k] = tl_t{0, 0};
+    tl_inline_asm_elementwise_n_at(h.file, h.line, asm_text, constraints, n, a, (int)N, dtypes, is_pure, pack, out);
+    std::array<tensor, N> r;
+    for (std::size_t k = 0; k < N; k++) r[k] = tensor(out[k]);
+    return r;
 }
 /* Triton's softmax */
 template <class X> auto softmax(X &&x, int axis, TL__CXX_AT) {
@@ -921,6 +940,97 @@ template <std::size_t N, class F> std::array<tensor, N> associative_scan(const t
 template <std::size_t N, class F>
 std::array<tensor, N> associative_scan(const std::array<tensor, N> &xs, int axis, F f, scan_opts o = {}, TL__CXX_AT) {
     return detail::scan_n<N>(xs.data(), axis, f, o, TL__CXX_HERE);
+}
+
+/* Triton's map_elementwise: a C++ callable (captures included) applied to
+   each element of the operands broadcast to one shape, built on rank-0
+   tl::tensors, so it may branch on them (TL_IF, TL_FOR, TL_WHILE run only
+   what an element takes):
+     tl::tensor y = tl::map_elementwise([](tl::tensor x, tl::tensor alpha) {
+         tl::tensor r = x;
+         TL_IF (x <= 0, r) { r = alpha * (tl::exp(x) - 1); }
+         return r;
+     }, {x, alpha});
+   The function takes the operands' elements one by one, or one std::array
+   of them; several results come back as a std::array of tl::tensors (it
+   returns a std::array, std::tuple or std::pair). P elements of the last
+   dim at once, as Triton's pack: tl::map_elementwise<P>(fn, {a, b}), fn
+   taking (a0, .., a(P-1), b0, ..) and returning P values a result (r0's P
+   first). The operands are held by the list and traced with the call; a
+   call of one result is traced where it is bound, of several where it is
+   written. See tile_lang.h for what the function may do. */
+namespace detail {
+struct map_ctx {
+    const void *fn;
+    here at;
+    void (*call)(const map_ctx *, const tl_t *, tl_t *);
+};
+inline thread_local const map_ctx *map_now = nullptr;
+/* out[] left {0, 0} (no function): the C builder reports a missing value */
+inline void map_tramp(const tl_t *x, tl_t *out) {
+    if (const map_ctx *c = map_now) c->call(c, x, out);
+}
+template <std::size_t M, class F, std::size_t... I> decltype(auto) map_invoke(const F &f, const tl_t *x, std::index_sequence<I...>) {
+    if constexpr (std::is_invocable_v<const F &, std::array<tensor, M>>)
+        return f(std::array<tensor, M>{tensor(x[I])...});
+    else if constexpr (std::is_invocable_v<const F &, tensor_at<I>...>)
+        return f(tensor(x[I])...);
+    else
+        static_assert(dependent_false<F>, "tl::map_elementwise: the function takes the operands' elements one by one (a0, .., b0, .. with a pack), "
+                                          "or one std::array<tl::tensor, operands x pack>");
+}
+/* how many values the function returns: one tile, or a tuple's */
+template <class R> constexpr std::size_t map_values() {
+    if constexpr (operand<bare<R>>) return 1;
+    else if constexpr (tuple_like<bare<R>>) return std::tuple_size<bare<R>>::value;
+    else return 0;
+}
+template <std::size_t M, class F> using map_ret = decltype(map_invoke<M>(std::declval<const F &>(), nullptr, std::make_index_sequence<M>{}));
+template <std::size_t K, class R, std::size_t... I> void map_results(R &&r, here h, tl_t *out, std::index_sequence<I...>) {
+    if constexpr (operand<bare<R>>) out[0] = value(std::forward<R>(r), h);
+    else ((out[I] = value(std::get<I>(std::forward<R>(r)), h)), ...);
+}
+template <std::size_t M, std::size_t K, class F> void map_call(const map_ctx *c, const tl_t *x, tl_t *out) {
+    const F &f = *static_cast<const F *>(c->fn);
+    map_results<K>(map_invoke<M>(f, x, std::make_index_sequence<M>{}), c->at, out, std::make_index_sequence<K>{});
+}
+template <std::size_t M, std::size_t K, class F> struct map_guard {
+    map_ctx ctx;
+    const map_ctx *prev;
+    map_guard(const F &f, here h) : ctx{&f, h, &map_call<M, K, F>}, prev(map_now) { map_now = &ctx; }
+    ~map_guard() { map_now = prev; }
+};
+/* the call, its operands traced first (in order); R results into out */
+template <int P, std::size_t N, class F> void map_trace(const F &f, const held *xs, tl_t *out, here h) {
+    constexpr std::size_t K = map_values<map_ret<N * P, F>>();
+    static_assert(K >= 1 && K % P == 0, "tl::map_elementwise: the function returns one value, or a std::array, std::tuple or std::pair of them: "
+                                         "pack values a result");
+    tl_t in[N];
+    for (std::size_t k = 0; k < N; k++) in[k] = xs[k].get(h);
+    map_guard<N * P, K, F> g(f, h);
+    tl_map_args o = tl_map_args();
+    o.pack = P;
+    tl_map_elementwise_n_at(h.file, h.line, map_tramp, (int)N, in, (int)(K / P), out, o);
+}
+} // namespace detail
+template <int P = 1, std::size_t N, class F> auto map_elementwise(F f, const held (&xs)[N], TL__CXX_AT) {
+    static_assert(N >= 1 && P >= 1 && P <= 16 && (P & (P - 1)) == 0, "tl::map_elementwise: operands, and a pack that is a power of two up to 16");
+    constexpr std::size_t R = detail::map_values<detail::map_ret<N * P, F>>() / P;
+    std::array<held, N> ops;
+    for (std::size_t k = 0; k < N; k++) ops[k] = xs[k];
+    if constexpr (R == 1) {
+        return detail::make(TL__CXX_HERE, [f, ops](here h, const tl_t *) {
+            tl_t out[1] = {{0, 0}};
+            detail::map_trace<P, N>(f, ops.data(), out, h);
+            return out[0];
+        });
+    } else {
+        here h = detail::use(TL__CXX_HERE);
+        tl_t out[R > 0 ? R : 1];
+        for (std::size_t r = 0; r < R; r++) out[r] = tl_t{0, 0};
+        detail::map_trace<P, N>(f, ops.data(), out, h);
+        return detail::tiles_of<R>(out);
+    }
 }
 
 /* Triton's histogram: tl::histogram(x, num_bins, {.mask = m}) (see tile_lang.h) */

@@ -572,21 +572,36 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);
 
 /* Triton's inline_asm_elementwise: tl_inline_asm_elementwise(asm, constraints, (args...), dtype, is_pure, pack)
-   runs the PTX text `asm` once per element (once per `pack` elements, packed
-   into 32-bit registers) of the operands broadcast to one shape: $0 names the
-   result, $1, $2, ... the operands; constraints are LLVM's, "=r,r,r": one
-   letter for the result, then one an operand, by dtype (h 16-bit, r 32-bit
-   and 8-bit, l 64-bit, f f32, d f64; r for every packed one), checked at this
-   line. is_pure 0 keeps it where it is written (asm volatile); pack is 1, 2
-   (16-bit values) or 4 (8-bit values). The interpreter cannot run PTX: a
-   kernel with one is TILE_ERR_NODEVICE there (its PTX still compiles with
-   TILE_ARCH); one result only (Triton's tuple of dtypes: not yet). */
+   runs the PTX text `asm` once per element (once per `pack` elements) of the
+   operands broadcast to one shape: $0 names the result, $1, $2, ... the
+   operands; constraints are LLVM's, "=r,r,r": one letter for the result,
+   then one an operand, by dtype (h 16-bit, r 32-bit and 8-bit, l 64-bit, f
+   f32, d f64), checked at this line. With pack p (a power of two up to 16),
+   as Triton's: a register holds as many of a value's p elements as 32 bits
+   do (4 8-bit, 2 16-bit, at most p; two 8-bit ones are an h register), so
+   each result and operand takes p / that many registers, each its own $k
+   and letter ("=r,=r,=r,=r,r" for an f32 result of an u8 operand, pack 4).
+   is_pure 0 keeps it where it is written (asm volatile). Several results
+   (Triton's tuple of dtypes, up to 8):
+     static const tl_dtype dts[2] = {TL_I32, TL_F32};
+     tl_t r[2];
+     tl_inline_asm_elementwise_n("...", "=r,=f,r", (x), 2, dts, 1, 1, r);
+   $0.. the results' registers in order, then the operands'. The interpreter
+   cannot run PTX: a kernel with one is TILE_ERR_NODEVICE there (its PTX
+   still compiles with TILE_ARCH). */
 #define tl_inline_asm_elementwise(asm_text, constraints, args, dtype, is_pure, pack)                     \
     (TILE__MAP(TL__PUSHV, TILE__ID args), tl__inline_asm_stk(TL__HERE, (asm_text), (constraints), TILE__NARG args, \
                                                              (dtype), (is_pure), (pack)))
+#define tl_inline_asm_elementwise_n(asm_text, constraints, args, nres, dtypes, is_pure, pack, out)                   \
+    (TILE__MAP(TL__PUSHV, TILE__ID args), tl__inline_asm_n_stk(TL__HERE, (asm_text), (constraints), TILE__NARG args, (nres), \
+                                                               (dtypes), (is_pure), (pack), (out)))
 tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
                                   tl_dtype dtype, int is_pure, int pack);
+void tl_inline_asm_elementwise_n_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args, int nres,
+                                    const tl_dtype *dtypes, int is_pure, int pack, tl_t *out);
 tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack);
+void tl__inline_asm_n_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, int nres, const tl_dtype *dtypes, int is_pure,
+                          int pack, tl_t *out);
 
 /* exp(x - max) / sum(exp(x - max)) along axis (TL_ALL: the whole tile) */
 #define tl_softmax(x, axis) tl_softmax_at(TL__HERE, TL__V(x), (axis))
@@ -806,6 +821,39 @@ tl_t tl_reduce_fn_at(const char *file, int line, tl_t x, int axis, tl_combine_fn
 void tl_reduce_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_reduce_args o);
 tl_t tl_associative_scan_at(const char *file, int line, tl_t x, int axis, tl_combine_fn fn, tl_scan_args o);
 void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs, int axis, tl_combine_n_fn fn, tl_t *out, tl_scan_args o);
+
+/* Triton's map_elementwise: a C function applied to each element of the
+   operands broadcast to one shape, built with tl_* ops on rank-0 values,
+   so that it may branch on them (TL_IF, TL_FOR, TL_WHILE on its scalars
+   run only what an element takes, where tl_where computes both sides):
+     static tl_t selu(const tl_t *x) {                   (x[0] the element, x[1] alpha's)
+         tl_t r = x[0];
+         TL_IF (tl_le(r, 0), r) { r = tl_mul(x[1], tl_sub(tl_exp(r), 1)); }
+         return r;
+     }
+     tl_t y = tl_map_elementwise(selu, (x, alpha));
+   Several results (Triton's tuple; up to 64), or pack elements at once:
+     static void divmod(const tl_t *x, tl_t *out) { ... }   (pack 2: x = a0, a1, b0, b1; out = q0, q1, r0, r1)
+     tl_t qr[2];
+     tl_map_elementwise_n(divmod, (a, b), 2, qr, .pack = 2);
+   With pack p (a power of two up to 16) the function takes p consecutive
+   elements of the last dim at once: x[k * p + j] is operand k's j-th, and
+   out[r * p + j] result r's. Each result has the dtype the function gives
+   it. The function is traced once, may read any scalar made outside it and
+   may load, but holds one element: it may not make or use a tile, store,
+   use atomics, print, assert or wait at a barrier (an error at the line
+   inside it). */
+typedef tl_t (*tl_map_fn)(const tl_t *x);
+typedef void (*tl_map_n_fn)(const tl_t *x, tl_t *out);
+typedef struct tl_map_args { int tl__none; int pack; /* 0: 1 */ } tl_map_args;
+#define tl_map_elementwise(fn, args) (TILE__MAP(TL__PUSHV, TILE__ID args), tl__map_stk(TL__HERE, (fn), TILE__NARG args))
+#define tl_map_elementwise_n(fn, args, nres, ...)                                                                  \
+    (TILE__MAP(TL__PUSHV, TILE__ID args), tl__map_n_stk(TL__HERE, (fn), TILE__NARG args, (nres), TILE__FIRST(__VA_ARGS__), \
+                                                        (tl_map_args){.tl__none = 0 TILE__REST(__VA_ARGS__)}))
+tl_t tl_map_elementwise_at(const char *file, int line, tl_map_fn fn, int n, const tl_t *args);
+void tl_map_elementwise_n_at(const char *file, int line, tl_map_n_fn fn, int n, const tl_t *args, int nres, tl_t *out, tl_map_args o);
+tl_t tl__map_stk(const char *file, int line, tl_map_fn fn, int n);
+void tl__map_n_stk(const char *file, int line, tl_map_n_fn fn, int n, int nres, tl_t *out, tl_map_args o);
 
 /* ---- random numbers (Triton 3.6's triton.language.random) -------------------------
    Philox 4x32 (Random123's; 10 rounds unless .n_rounds = n): a pure function

@@ -5,8 +5,9 @@
 # compared with its C twin's golden (tests/golden/<kernel>.ir, written from
 # examples/*.c): one kernel, one IR, whichever language and compiler built
 # it. Then what tile.hpp must refuse at compile time, each with its
-# message: an unevaluated expression used by name (an `auto` variable), and
-# a combine function of several operands that returns one value.
+# message: an unevaluated expression used by name (an `auto` variable), a
+# combine function of several operands that returns one value, and a
+# map_elementwise function of pack 2 that returns one value.
 #
 #   sh tests/cxx_tutorials.sh CC CXX...      e.g. sh tests/cxx_tutorials.sh gcc g++ clang++
 set -u
@@ -97,6 +98,17 @@ TILE_KERNEL(k, (tl_ptr_f32, x), (tl_ptr_i32, y))
 }
 CPP
     must_not_compile combine_n "returns N values" "a combine function of two operands returning one value" "says it returns N values"
+    # must not compile: a map_elementwise function with pack 2 that returns one value (it gives 2 a result)
+    cat >"$work/map_pack.cpp" <<'CPP'
+#include "tile.hpp"
+TILE_KERNEL(k, (tl_ptr_i32, x))
+{
+    tl::tensor offs = tl::arange(0, 16);
+    tl::tensor y = tl::map_elementwise<2>([](tl::tensor a0, tl::tensor a1) { return a0 + a1; }, {tl::load(x + offs)});
+    tl::store(x + offs, y);
+}
+CPP
+    must_not_compile map_pack "pack values a result" "a map_elementwise function of pack 2 returning one value" "says it returns pack values a result"
 done
 if [ "$failures" -gt 0 ]; then
     echo "$failures failure(s)"

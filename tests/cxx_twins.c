@@ -2,9 +2,10 @@
    tile.hpp spells with several operands or results (tl::reduce_n,
    tl::associative_scan_n, the 4x random calls, tl::philox, tl::swizzle2d,
    tl::histogram, tl::broadcast, tl::print, tl::assume, the profile
-   scopes, tl::dot_scaled): the same kernels written with the C macros,
-   compiled as C11 and linked into test_cxx, which compares each pair's IR
-   (source locations left out). Each twin has its C++ kernel's name, and is traced in the same
+   scopes, tl::dot_scaled, tl::map_elementwise, tl::inline_asm_elementwise of
+   two results): the same kernels written with the C macros, compiled as C11
+   and linked into test_cxx, which compares each pair's IR (source locations
+   left out). Each twin has its C++ kernel's name, and is traced in the same
    order: operands left to right, depth first, options after them. */
 #include "tile.h"
 
@@ -150,6 +151,53 @@ TILE_KERNEL(cx_print, (tl_ptr_i32, x), (tl_i32, n))
     tl_print("here");
 }
 
+/* selu scaled by a value made outside (C has no closures: the kernel hands it over in a static) */
+static tl_t g_scale;
+static tl_t scaled_selu(const tl_t *x) {
+    tl_t r = x[0];
+    TL_IF (tl_le(x[0], 0), r) { r = tl_mul(x[1], tl_sub(tl_exp(x[0]), 1)); }
+    return tl_mul(g_scale, r);
+}
+static void div_sum(const tl_t *x, tl_t *out) {
+    out[0] = tl_div(x[0], x[2]);
+    out[1] = tl_div(x[1], x[3]);
+    out[2] = tl_add(x[0], x[1]);
+    out[3] = tl_add(x[0], x[1]);
+}
+static void max_lt(const tl_t *x, tl_t *out) {
+    tl_t hi = x[1];
+    TL_IF (tl_lt(x[1], x[0]), hi) { hi = x[0]; }
+    out[0] = hi;
+    out[1] = tl_lt(x[0], x[1]);
+}
+TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i32, b), (tl_ptr_f32, y), (tl_ptr_i32, q), (tl_ptr_i32, s),
+            (tl_ptr_i32, mx), (tl_ptr_i8, lt))
+{
+    tl_t offs = tl_arange(0, B);
+    g_scale = tl_add(tl_mul(alpha, 0.5f), 1);
+    tl_t ys = tl_map_elementwise(scaled_selu, (tl_load(tl_add(x, offs)), alpha));
+    tl_store(tl_add(y, offs), ys);
+    tl_t av = tl_load(tl_add(a, offs)), bv = tl_load(tl_add(b, offs)), qs[2], m[2];
+    tl_map_elementwise_n(div_sum, (av, tl_add(bv, 0)), 2, qs, .pack = 2);
+    tl_store(tl_add(q, offs), qs[0]);
+    tl_store(tl_add(s, offs), qs[1]);
+    tl_map_elementwise_n(max_lt, (av, bv), 2, m);
+    tl_store(tl_add(mx, offs), m[0]);
+    tl_store(tl_add(lt, offs), tl_cast(m[1], TL_I8));
+}
+
+static const tl_dtype asm_ii[2] = {TL_I32, TL_I32}, asm_if[2] = {TL_I32, TL_F32};
+TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr_f32, f))
+{
+    tl_t offs = tl_arange(0, 64), r[2], w[2];
+    tl_inline_asm_elementwise_n("div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", (tl_load(tl_add(x, offs)), 7), 2, asm_ii, 1, 1, r);
+    tl_store(tl_add(qr, offs), tl_add(tl_mul(r[0], 7), r[1]));
+    tl_inline_asm_elementwise_n("bfe.u32 $0, $8, 0, 8;\n\tbfe.u32 $1, $8, 8, 8;\n\tbfe.u32 $2, $8, 16, 8;\n\tbfe.u32 $3, $8, 24, 8;\n\t"
+                                "cvt.rn.f32.u32 $4, $0;\n\tcvt.rn.f32.u32 $5, $1;\n\tcvt.rn.f32.u32 $6, $2;\n\tcvt.rn.f32.u32 $7, $3;",
+                                "=r,=r,=r,=r,=f,=f,=f,=f,r", (tl_load(tl_add(b, offs))), 2, asm_if, 1, 4, w);
+    tl_store(tl_add(f, offs), tl_add(w[1], tl_cast(w[0], TL_F32)));
+}
+
 /* the twin of test_cxx.cpp's kernel of this name */
 tile_kernel *cx_twin(const char *name);
 tile_kernel *cx_twin(const char *name) {
@@ -158,5 +206,7 @@ tile_kernel *cx_twin(const char *name) {
     if (!strcmp(name, "cx_misc")) return TILE_KERNEL_OF(cx_misc);
     if (!strcmp(name, "cx_print")) return TILE_KERNEL_OF(cx_print);
     if (!strcmp(name, "cx_scaled")) return TILE_KERNEL_OF(cx_scaled);
+    if (!strcmp(name, "cx_map")) return TILE_KERNEL_OF(cx_map);
+    if (!strcmp(name, "cx_asm_n")) return TILE_KERNEL_OF(cx_asm_n);
     return NULL;
 }

@@ -9,9 +9,11 @@
    tl::reduce / tl::associative_scan of a list, the 4x random calls,
    tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
-   profile scopes, tl::dot_scaled): each kernel's IR against its C twin's
-   (cxx_twins.c, compiled as C), its results against C references, and
-   misuses at their lines. Random inputs, float64 references, outputs poisoned before each
+   profile scopes, tl::dot_scaled, tl::map_elementwise with a capture, a pack
+   and several results, tl::inline_asm_elementwise of two results): each
+   kernel's IR against its C twin's (cxx_twins.c, compiled as C), its results
+   against C references, and misuses at their lines. Random inputs, float64
+   references, outputs poisoned before each
    launch. */
 #include "tile.hpp"
 
@@ -84,6 +86,21 @@ TILE_KERNEL(cx_asm, (tl_ptr_i32, x), (tl_ptr_i32, y), (tl_ptr_i32, out))
     tl::tensor offs = tl::arange(0, 64);
     tl::tensor r = tl::inline_asm_elementwise("add.s32 $0, $1, $2;", "=r,r,r", {tl::load(x + offs), tl::load(y + offs)}, tl::int32, true, 1);
     tl::store(out + offs, r + 1);
+}
+
+/* inline PTX of two results, twice: an i32 quotient and remainder by 7 (their
+   sum stored), and, from u8 bytes packed 4 to a register, each byte as an
+   i32 and as an f32 (Triton's registers of a pack); beside its C twin */
+TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr_f32, f))
+{
+    tl::tensor offs = tl::arange(0, 64);
+    auto [q, r] = tl::inline_asm_elementwise("div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", {tl::load(x + offs), 7}, {tl::int32, tl::int32},
+                                             true, 1);
+    tl::store(qr + offs, q * 7 + r);
+    auto w = tl::inline_asm_elementwise("bfe.u32 $0, $8, 0, 8;\n\tbfe.u32 $1, $8, 8, 8;\n\tbfe.u32 $2, $8, 16, 8;\n\tbfe.u32 $3, $8, 24, 8;\n\t"
+                                        "cvt.rn.f32.u32 $4, $0;\n\tcvt.rn.f32.u32 $5, $1;\n\tcvt.rn.f32.u32 $6, $2;\n\tcvt.rn.f32.u32 $7, $3;",
+                                        "=r,=r,=r,=r,=f,=f,=f,=f,r", {tl::load(b + offs)}, {tl::int32, tl::float32}, true, 4);
+    tl::store(f + offs, w[1] + w[0].to(tl::float32));
 }
 
 /* ---- the calls with several operands or results, each kernel beside its C
@@ -206,6 +223,40 @@ TILE_KERNEL(cx_scaled, (tl_ptr_u8, a), (tl_ptr_u8, sa), (tl_ptr_bf16, b), (tl_pt
     tl::tensor E = tl::load(e + r16(_, None) * 64 + r64(None, _));
     tl::tensor F = tl::load(f + r64(_, None) * 8 + tl::arange(0, 8)(None, _));
     tl::store(c2 + o16, tl::dot_scaled(E, TL_NO_SCALE, TL_FMT_E5M2, F, tl::load(sf + r16(_, None) * 2 + r2(None, _)), TL_FMT_E2M1, {.rhs_k_pack = false}));
+}
+
+/* Triton's map_elementwise: selu scaled by a captured scalar made outside
+   (a branch on the element); a pack of 2 taking (a0, a1, b0, b1) one by one
+   and returning a std::tuple of (q0, q1, r0, r1): truncating quotients and
+   the pair's sum; a std::array of the elements returning a std::pair of
+   two dtypes (a branchy max, and a < b) */
+TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i32, b), (tl_ptr_f32, y), (tl_ptr_i32, q), (tl_ptr_i32, s),
+            (tl_ptr_i32, mx), (tl_ptr_i8, lt))
+{
+    tl::tensor offs = tl::arange(0, B);
+    tl::tensor scale = alpha * 0.5f + 1;
+    tl::tensor ys = tl::map_elementwise(
+        [scale](tl::tensor e, tl::tensor al) {
+            tl::tensor r = e;
+            TL_IF (e <= 0, r) { r = al * (tl::exp(e) - 1); }
+            return scale * r;
+        },
+        {tl::load(x + offs), alpha});
+    tl::store(y + offs, ys);
+    tl::tensor av = tl::load(a + offs), bv = tl::load(b + offs);
+    auto [qv, sv] = tl::map_elementwise<2>([](tl::tensor a0, tl::tensor a1, tl::tensor b0, tl::tensor b1) { return std::tuple{a0 / b0, a1 / b1, a0 + a1, a0 + a1}; },
+                                           {av, bv + 0});
+    tl::store(q + offs, qv);
+    tl::store(s + offs, sv);
+    auto m = tl::map_elementwise(
+        [](std::array<tl::tensor, 2> e) {
+            tl::tensor hi = e[1];
+            TL_IF (e[1] < e[0], hi) { hi = e[0]; }
+            return std::pair{hi, e[0] < e[1]};
+        },
+        {av, bv});
+    tl::store(mx + offs, m[0]);
+    tl::store(lt + offs, m[1].to(tl::int8));
 }
 
 /* device prints: a tile, a tile and a scalar, nothing but the prefix */
@@ -421,6 +472,38 @@ static void check_twin(tile_kernel *cxx, const tile_launch *o, const char *confi
     TT_CHECK(!a.empty() && a == b, "%s (%s): the C++ kernel's IR differs from its C twin's at line %zu:\n  C++: %s\n  C:   %s", cxx->name, config, line,
              a.substr(sa, ea == std::string::npos ? std::string::npos : ea - sa).c_str(),
              b.substr(sb, eb == std::string::npos ? std::string::npos : eb - sb).c_str());
+}
+
+/* cx_asm_n: its IR is its C twin's; its PTX has both instructions; on a GPU
+   x == (x / 7) * 7 + x % 7 and f = 2 * the byte, else the interpreter's refusal */
+static void test_asm_n(void) {
+    int32_t hx[64], hq[64];
+    uint8_t hb[64];
+    float hf[64];
+    for (int i = 0; i < 64; i++) hx[i] = (int32_t)tt_int(-1000000, 1000000), hb[i] = (uint8_t)tt_int(0, 255);
+    int32_t *x = (int32_t *)tile_malloc(sizeof hx), *q = (int32_t *)tile_malloc(sizeof hq);
+    uint8_t *b = (uint8_t *)tile_malloc(sizeof hb);
+    float *f = (float *)tile_malloc(sizeof hf);
+    TT_CHECK(x && q && b && f, "tile_malloc");
+    if (!x || !q || !b || !f) return;
+    tile_memcpy_htod(x, hx, sizeof hx), tile_memcpy_htod(b, hb, sizeof hb), tile_memset(q, 0xA5, sizeof hq), tile_memset(f, 0xA5, sizeof hf);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_asm_n), o, "grid 1");
+    char *ptx = nullptr;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(cx_asm_n), o, "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "rem.s32 ") && strstr(ptx, "bfe.u32 "), "cx_asm_n's PTX: %s",
+             st == TILE_OK ? "no rem.s32 or bfe.u32" : tile_last_error());
+    tile_free_text(ptx);
+    st = cx_asm_n(o, x, b, q, f);
+    if (strcmp(tile_backend_name(), "interp") == 0) {
+        TT_CHECK(st == TILE_ERR_NODEVICE, "cx_asm_n in the interpreter: %s, want TILE_ERR_NODEVICE", tile_status_id(st));
+    } else {
+        TT_CHECK(st == TILE_OK, "cx_asm_n: %s", tile_last_error());
+        tile_memcpy_dtoh(hq, q, sizeof hq), tile_memcpy_dtoh(hf, f, sizeof hf);
+        for (int i = 0; i < 64; i++)
+            TT_CHECK(hq[i] == hx[i] && hf[i] == 2.0f * hb[i], "cx_asm_n[%d]: %d and %g, want %d and %g", i, hq[i], hf[i], hx[i], 2.0 * hb[i]);
+    }
+    tile_free(x), tile_free(q), tile_free(b), tile_free(f);
 }
 
 /* x -> m x + c composed, (m1, c1) then (m2, c2), mod 2^32 */
@@ -668,6 +751,47 @@ static void test_scaled(void) {
     tile_free(a), tile_free(sa), tile_free(e), tile_free(f), tile_free(sf), tile_free(b), tile_free(d1), tile_free(d2);
 }
 
+static void test_map(void) {
+    enum { N = B };
+    float hx[N], hy[N];
+    int32_t ha[N], hb[N], hq[N], hs[N], hm[N];
+    int8_t hl[N];
+    float alpha = (float)tt_uniform(0.5, 2);
+    for (int i = 0; i < N; i++) {
+        hx[i] = (float)tt_uniform(-5, 5), ha[i] = (int32_t)tt_int(-100000, 100000), hb[i] = (int32_t)tt_int(-1000, 1000);
+        if (hb[i] == 0) hb[i] = 7;
+    }
+    float *dx = (float *)tile_malloc(sizeof hx), *dy = (float *)tile_malloc(sizeof hy);
+    int32_t *da = (int32_t *)tile_malloc(sizeof ha), *db = (int32_t *)tile_malloc(sizeof hb), *dq = (int32_t *)tile_malloc(sizeof hq);
+    int32_t *ds = (int32_t *)tile_malloc(sizeof hs), *dm = (int32_t *)tile_malloc(sizeof hm);
+    int8_t *dl = (int8_t *)tile_malloc(sizeof hl);
+    TT_CHECK(dx && dy && da && db && dq && ds && dm && dl, "tile_malloc");
+    if (!dx || !dy || !da || !db || !dq || !ds || !dm || !dl) return;
+    tile_memcpy_htod(dx, hx, sizeof hx), tile_memcpy_htod(da, ha, sizeof ha), tile_memcpy_htod(db, hb, sizeof hb);
+    tile_memset(dy, 0xA5, sizeof hy), tile_memset(dq, 0xA5, sizeof hq), tile_memset(ds, 0xA5, sizeof hs), tile_memset(dm, 0xA5, sizeof hm);
+    tile_memset(dl, 0xA5, sizeof hl);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_map), o, "grid 1");
+    tile_status st = cx_map(o, dx, alpha, da, db, dy, dq, ds, dm, dl);
+    TT_CHECK(st == TILE_OK, "cx_map: %s", tile_last_error());
+    tile_memcpy_dtoh(hy, dy, sizeof hy), tile_memcpy_dtoh(hq, dq, sizeof hq), tile_memcpy_dtoh(hs, ds, sizeof hs), tile_memcpy_dtoh(hm, dm, sizeof hm);
+    tile_memcpy_dtoh(hl, dl, sizeof hl);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double scale = (double)(float)((double)(float)(alpha * 0.5) + 1), e = hx[i];
+        double want = scale * (e > 0 ? e : alpha * expm1(e));
+        int p = i & ~1, wq = ha[i] / hb[i];
+        int32_t ws = (int32_t)((uint32_t)ha[p] + (uint32_t)ha[p + 1]);
+        int ok = fabs(hy[i] - want) <= 1e-6 * (1 + fabs(want)) && hq[i] == wq && hs[i] == ws && hm[i] == (ha[i] < hb[i] ? hb[i] : ha[i]) &&
+                 hl[i] == (ha[i] < hb[i]);
+        if (!ok && bad++ < 3)
+            TT_CHECK(0, "cx_map[%d] of %g, %d, %d: %.9g %d %d %d %d, want %.9g %d %d %d %d", i, hx[i], ha[i], hb[i], hy[i], hq[i], hs[i], hm[i], hl[i], want, wq, ws,
+                     ha[i] < hb[i] ? hb[i] : ha[i], ha[i] < hb[i]);
+    }
+    TT_CHECK(!bad, "cx_map: %d of %d elements wrong", bad, N);
+    tile_free(dx), tile_free(dy), tile_free(da), tile_free(db), tile_free(dq), tile_free(ds), tile_free(dm), tile_free(dl);
+}
+
 static void test_print(void) {
     int32_t hx[8];
     int n = (int)tt_int(-100000, 100000);
@@ -782,6 +906,7 @@ int main()
 {
     tt_seed();
     test_asm();
+    test_asm_n();
     test_rows(1);
     test_rows(0);
     test_dot();
@@ -795,6 +920,7 @@ int main()
     test_misc(16, 4);
     test_scaled();
     test_print();
+    test_map();
     test_bad_calls();
     return tt_finish("test_cxx");
 }

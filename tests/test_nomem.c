@@ -2,7 +2,8 @@
 
    tile's allocation hooks (TILE_MALLOC, TILE_REALLOC, TILE_FREE, the stb
    habit) are pointed at an allocator that fails on request. A kernel with
-   TL_FOR, TL_IF/TL_ELSE, TL_WHILE, loads, a reduction and a scan is
+   TL_FOR, TL_IF/TL_ELSE, TL_WHILE, a tl_map_elementwise (a branch per
+   element), loads, a reduction and a scan is
    built and launched in the interpreter while the k-th allocation fails,
    for every k the build and run make: once with that one allocation
    failing (a transient failure) and once with it and every later one
@@ -47,15 +48,21 @@ static void count_log(const tile_error *e, void *user) {
     n_msgs++;
 }
 
+/* x clamped to [-10, 10] by a branch per element (the inputs are inside) */
+static tl_t clip(const tl_t *x) {
+    tl_t r = x[0];
+    TL_IF (tl_gt(tl_abs(r), 10.0), r) { r = tl_where(tl_lt(r, 0), -10.0, 10.0); }
+    return r;
+}
 /* out[r, :] = cumsum over the row of (x[r, :] * (r odd ? 2 : 1)) + the row's max
    (times the same) + 3, with the row walked in chunks of 16 by a TL_FOR and
-   the 3 counted by a TL_WHILE */
+   the 3 counted by a TL_WHILE; x through a tl_map_elementwise first */
 TILE_KERNEL(busy, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
     int B = TL_META(BLOCK);
     tl_t row = tl_program_id(0);
     tl_t offs = tl_arange(0, B);
     tl_t mask = tl_lt(offs, n);
-    tl_t v = tl_load(tl_add(x, tl_add(tl_mul(row, n), offs)), .mask = mask, .other = 0);
+    tl_t v = tl_map_elementwise(clip, (tl_load(tl_add(x, tl_add(tl_mul(row, n), offs)), .mask = mask, .other = 0)));
     tl_t scale = tl_full(TL_F32, 1.0, B);
     TL_IF (tl_eq(tl_mod(row, 2), 1), scale) {
         scale = tl_full(TL_F32, 2.0, B);

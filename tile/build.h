@@ -166,6 +166,12 @@ static int tile__use(const char *file, int line, const char *op, tl_t v) {
         const tile__region *r = &b->f->regs[val->region];
         const char *what = r->owner >= 0 ? tile__op_names[b->f->ops[r->owner].code] : "region";
         int ol = r->owner >= 0 ? b->f->ops[r->owner].line : 0;
+        if (r->owner >= 0 && b->f->ops[r->owner].code == TILE__OP_MAP) {
+            tile__berr(TILE_ERR_SCOPE, file, line,
+                       "%s: this operand was made at line %d inside the function of the tl_map_elementwise at line %d, which holds one element, "
+                       "and is used outside it; hand it out as one of the function's results", op, val->line, ol);
+            return 0;
+        }
         tile__berr(TILE_ERR_SCOPE, file, line,
                    "%s: this operand was made at line %d inside the TL_%s body at line %d and is used outside it; "
                    "carry it: list the variable that holds it among the TL_%s's carried values",
@@ -1708,6 +1714,229 @@ void tl_associative_scan_n_at(const char *file, int line, int n, const tl_t *xs,
     if (tile__combine_arrays(file, line, "tl_associative_scan_n", n, xs, out)) tile__scan_fn(file, line, n, xs, axis, NULL, fn, out, o);
 }
 
+/* ---- tl_map_elementwise (Triton's map_elementwise) ---------------------------------------
+   The user's function is traced once, on rank-0 values, into the region of
+   one MAP op; the lowering emits that region once per element a thread
+   holds (or per pack of them), bound to the element's registers, and the
+   interpreter runs it per element. So control flow on its scalars
+   (TL_IF, TL_FOR, TL_WHILE) runs only the side an element takes, unlike
+   tl_where. Inside it every value is one element (a tile made outside it
+   cannot be used, nor one made), and nothing writes memory, prints,
+   asserts or waits at a barrier: the function's code runs once per element
+   of every thread, replicas included (Triton's map_elementwise refuses
+   stores alike). With pack p the function takes p consecutive elements of
+   the last dim at once: x[k * p + j] is operand k's j-th, and it gives
+   out[r * p + j] for result r. */
+#define TILE__MAP_MAX 64   /* operands x pack, and results x pack, at most */
+/* the user's name of an op the function may not hold, or NULL when it may */
+static const char *tile__map_banned(const tile__op *op) {
+    switch (op->code) {
+    case TILE__OP_STORE: return "tl_store";
+    case TILE__OP_ATOMIC: return "an atomic (tl_atomic_*)";
+    case TILE__OP_ATOMIC_CAS: return "tl_atomic_cas";
+    case TILE__OP_MAKE_DESC: return "tl_make_tensor_descriptor";
+    case TILE__OP_DESC_LOAD: return "tl_desc_load";
+    case TILE__OP_DESC_STORE: return "tl_desc_store (or a tl_desc_atomic_*)";
+    case TILE__OP_PRINT: return "tl_print";
+    case TILE__OP_ASSERT: return op->i[0] ? NULL : "tl_device_assert";
+    case TILE__OP_BARRIER: return "tl_debug_barrier";
+    case TILE__OP_PROFILE: return "an in-kernel profile scope";
+    case TILE__OP_INLINE_ASM: return op->i[0] ? NULL : "tl_inline_asm_elementwise with is_pure 0";
+    default: return NULL;
+    }
+}
+/* the first op of region reg (and the regions in it) the function may not
+   hold, reported at its line; 0 then */
+static int tile__map_check(const char *file, int line, int reg) {
+    tile__func *f = tile__b->f;
+    for (int k = 0; k < f->regs[reg].nops; k++) {
+        const tile__op *op = &f->ops[f->regs[reg].ops[k]];
+        if (op->dead) continue;
+        const char *bad = tile__map_banned(op);
+        if (bad) {
+            tile__berr(TILE_ERR_VALUE, op->file, op->line,
+                       "%s inside the function of the tl_map_elementwise at %s:%d: the function runs once per element (replicas included) "
+                       "and may not write memory, print, assert or wait at a barrier; it may load, compute and branch", bad, file, line);
+            return 0;
+        }
+        for (int j = 0; j < op->nopnd + op->nres; j++) {
+            int v = j < op->nopnd ? f->pool[op->opnd + j] : op->res + j - op->nopnd;
+            if (v <= 0 || f->vals[v].t.rank == 0) continue;
+            char s[96];
+            tile__berr(TILE_ERR_SHAPE, op->file, op->line,
+                       "this call (its %s) %s %s inside the function of the tl_map_elementwise at %s:%d, which holds one element: every value in it "
+                       "is a scalar (rank 0), so it can neither make a tile nor use one made outside it",
+                       tile__op_names[op->code], j < op->nopnd ? "takes" : "makes", tile__type_str(&f->vals[v].t, s, sizeof s), file, line);
+            return 0;
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0 && !tile__map_check(file, line, op->region[q])) return 0;
+    }
+    return 1;
+}
+/* tl_map_elementwise (fnn NULL: fn1 gives the one result) and _n; out[0..nres) */
+static void tile__map(const char *file, int line, const char *what, tl_map_fn fn1, tl_map_n_fn fnn, int n, const tl_t *args, int nres, tl_t *out,
+                      int pack) {
+    int ids[TILE__MAP_MAX];
+    for (int r = 0; r < nres && r < TILE__MAP_MAX; r++) out[r] = tile__poison;
+    if (n < 1 || n > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (1 to %d)", what, n, TILE__MAP_MAX);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!(ids[k] = tile__use(file, line, what, args[k]))) return;
+        if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
+    }
+    if (!fn1 && !fnn) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the function is NULL", what);
+        return;
+    }
+    if (nres < 1 || nres > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d results (1 to %d)", what, nres, TILE__MAP_MAX);
+        return;
+    }
+    if (!tile__is_pow2(pack) || pack > 16 || n * pack > TILE__MAP_MAX || nres * pack > TILE__MAP_MAX) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d with %d operands and %d results (a power of two up to 16; operands and results times pack at most %d)",
+                   what, pack, n, nres, TILE__MAP_MAX);
+        return;
+    }
+    /* the operands broadcast to one shape */
+    tile__type sh = *tile__ty(ids[0]), bs;
+    for (int k = 1; k < n; k++) {
+        if (!tile__bshape(&sh, tile__ty(ids[k]), &bs)) {
+            char s1[96], s2[96];
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k, tile__shape_str(tile__ty(ids[k]), s1, sizeof s1),
+                       tile__shape_str(&sh, s2, sizeof s2));
+            return;
+        }
+        sh.rank = bs.rank;
+        memcpy(sh.shape, bs.shape, sizeof sh.shape);
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return;
+    if (pack > 1 && (sh.rank == 0 || sh.shape[sh.rank - 1] < pack)) {
+        char s1[96];
+        tile__berr(TILE_ERR_SHAPE, file, line, "%s: pack %d takes %d consecutive elements of the last dim at once, and the operands' shape %s has %s", what, pack,
+                   pack, tile__shape_str(&sh, s1, sizeof s1), sh.rank ? "fewer" : "no dims");
+        return;
+    }
+    for (int k = 0; k < n; k++) ids[k] = tile__bcast(ids[k], &sh, file, line);
+    /* the region and its block arguments: operand k's j-th element of a pack is x[k * pack + j] */
+    tile__func *f = tile__b->f;
+    int outer = tile__b->cur, reg = tile__new_region(f, -1, outer), argv[TILE__MAP_MAX];
+    tl_t x[TILE__MAP_MAX], o[TILE__MAP_MAX];
+    for (int j = 0; j < TILE__MAP_MAX; j++) x[j].id = 0, x[j].build = 0;   /* read past the operands: no value, an error */
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < pack; j++) {
+            tile__type at = tile__scalar_type(tile__dty(ids[k]));
+            at.elem = tile__ty(ids[k])->elem;
+            argv[k * pack + j] = tile__new_value(f, &at, -1, reg, file, line);
+            x[k * pack + j] = tile__mk(argv[k * pack + j]);
+        }
+    f->regs[reg].args = tile__pool_add(f, argv, n * pack);
+    f->regs[reg].nargs = n * pack;
+    for (int j = 0; j < nres * pack; j++) o[j].id = 0, o[j].build = 0;   /* {0}: not given */
+    if (f->nomem) {
+        tile__berr(TILE_ERR_NOMEM, file, line, "out of host memory while building the kernel");
+        return;
+    }
+    /* the function, traced in the region; a construct it leaves open is its error */
+    struct tl__frame *top = tile__b->top;
+    tile__b->cur = reg;
+    if (fn1) o[0] = fn1(x);
+    else fnn(x, o);
+    while (tile__b->top != top) {
+        struct tl__frame *fr = tile__b->top;
+        if (!fr) break;
+        tile__berr(TILE_ERR_CONTROL, fr->file, fr->line, "the body of this TL_%s in the function of the tl_map_elementwise at line %d was left by break, "
+                   "return or goto; runtime loops and branches must run to their end", fr->kind == TILE__FR_FOR ? "FOR" : fr->kind == TILE__FR_WHILE ? "WHILE"
+                   : fr->kind == TILE__FR_ELSE ? "ELSE" : "IF", line);
+        tile__b->top = fr->up;
+        TILE_FREE(fr);
+    }
+    TILE_FREE(tile__b->pending_else);   /* a TL_IF of the function: no TL_ELSE outside it is its */
+    tile__b->pending_else = NULL;
+    f = tile__b->f;
+    if (tile__b->st != TILE_OK || !tile__map_check(file, line, reg)) {
+        tile__b->cur = outer;
+        return;
+    }
+    /* its values, rank-0 and one dtype per result (weak literals typed), yielded */
+    tile__type rt[TILE__MAP_MAX];
+    int yv[TILE__MAP_MAX];
+    for (int j = 0; j < nres * pack; j++) {
+        int r = j / pack, given = !(o[j].id == 0 && o[j].build == 0), v = given ? tile__use(file, line, what, o[j]) : 0;
+        char s1[96];
+        if (!given)
+            tile__berr(TILE_ERR_VALUE, file, line, "%s: the function gave no value for out[%d] (result %d%s) of its %d", what, j, r,
+                       pack > 1 ? ", an element of its pack" : "", nres * pack);
+        if (v && tile__b->f->vals[v].weak) v = tile__cast(v, tile__weak_default(v), file, line);
+        if (v && tile__ty(v)->rank != 0) {
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: the function returned %s for out[%d]; it returns one element (a rank-0 value) a result", what,
+                       tile__tys(v, s1), j);
+            v = 0;
+        }
+        if (v && j % pack == 0) {
+            rt[r] = sh;
+            rt[r].dtype = tile__dty(v);
+            rt[r].elem = tile__ty(v)->elem;
+        } else if (v && !(tile__dty(v) == rt[r].dtype && tile__ty(v)->elem == rt[r].elem)) {
+            char s2[96];
+            tile__type t0 = tile__with_dtype(tile__scalar_type(rt[r].dtype), rt[r].dtype);
+            t0.elem = rt[r].elem;
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: the function returned %s for out[%d] and %s for out[%d], elements of one result's pack; a result has one dtype",
+                       what, tile__tys(v, s1), j, tile__type_str(&t0, s2, sizeof s2), r * pack);
+            v = 0;
+        }
+        if (!v) {
+            tile__b->cur = outer;
+            return;
+        }
+        yv[j] = v;
+    }
+    tile__emit(TILE__OP_YIELD, yv, nres * pack, NULL, 0, file, line);
+    tile__b->cur = outer;
+    /* the op (after its region's ops in the op array; in program order before them) */
+    int op = tile__emit(TILE__OP_MAP, ids, n, rt, nres, file, line);
+    f = tile__b->f;
+    if (f->nomem) return;
+    f->ops[op].i[0] = pack;
+    f->ops[op].region[0] = reg;
+    f->regs[reg].owner = op;
+    for (int r = 0; r < nres; r++) out[r] = tile__mk(f->ops[op].res + r);
+}
+tl_t tl_map_elementwise_at(const char *file, int line, tl_map_fn fn, int n, const tl_t *args) {
+    tl_t out = tile__poison;
+    tile__map(file, line, "tl_map_elementwise", fn, NULL, n, args, 1, &out, 1);
+    return out;
+}
+void tl_map_elementwise_n_at(const char *file, int line, tl_map_n_fn fn, int n, const tl_t *args, int nres, tl_t *out, tl_map_args o) {
+    const char *what = "tl_map_elementwise_n";
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the results' array is NULL", what);
+        return;
+    }
+    tile__map(file, line, what, NULL, fn, n, args, nres, out, o.pack ? o.pack : 1);
+}
+/* the operands from the stack (tile_lang.h's macros push them in order) */
+static int tile__map_pop(const char *file, int line, int n, tl_t *a) {
+    int m = n < 0 ? 0 : n > TILE__MAP_MAX ? TILE__MAP_MAX : n;
+    for (int k = n - 1; k >= 0; k--) {
+        tl_t v = tile__pop(file, line);
+        if (k < m) a[k] = v;
+    }
+    return m;
+}
+tl_t tl__map_stk(const char *file, int line, tl_map_fn fn, int n) {
+    tl_t a[TILE__MAP_MAX];
+    tile__map_pop(file, line, n, a);
+    return tl_map_elementwise_at(file, line, fn, n, a);
+}
+void tl__map_n_stk(const char *file, int line, tl_map_n_fn fn, int n, int nres, tl_t *out, tl_map_args o) {
+    tl_t a[TILE__MAP_MAX];
+    tile__map_pop(file, line, n, a);
+    tl_map_elementwise_n_at(file, line, fn, n, a, nres, out, o);
+}
+
 /* ---- dot ------------------------------------------------------------------------------------- */
 /* bf16x3 / bf16x6 of f32 operands: x = x0 + x1 (+ x2), each part the bf16
    rounding of what the parts before it left (x0 = bf16(x), x1 = bf16(x -
@@ -1996,82 +2225,157 @@ static char tile__asm_class(tl_dtype t) {
     default: return 0;
     }
 }
-/* Triton's inline_asm_elementwise: "=c,c,..." against the dtypes (a packed
-   operand is r), the operands broadcast to one shape */
-tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
-                                  tl_dtype dtype, int is_pure, int pack) {
-    const char *what = "tl_inline_asm_elementwise";
+/* Triton's rule for a value of dtype t in a run of pack elements: as many
+   of them a register as 32 bits hold (at most pack, at least 1), so pack /
+   that many registers; a register of several is h (two 8-bit ones) or r,
+   one of one element its dtype's class */
+static int tile__asm_per_reg(tl_dtype t, int pack) {
+    int k = 32 / (int)tile__dt[t].bits;
+    return k < 1 ? 1 : k < pack ? k : pack;
+}
+static char tile__asm_reg_class(tl_dtype t, int pack) {
+    int k = tile__asm_per_reg(t, pack);
+    return k == 1 ? tile__asm_class(t) : k * tile__dt[t].bits == 16 ? 'h' : 'r';
+}
+#define TILE__ASM_MAX_REGS 64   /* registers of one instruction, results and operands */
+/* Triton's inline_asm_elementwise with nres results (a tuple of dtypes):
+   "=c,...,c,..." against the dtypes (per result, then per operand, pack /
+   per-register registers of its class), the operands broadcast to one shape */
+static void tile__inline_asm(const char *file, int line, const char *what, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                             int nres, const tl_dtype *dtypes, int is_pure, int pack, tl_t *out) {
     int ids[9];
-    if (n < 0 || n > 8) return tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (0 to 8)", what, n);
+    for (int r = 0; r < nres && r < 8; r++) out[r] = tile__poison;
+    if (n < 0 || n > 8) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d operands (0 to 8)", what, n);
+        return;
+    }
     for (int k = 0; k < n; k++) {
         ids[k] = tile__use(file, line, what, args[k]);
-        if (!ids[k]) return tile__poison;
+        if (!ids[k]) return;
         if (tile__b->f->vals[ids[k]].weak) ids[k] = tile__cast(ids[k], tile__weak_default(ids[k]), file, line);
     }
-    if (!tile__b) return tile__poison;
-    if (!asm_text || !constraints) return tile__berr(TILE_ERR_VALUE, file, line, "%s: the %s is NULL", what, asm_text ? "constraints string" : "asm text");
-    if (pack != 1 && pack != 2 && pack != 4) return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d (1, 2 or 4)", what, pack);
-    if ((unsigned)dtype >= (unsigned)TL_PTR || !tile__asm_class(dtype))
-        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the result's dtype %s is not an integer or float of 8 to 64 bits", what,
-                          (unsigned)dtype < (unsigned)TL_DTYPE_COUNT_ ? tile__dt[dtype].name : "?");
-    /* the shape of all, and each operand's register class */
-    tile__type sh = *tile__ty(n ? ids[0] : 0), out;
+    if (!tile__b) return;
+    if (nres < 1 || nres > 8) {
+        tile__berr(TILE_ERR_ARITY, file, line, "%s: %d results (1 to 8)", what, nres);
+        return;
+    }
+    if (!dtypes) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the results' dtypes are NULL", what);
+        return;
+    }
+    if (!asm_text || !constraints) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: the %s is NULL", what, asm_text ? "constraints string" : "asm text");
+        return;
+    }
+    if (!tile__is_pow2(pack) || pack > 16) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d (a power of two up to 16)", what, pack);
+        return;
+    }
+    for (int r = 0; r < nres; r++)
+        if ((unsigned)dtypes[r] >= (unsigned)TL_PTR || !tile__asm_class(dtypes[r])) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: result %d's dtype %s is not an integer or float of 8 to 64 bits", what, r,
+                       (unsigned)dtypes[r] < (unsigned)TL_DTYPE_COUNT_ ? tile__dt[dtypes[r]].name : "?");
+            return;
+        }
+    /* the shape of all, and what each result and operand takes: regs[k] registers of class want[k] */
+    tile__type sh = *tile__ty(n ? ids[0] : 0), bs;
     if (n == 0) sh.rank = 0;
-    char want[10];
-    for (int k = 0; k <= n; k++) {
-        tl_dtype t = k ? tile__dty(ids[k - 1]) : dtype;
+    char want[16];
+    int regs[16], total = 0;
+    for (int k = 0; k < nres + n; k++) {
+        tl_dtype t = k < nres ? dtypes[k] : tile__dty(ids[k - nres]);
         char sd[96];
-        if (k && !tile__asm_class(t))
-            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (inline asm takes integers and floats of 8 to 64 bits)", what, k,
-                              tile__tys(ids[k - 1], sd));
-        if (pack > 1 && tile__dt[t].bits * (unsigned)pack != 32)
-            return tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d packs %s values into 32-bit registers, %d bits each: %s is %u bits", what, pack,
-                              k ? "every operand's and the result's" : "the result's", 32 / pack, tile__dt[t].name, tile__dt[t].bits);
-        want[k] = pack > 1 ? 'r' : tile__asm_class(t);
-        if (k && k > 1 && !tile__bshape(&sh, tile__ty(ids[k - 1]), &out)) {
+        if (k >= nres && !tile__asm_class(t)) {
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: operand %d is %s (inline asm takes integers and floats of 8 to 64 bits)", what, k - nres + 1,
+                       tile__tys(ids[k - nres], sd));
+            return;
+        }
+        want[k] = tile__asm_reg_class(t, pack);
+        regs[k] = pack / tile__asm_per_reg(t, pack);
+        total += regs[k];
+        if (k > nres && !tile__bshape(&sh, tile__ty(ids[k - nres]), &bs)) {
             char s1[96], s2[96];
-            return tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k,
-                              tile__shape_str(tile__ty(ids[k - 1]), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k - nres + 1,
+                       tile__shape_str(tile__ty(ids[k - nres]), s1, sizeof s1), tile__shape_str(&sh, s2, sizeof s2));
+            return;
         }
-        if (k > 1) sh = out;
+        if (k > nres) sh.rank = bs.rank, memcpy(sh.shape, bs.shape, sizeof sh.shape);
     }
-    if (!tile__check_shape(file, line, what, &sh)) return tile__poison;
-    /* the constraints: "=c" for the result, then one letter an operand, comma-separated */
+    if (total > TILE__ASM_MAX_REGS) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: pack %d takes %d registers for its results and operands, more than %d", what, pack, total, TILE__ASM_MAX_REGS);
+        return;
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return;
+    /* the constraints: "=c" a result register, then "c" an operand register, comma-separated */
     const char *c = constraints;
-    for (int k = 0; k <= n; k++) {
-        while (*c == ' ') c++;
-        int eq = *c == '=';
-        c += eq;
-        char got = *c ? *c++ : 0;
-        while (*c == ' ') c++;
-        if (eq != (k == 0) || got != want[k] || (k < n ? *c != ',' : *c != 0)) {
-            char expect[32];
-            size_t at = 0;
-            for (int j = 0; j <= n; j++) at += (size_t)snprintf(expect + at, sizeof expect - at, "%s%s%c", j ? "," : "", j ? "" : "=", want[j]);
-            return tile__berr(TILE_ERR_VALUE, file, line, "%s: constraints \"%.40s\": the dtypes%s take \"%s\" (h 16-bit, r 32-bit, l 64-bit, f f32, d f64)",
-                              what, constraints, pack > 1 ? " packed" : "", expect);
+    int bad = 0, at = 0;
+    for (int k = 0; k < nres + n && !bad; k++)
+        for (int j = 0; j < regs[k] && !bad; j++, at++) {
+            while (*c == ' ') c++;
+            int eq = *c == '=';
+            c += eq;
+            char got = *c ? *c++ : 0;
+            while (*c == ' ') c++;
+            bad = eq != (k < nres) || got != want[k] || (at + 1 < total ? *c != ',' : *c != 0);
+            if (at + 1 < total && !bad) c++;
         }
-        if (k < n) c++;
+    if (bad) {
+        char expect[TILE__ASM_MAX_REGS * 3 + 8];
+        size_t e = 0;
+        for (int k = 0; k < nres + n; k++)
+            for (int j = 0; j < regs[k]; j++) e += (size_t)snprintf(expect + e, sizeof expect - e, "%s%s%c", e ? "," : "", k < nres ? "=" : "", want[k]);
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: constraints \"%.60s\": the dtypes%s take \"%s\" (h 16-bit, r 32-bit, l 64-bit, f f32, d f64; %s)", what,
+                   constraints, pack > 1 ? " packed" : "", expect,
+                   pack > 1 ? "a register holds as many of a pack's elements as 32 bits do" : "a result's registers, then an operand's");
+        return;
     }
-    tile__type rt = sh;
-    rt.dtype = dtype;
-    rt.elem = TL_VOID;
+    tile__type rt[8];
+    for (int r = 0; r < nres; r++) {
+        rt[r] = sh;
+        rt[r].dtype = dtypes[r];
+        rt[r].elem = TL_VOID;
+    }
     for (int k = 0; k < n; k++) ids[k] = tile__bcast(ids[k], &sh, file, line);
-    int r = tile__emit1(TILE__OP_INLINE_ASM, ids, n, rt, file, line);
-    tile__op *op = tile__defop(r);
-    op->i[0] = is_pure != 0;
-    op->i[1] = pack;
-    op->s = tile__func_str(tile__b->f, asm_text);
-    return tile__mk(r);
+    int op = tile__emit(TILE__OP_INLINE_ASM, ids, n, rt, nres, file, line);
+    tile__func *f = tile__b->f;
+    if (f->nomem) return;
+    f->ops[op].i[0] = is_pure != 0;
+    f->ops[op].i[1] = pack;
+    f->ops[op].s = tile__func_str(f, asm_text);
+    for (int r = 0; r < nres; r++) out[r] = tile__mk(f->ops[op].res + r);
 }
-tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack) {
-    tl_t a[9];
+tl_t tl_inline_asm_elementwise_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args,
+                                  tl_dtype dtype, int is_pure, int pack) {
+    tl_t out = tile__poison;
+    tile__inline_asm(file, line, "tl_inline_asm_elementwise", asm_text, constraints, n, args, 1, &dtype, is_pure, pack, &out);
+    return out;
+}
+void tl_inline_asm_elementwise_n_at(const char *file, int line, const char *asm_text, const char *constraints, int n, const tl_t *args, int nres,
+                                    const tl_dtype *dtypes, int is_pure, int pack, tl_t *out) {
+    if (!out) {
+        tile__berr(TILE_ERR_VALUE, file, line, "tl_inline_asm_elementwise_n: the results' array is NULL");
+        return;
+    }
+    tile__inline_asm(file, line, "tl_inline_asm_elementwise_n", asm_text, constraints, n, args, nres, dtypes, is_pure, pack, out);
+}
+/* the operands from the stack (tile_lang.h's macros push them in order) */
+static void tile__asm_pop(const char *file, int line, int n, tl_t *a) {
     int m = n < 0 ? 0 : n > 9 ? 9 : n;
     for (int k = n - 1; k >= 0; k--) {
         tl_t v = tile__pop(file, line);
         if (k < m) a[k] = v;
     }
+}
+tl_t tl__inline_asm_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, tl_dtype dtype, int is_pure, int pack) {
+    tl_t a[9];
+    tile__asm_pop(file, line, n, a);
     return tl_inline_asm_elementwise_at(file, line, asm_text, constraints, n, a, dtype, is_pure, pack);
+}
+void tl__inline_asm_n_stk(const char *file, int line, const char *asm_text, const char *constraints, int n, int nres, const tl_dtype *dtypes, int is_pure,
+                          int pack, tl_t *out) {
+    tl_t a[9];
+    tile__asm_pop(file, line, n, a);
+    tl_inline_asm_elementwise_n_at(file, line, asm_text, constraints, n, a, nres, dtypes, is_pure, pack, out);
 }
 void tl_assert_at(const char *file, int line, tl_t cv, const char *msg) {
     int c = tile__use(file, line, "tl_device_assert", cv);

@@ -435,12 +435,14 @@ static void tile__cc_ptx(tile__emitter *e, const char *text, int flags, int n, t
     }
     tile__cc_indent(c);
     int decl = 0;
+    tl_dtype last = TL_VOID;   /* outputs of one C type share a declaration (inline asm's of several dtypes: one each) */
     for (int k = 0; k < n; k++) {
         if (ops[k].role != TILE__PX_OUT) continue;
         ops[k].reg = tile__cc_new(c, ops[k].t);
-        if (decl) tile__cc_out(c, ", r%d", ops[k].reg);
-        else tile__cc_out(c, "%s r%d", tile__cc_ctype(ops[k].t), ops[k].reg);
+        if (decl && strcmp(tile__cc_ctype(ops[k].t), tile__cc_ctype(last)) == 0) tile__cc_out(c, ", r%d", ops[k].reg);
+        else tile__cc_out(c, "%s%s r%d", decl ? "; " : "", tile__cc_ctype(ops[k].t), ops[k].reg);
         decl = 1;
+        last = ops[k].t;
     }
     tile__cc_out(c, "%sasm%s(\"", decl ? "; " : "", flags & TILE__PX_VOLATILE ? " volatile" : "");
     for (const char *t = text; *t; t++) {

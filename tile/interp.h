@@ -730,6 +730,25 @@ static tile_status tile__interp_while(tile__interp *I, const tile__op *op) {
     }
 }
 
+/* map_elementwise: the region once per element (per pack of pack
+   consecutive ones), its arguments that element of each operand */
+static tile_status tile__interp_map(tile__interp *I, const tile__op *op) {
+    const tile__func *f = I->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    int pack = (int)op->i[0], n = tile__interp_numel(I, op->res);
+    for (int e = 0; e < n; e += pack) {
+        const tile__op *y;
+        for (int k = 0; k < op->nopnd; k++)
+            for (int j = 0; j < pack; j++) I->buf[args[k * pack + j]][0] = I->buf[o[k]][e + j];
+        tile_status st = tile__interp_region(I, op->region[0], &y);
+        if (st != TILE_OK) return st;
+        TILE_ASSERT(y && y->nopnd == op->nres * pack);
+        for (int r = 0; r < op->nres; r++)
+            for (int j = 0; j < pack; j++) I->buf[op->res + r][e + j] = I->buf[f->pool[y->opnd + r * pack + j]][0];
+    }
+    return TILE_OK;
+}
+
 static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     const tile__func *f = I->f;
     if (op->code == TILE__OP_INLINE_ASM)
@@ -814,6 +833,7 @@ static tile_status tile__interp_op(tile__interp *I, const tile__op *op) {
     case TILE__OP_FOR: return tile__interp_for(I, op);
     case TILE__OP_IF: return tile__interp_if(I, op);
     case TILE__OP_WHILE: return tile__interp_while(I, op);
+    case TILE__OP_MAP: return tile__interp_map(I, op);
     default:
         return tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "the interpreter has no rule for op %s",
                            tile__op_names[op->code]);

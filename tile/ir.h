@@ -256,7 +256,8 @@ static double tile__ld_erfinv(double x) {
     X(MAKE_DESC,    "make_desc",    -1, 1,  TILE__F_PURE,           0,       0,     0, OWN,  "block[]")              /* base, shape x r, strides x r (elements) -> a descriptor of blocks block<0..r> */ \
     X(DESC_LOAD,    "desc_load",    -1, 1,  0,                      0,       0,     0, OWN,  0)                      /* the block of desc at offsets (operands 1..r); zeros outside the tensor */ \
     X(DESC_STORE,   "desc_store",   -1, 0,  0,                      0,       0,     0, OWN,  "kind")                 /* desc, value, offsets x r: the block's elements inside the tensor; kind -1: a store, else the atomic kind */ \
-    X(INLINE_ASM,   "inline_asm",   -1, 1,  TILE__F_EW,             0,       0,     0, RES,  "pure,pack")            /* the PTX text s per element (pack elements a run, packed in 32 bits): $0 the result, $1.. the operands; never evaluated on the host */ \
+    X(INLINE_ASM,   "inline_asm",   -1, -1, TILE__F_EW,             0,       0,     0, RES,  "pure,pack")            /* the PTX text s per element (pack elements a run, as many a register as 32 bits hold): $0.. the results' registers, then the operands'; never evaluated on the host */ \
+    X(MAP,          "map_elementwise", -1, -1, TILE__F_REGION,      0,       0,     0, BODY, "pack")                 /* the region once per element (per pack elements along the last dim) of the operands: args x[k*pack+j], yields out[r*pack+j] */ \
     X(PRINT,        "print",        -1, 0,  0,                      0,       0,     0, BODY, 0)                      /* print s (the prefix) and each operand's elements */ \
     X(ASSERT,       "assert",       1,  0,  0,                      0,       0,     0, BODY, 0)                      /* fail the launch with s where a lane is false */ \
     X(BARRIER,      "barrier",      0,  0,  0,                      0,       0,     0, OWN,  0)                      /* all threads of the program meet */ \

@@ -13,7 +13,10 @@
    thread already holds what it needs and through shared memory otherwise;
    reductions go in-thread, then across lanes by shuffles, then across warps
    through shared memory. Rank-0 values are uniform scalars: every thread
-   computes them, so runtime control flow (on scalars) never diverges.
+   computes them, so runtime control flow (on scalars) never diverges; but
+   in a map_elementwise's region (>>map), emitted once per element a thread
+   holds, they are that element's, and its branches and loops do diverge
+   (which is why nothing there may need the other threads).
 
    The lowering is written once and calls a `tile__emitter` — the CUDA C
    emitter below today, the LLVM one later — with scalar operations on
@@ -1019,16 +1022,17 @@ static void tile__kprof_record(tile__lower *lw, const tile__op *op) {
     em->assign(em, n, tile__iop2(lw, TILE__OP_ADD, n, tile__li(lw, 1)));
 }
 /* ---- tl_inline_asm_elementwise ----------------------------------------------------------- */
-/* the register class of an inline-asm operand (the builder's tile__asm_class):
-   the dtype the emitters' inline PTX takes it as */
-static tl_dtype tile__asm_px_t(tl_dtype t) {
-    switch (tile__dt[t].bits) {
-    case 16: return TL_U16;
-    case 64: return t == TL_F64 ? TL_F64 : TL_I64;
-    default: return t == TL_F32 ? TL_F32 : TL_I32;
+/* the dtype the emitters' inline PTX takes a register of class c as */
+static tl_dtype tile__asm_px_of(char c) {
+    switch (c) {
+    case 'h': return TL_U16;
+    case 'l': return TL_I64;
+    case 'f': return TL_F32;
+    case 'd': return TL_F64;
+    default: return TL_I32;
     }
 }
-/* element value v of dtype t as the register an operand of class pt takes */
+/* element value v of dtype t as the register of one element of class pt takes it */
 static int tile__asm_in(tile__lower *lw, tl_dtype t, tl_dtype pt, int v) {
     tile__emitter *em = lw->em;
     if (t == pt || (pt == TL_I32 && t == TL_U32) || (pt == TL_I64 && t == TL_U64)) return v;
@@ -1041,50 +1045,115 @@ static int tile__asm_out(tile__lower *lw, tl_dtype pt, tl_dtype rt, int v) {
     if (pt == TL_U16) return em->op1(em, TILE__OP_BITCAST, TL_U16, rt, v);
     return em->op1(em, TILE__OP_CAST, TL_I32, rt, v);
 }
-/* the run's elements e0 .. e0 + pack - 1 (those below E) of operand
-   register list in, of dtype t (8 or 16 bits), in one 32-bit word, the
+/* the elements e0 .. e0 + k - 1 (those below E) of register list in, of
+   dtype t (8 or 16 bits), in one register of type pt (U16 or I32), the
    first lowest; the lanes past E are 0 */
-static int tile__asm_pack(tile__lower *lw, tl_dtype t, const int *in, int e0, int pack, int E) {
+static int tile__asm_pack(tile__lower *lw, tl_dtype t, tl_dtype pt, const int *in, int e0, int k, int E) {
     tile__emitter *em = lw->em;
     tl_dtype ut = tile__dt[t].bits == 8 ? TL_U8 : TL_U16;
     int word = -1;
-    for (int j = 0; j < pack && e0 + j < E; j++) {
+    for (int j = 0; j < k && e0 + j < E; j++) {
         int u = t == ut ? in[e0 + j] : em->op1(em, TILE__OP_BITCAST, t, ut, in[e0 + j]);
         int w = em->op1(em, TILE__OP_CAST, ut, TL_U32, u);
         if (j) w = em->op2(em, TILE__OP_SHL, TL_U32, TL_U32, w, tile__li(lw, (int)tile__dt[t].bits * j));
         word = j ? em->op2(em, TILE__OP_OR, TL_U32, TL_U32, word, w) : w;
     }
-    return word;
+    if (word < 0) {   /* a register wholly past E */
+        tile__elem z;
+        z.u = 0;
+        word = em->lit(em, TL_U32, z);
+    }
+    return pt == TL_U16 ? em->op1(em, TILE__OP_CAST, TL_U32, TL_U16, word) : word;
 }
+/* Triton's rule (the builder's tile__asm_per_reg): k of a value's pack
+   elements a register, as many as 32 bits hold */
+static int tile__asm_k(tl_dtype t, int pack) {
+    int k = 32 / (int)tile__dt[t].bits;
+    return k < 1 ? 1 : k < pack ? k : pack;
+}
+static char tile__asm_cls(tl_dtype t, int pack) {
+    int k = tile__asm_k(t, pack);
+    if (k > 1) return k * tile__dt[t].bits == 16 ? 'h' : 'r';
+    switch (tile__dt[t].bits) {
+    case 16: return 'h';
+    case 64: return t == TL_F64 ? 'd' : 'l';
+    default: return t == TL_F32 ? 'f' : 'r';
+    }
+}
+/* The text once per run of pack elements a thread holds (a last, shorter
+   run padded with zeros): each result and operand as pack / k registers of
+   k elements, the results' first ($0..), in order */
 static void tile__lower_inline_asm(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const int *o = lw->f->pool + op->opnd;
-    int n = op->nopnd, pack = (int)op->i[1], E = lw->lay[op->res].E;
-    tl_dtype rt = tile__vdt(lw, op->res);
-    int *out = tile__regs_new(lw, op->res);
-    tile__px px[9];   /* a thread's elements in runs of pack; a last shorter run is padded with zeros */
+    int n = op->nopnd, pack = (int)op->i[1], E = lw->lay[op->res].E, nres = op->nres;
+    int *out[8];
+    for (int r = 0; r < nres && r < 8; r++) out[r] = tile__regs_new(lw, op->res + r);
+    tile__px px[64];
     for (int e = 0; e < E; e += pack) {
-        px[0].role = TILE__PX_OUT, px[0].t = pack > 1 ? TL_I32 : tile__asm_px_t(rt), px[0].form = TILE__PXF_REG, px[0].tie = -1, px[0].hi = 0;
-        for (int k = 0; k < n; k++) {
-            tl_dtype t = tile__vdt(lw, o[k]);
-            tile__px *p = &px[1 + k];
-            p->role = TILE__PX_IN, p->form = TILE__PXF_REG, p->tie = -1, p->hi = 0;
-            p->t = pack > 1 ? TL_I32 : tile__asm_px_t(t);
-            p->reg = pack > 1 ? tile__asm_pack(lw, t, lw->regs[o[k]], e, pack, E) : tile__asm_in(lw, t, p->t, lw->regs[o[k]][e]);
+        int np = 0;
+        for (int k = 0; k < nres + n; k++) {
+            tl_dtype t = tile__vdt(lw, k < nres ? op->res + k : o[k - nres]);
+            int per = tile__asm_k(t, pack);
+            tl_dtype pt = tile__asm_px_of(tile__asm_cls(t, pack));
+            for (int j = 0; j < pack; j += per, np++) {
+                tile__px *p = &px[np];
+                p->role = k < nres ? TILE__PX_OUT : TILE__PX_IN, p->t = pt, p->form = TILE__PXF_REG, p->tie = -1, p->hi = 0, p->reg = -1;
+                if (k < nres) continue;
+                const int *in = lw->regs[o[k - nres]];
+                tile__elem z;
+                z.u = 0;
+                if (per > 1) p->reg = tile__asm_pack(lw, t, pt, in, e + j, per, E);
+                else p->reg = e + j < E ? tile__asm_in(lw, t, pt, in[e + j]) : em->lit(em, pt, z);
+            }
         }
-        em->ptx(em, op->s ? op->s : "", op->i[0] ? 0 : TILE__PX_VOLATILE, 1 + n, px);
-        if (pack == 1) {
-            out[e] = tile__asm_out(lw, px[0].t, rt, px[0].reg);
-            continue;
-        }
-        /* the word back into pack elements, the first lowest */
-        tl_dtype ut = tile__dt[rt].bits == 8 ? TL_U8 : TL_U16;
-        for (int j = 0; j < pack && e + j < E; j++) {
-            int w = j ? em->op2(em, TILE__OP_SHR, TL_U32, TL_U32, px[0].reg, tile__li(lw, (int)tile__dt[rt].bits * j)) : px[0].reg;
-            int u = em->op1(em, TILE__OP_CAST, TL_U32, ut, w);
-            out[e + j] = rt == ut ? u : em->op1(em, TILE__OP_BITCAST, ut, rt, u);
+        em->ptx(em, op->s ? op->s : "", op->i[0] ? 0 : TILE__PX_VOLATILE, np, px);
+        /* the results' registers back into elements, the first lowest */
+        for (int r = 0, at = 0; r < nres; r++) {
+            tl_dtype rt = tile__vdt(lw, op->res + r);
+            int per = tile__asm_k(rt, pack);
+            for (int j = 0; j < pack; j += per, at++) {
+                tl_dtype pt = px[at].t, ut = tile__dt[rt].bits == 8 ? TL_U8 : TL_U16;
+                for (int i = 0; i < per && e + j + i < E; i++) {
+                    if (per == 1) {
+                        out[r][e + j] = tile__asm_out(lw, pt, rt, px[at].reg);
+                        continue;
+                    }
+                    int w = pt == TL_U16 ? em->op1(em, TILE__OP_CAST, TL_U16, TL_U32, px[at].reg) : px[at].reg;
+                    if (i) w = em->op2(em, TILE__OP_SHR, TL_U32, TL_U32, w, tile__li(lw, (int)tile__dt[rt].bits * i));
+                    int u = em->op1(em, TILE__OP_CAST, TL_U32, ut, w);
+                    out[r][e + j + i] = rt == ut ? u : em->op1(em, TILE__OP_BITCAST, ut, rt, u);
+                }
+            }
         }
     }
+}
+
+/* ---- tl_map_elementwise -------------------------------------------------------------------- */
+/* >>map: the function's region once per pack of elements this thread holds
+   (the plan's layouts put a pack in registers e .. e + pack - 1), its block
+   arguments bound to those elements' registers and its yield read into the
+   results' ones: the code of the region E / pack times, each copy with its
+   own registers, its branches on the element's own values. A thread runs
+   it for its replicas too (their results are the same). The operands are
+   read in the results' layout (one layout for all: of their one shape). */
+static void tile__lower_map(tile__lower *lw, const tile__op *op) {
+    const tile__func *f = lw->f;
+    const int *o = f->pool + op->opnd, *args = f->pool + f->regs[op->region[0]].args;
+    int pack = (int)op->i[0], E = lw->lay[op->res].E;
+    int **in = (int **)tile__lw_alloc(lw, sizeof *in * (size_t)op->nopnd), **out = (int **)tile__lw_alloc(lw, sizeof *out * (size_t)op->nres);
+    for (int k = 0; k < op->nopnd; k++) in[k] = tile__converted(lw, o[k], &lw->lay[op->res]);
+    for (int r = 0; r < op->nres; r++) out[r] = tile__regs_new(lw, op->res + r);
+    for (int e = 0; e < E; e += pack) {
+        for (int k = 0; k < op->nopnd; k++)
+            for (int j = 0; j < pack; j++) tile__regs_new(lw, args[k * pack + j])[0] = in[k][e + j];
+        tile__lower_region(lw, op->region[0]);
+        const tile__op *y = tile__terminator(f, op->region[0]);
+        for (int r = 0; r < op->nres; r++)
+            for (int j = 0; j < pack; j++) out[r][e + j] = lw->regs[f->pool[y->opnd + r * pack + j]][0];
+    }
+    tile__lw_free(lw, in);
+    tile__lw_free(lw, out);
 }
 
 /* ---- one op ------------------------------------------------------------------------------ */
@@ -1324,6 +1393,7 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
     case TILE__OP_FOR: tile__lower_for(lw, op); return;
     case TILE__OP_IF: tile__lower_if(lw, op); return;
     case TILE__OP_WHILE: tile__lower_while(lw, op); return;
+    case TILE__OP_MAP: tile__lower_map(lw, op); return;
     default:
         lw->st = tile__error(TILE_ERR_INTERNAL, f->name, op->file, op->line, "lowering: no rule for op %s", tile__op_names[op->code]);
         return;

@@ -123,6 +123,7 @@ static void tile__set_const(tile__func *f, tile__op *o, tile__elem v) {
      } : TYPES
      %20 = if %19 { ... } else { ... } : TYPES
      %30 = while (%31 = INIT) { ... condition %c, %x } do (%32) { ... yield %y } : TYPES
+     %40, %41 = map_elementwise %1, %2 (%42: f32, %43: i32) {pack=P} { ... yield %r, %s } : TYPES
    }
    Values are numbered in print order, locations are basenames in a column
    of their own; attributes print by name, hints only when not the default,
@@ -337,6 +338,17 @@ static void tile__p_control(tile__printer *p, const tile__op *o, int depth) {
     } else if (o->code == TILE__OP_IF) {
         tile__p(p, "if");
         tile__p_uses(p, a, o->nopnd);
+    } else if (o->code == TILE__OP_MAP) {   /* map_elementwise %x, %y (%a: f32, %b: f32) {pack=2} */
+        tile__p(p, "map_elementwise");
+        tile__p_uses(p, a, o->nopnd);
+        tile__p(p, " (");
+        for (k = 0; k < nargs; k++) {
+            tile__p(p, k ? ", " : "");
+            tile__p_def(p, args[k]);
+            tile__p(p, ": ");
+            if (args[k] > 0 && args[k] < f->nvals) tile__p_type(p, &f->vals[args[k]].t);
+        }
+        tile__p(p, ")");
     } else {
         int n = o->nopnd > nargs ? o->nopnd : nargs;
         tile__p(p, "while");
@@ -350,7 +362,7 @@ static void tile__p_control(tile__printer *p, const tile__op *o, int depth) {
         }
         if (n) tile__p(p, ")");
     }
-    unsigned used = 0;
+    unsigned used = o->code == TILE__OP_MAP && o->i[0] == 1;   /* pack 1 goes unsaid */
     if (o->code == TILE__OP_FOR && (o->i[0] & TILE__FOR_OPTIONS)) {   /* TL_LOOP_OPTIONS */
         used = 3;
         if (o->i[1]) tile__p_attr(p, "num_stages=%lld", o->i[1]);
@@ -398,7 +410,7 @@ static void tile__p_op(tile__printer *p, const tile__op *o, int depth) {
     if (o->nres > 0) tile__p(p, " = ");
     p->nattr = 0;
     switch (o->code) {
-    case TILE__OP_FOR: case TILE__OP_IF: case TILE__OP_WHILE:
+    case TILE__OP_FOR: case TILE__OP_IF: case TILE__OP_WHILE: case TILE__OP_MAP:
         tile__p_control(p, o, depth);
         return;
     case TILE__OP_CONST:
@@ -586,12 +598,14 @@ static char *tile__print_func(const tile__func *f) {
      (LOAD's mask and other, STORE's and ATOMIC's mask, DOT's acc);
    - every operand is in scope: a block argument of the op's region or of
      an enclosing one, or a result of an earlier live op in such a region;
-   - every region of FOR/IF/WHILE ends in its terminator (CONDITION for
+   - every region of FOR/IF/WHILE/MAP ends in its terminator (CONDITION for
      WHILE's first region, YIELD otherwise) and no other op terminates;
    - carried values keep their types: FOR inits = results = body args 1..
      = yield; IF both yields = results; WHILE inits = before args = after's
-     yield, condition values = after args = results;
-   - EW operands have the result's shape, comparisons give i1, PTR_ADD
+     yield, condition values = after args = results; MAP's operands and
+     results have one shape, its block arguments are its operands' scalars
+     (pack of each) and its yield its results';
+   - EW operands have the result's shape (inline asm's results one shape), comparisons give i1, PTR_ADD
      gives a pointer to the pointer operand's pointee.
    The walk marks values as in scope while it is inside their region, so
    "defined before use" and "in scope" are one lookup. */
@@ -714,6 +728,28 @@ static int tile__v_control(tile__vctx *c, const tile__op *o) {
         y = tile__term_opnds(f, o->region[1], &ny);
         return tile__v_match(f, o, "yielded values", y, ny, "before args", args, 0, nargs);
     }
+    case TILE__OP_MAP: {   /* operands and results of one shape; args x[k*pack+j], yields out[r*pack+j]: their scalars */
+        int pack = (int)o->i[0];
+        if (pack < 1 || (pack & (pack - 1)) || o->nopnd < 1 || o->nres < 1) return tile__vfail(f, o, "map_elementwise: pack %d, %d operands, %d results", pack, o->nopnd, o->nres);
+        args = tile__region_args(f, o->region[0], &nargs);
+        y = tile__term_opnds(f, o->region[0], &ny);
+        if (nargs != o->nopnd * pack || ny != o->nres * pack)
+            return tile__vfail(f, o, "map_elementwise: %d block arguments and %d yielded values for %d operands, %d results and pack %d", nargs, ny, o->nopnd,
+                               o->nres, pack);
+        for (int k = 0; k < o->nopnd + o->nres; k++) {
+            const tile__type *t = &f->vals[k < o->nopnd ? a[k] : o->res + k - o->nopnd].t, *rt = &f->vals[o->res].t;
+            for (int j = 0; j < pack; j++) {
+                const tile__type *s = &f->vals[k < o->nopnd ? args[k * pack + j] : y[(k - o->nopnd) * pack + j]].t;
+                if (!tile__same_shape(t, rt) || s->rank != 0 || s->dtype != t->dtype || s->elem != t->elem) {
+                    char b1[160], b2[160], b3[160];
+                    return tile__vfail(f, o, "map_elementwise: %s %d is %s, its scalar %s (the results %s)", k < o->nopnd ? "operand" : "result",
+                                       k < o->nopnd ? k : k - o->nopnd, tile__type_str(t, b1, sizeof b1), tile__type_str(s, b2, sizeof b2),
+                                       tile__type_str(rt, b3, sizeof b3));
+                }
+            }
+        }
+        return 0;
+    }
     default:
         return 0;
     }
@@ -755,14 +791,16 @@ static int tile__v_op(tile__vctx *c, int id) {
     }
 
     if ((o->code == TILE__OP_MAKE_DESC || o->code == TILE__OP_DESC_LOAD || o->code == TILE__OP_DESC_STORE) && tile__v_desc(f, o)) return 1;
-    if ((fl & TILE__F_EW) && o->nres == 1) {
+    if ((fl & TILE__F_EW) && o->nres >= 1) {   /* (several: inline asm's, each of the one shape) */
         const tile__type *rt = &f->vals[o->res].t;
-        for (k = 0; k < o->nopnd; k++)
-            if (!tile__same_shape(&f->vals[a[k]].t, rt)) {
+        for (k = 0; k < o->nopnd + o->nres - 1; k++) {
+            const tile__type *t = &f->vals[k < o->nopnd ? a[k] : o->res + 1 + k - o->nopnd].t;
+            if (!tile__same_shape(t, rt)) {
                 char bx[160], by[160];
-                return tile__vfail(f, o, "%s: operand %d is %s, the result %s", nm, k,
-                                   tile__type_str(&f->vals[a[k]].t, bx, sizeof bx), tile__type_str(rt, by, sizeof by));
+                return tile__vfail(f, o, "%s: %s %d is %s, the result %s", nm, k < o->nopnd ? "operand" : "result", k < o->nopnd ? k : 1 + k - o->nopnd,
+                                   tile__type_str(t, bx, sizeof bx), tile__type_str(rt, by, sizeof by));
             }
+        }
         if ((fl & TILE__F_CMP) && rt->dtype != TL_I1)
             return tile__vfail(f, o, "%s: a comparison gives %s, not i1", nm, tile_dtype_name(rt->dtype));
         if (o->code == TILE__OP_PTR_ADD) {
@@ -778,7 +816,7 @@ static int tile__v_op(tile__vctx *c, int id) {
         return 0;
     }
     if (o->region[0] < 0) return tile__vfail(f, o, "%s: no body region", nm);
-    if (o->code == TILE__OP_FOR && o->region[1] != -1) return tile__vfail(f, o, "for: a second region");
+    if ((o->code == TILE__OP_FOR || o->code == TILE__OP_MAP) && o->region[1] != -1) return tile__vfail(f, o, "%s: a second region", nm);
     if (o->code == TILE__OP_WHILE && o->region[1] < 0) return tile__vfail(f, o, "while: no after region");
     for (k = 0; k < 2; k++)
         if (o->region[k] >= 0 && tile__v_region(c, o->region[k], id)) return 1;

@@ -57,17 +57,22 @@ enum { TILE__LAYOUT_BLOCKED, TILE__LAYOUT_MMA, TILE__LAYOUT_SLICE };
 /* The canonical layout of a shape for nthreads threads. The last dim is the
    fastest (row-major); each thread holds up to TILE__VEC consecutive elements
    of it, lanes fill dims from the last, warps from the first. */
+static void tile__layout_spt(const tile__type *t, int nthreads, int v, tile__layout *L);
 static void tile__layout_vec(const tile__type *t, int nthreads, int vec, tile__layout *L) {
+    int n = tile__numel(t), v = n / nthreads;
+    if (v < 1) v = 1;
+    if (v > vec) v = vec;
+    if (t->rank && v > t->shape[t->rank - 1]) v = t->shape[t->rank - 1];
+    tile__layout_spt(t, nthreads, v, L);
+}
+/* the blocked layout whose threads hold runs of v elements of the last dim */
+static void tile__layout_spt(const tile__type *t, int nthreads, int v, tile__layout *L) {
     memset(L, 0, sizeof *L);
     L->rank = t->rank;
     L->nthreads = nthreads;
     if (t->rank == 0) { L->E = 1; return; }
-    int r = t->rank, n = tile__numel(t);
+    int r = t->rank;
     for (int d = 0; d < r; d++) { L->shape[d] = t->shape[d]; L->spt[d] = 1; L->tpw[d] = 1; L->wpc[d] = 1; }
-    int v = n / nthreads;
-    if (v < 1) v = 1;
-    if (v > vec) v = vec;
-    if (v > t->shape[r - 1]) v = t->shape[r - 1];
     L->spt[r - 1] = v;
     int lanes = 32;
     for (int d = r - 1; d >= 0 && lanes > 1; d--) {
@@ -95,6 +100,14 @@ static void tile__layout_vec(const tile__type *t, int nthreads, int vec, tile__l
     }
 }
 static void tile__layout_of(const tile__type *t, int nthreads, tile__layout *L) { tile__layout_vec(t, nthreads, TILE__VEC, L); }
+/* >>map: the layout of a map_elementwise's values with pack p: its shape's
+   own, unless a thread would hold fewer than p consecutive elements of the
+   last dim; then runs of p (each thread's runs start at multiples of p, so
+   its registers e .. e + p - 1, e a multiple of p, are one pack) */
+static void tile__layout_pack(const tile__type *t, int nthreads, int pack, tile__layout *L) {
+    tile__layout_of(t, nthreads, L);
+    if (t->rank && L->spt[t->rank - 1] < pack) tile__layout_spt(t, nthreads, pack, L);
+}
 /* The mma.sync accumulator layout of a [M,N] tile for nthreads threads;
    0 when the shape does not tile into 16x8 instruction tiles. Warps go
    where the per-warp block stays squarest (as Triton's warpsPerTile). */
@@ -353,6 +366,9 @@ static int tile__slice_bcast(const tile__layout *S, const tile__type *t, int nth
 /* hopper: the target has wgmma, whose dots take the interleaved layout */
 static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int hopper, tile__layout *lay) {
     for (int v = 1; v < f->nvals; v++) tile__layout_of(&f->vals[v].t, nthreads, &lay[v]);
+    for (int k = 0; k < f->nops; k++)   /* >>map: a pack's elements in one thread's consecutive registers */
+        if (!f->ops[k].dead && f->ops[k].code == TILE__OP_MAP && f->ops[k].i[0] > 1)
+            for (int r = 0; r < f->ops[k].nres; r++) tile__layout_pack(&f->vals[f->ops[k].res + r].t, nthreads, (int)f->ops[k].i[0], &lay[f->ops[k].res + r]);
     for (int changed = mma; changed;) {
         changed = 0;
         for (int k = 0; k < f->nops; k++) {
@@ -377,13 +393,15 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
             } else if (op->code == TILE__OP_BROADCAST) {
                 if (lay[o[0]].kind == TILE__LAYOUT_SLICE && tile__slice_bcast(&lay[o[0]], &f->vals[op->res].t, nthreads, &L))
                     changed |= tile__mk_mma(lay, op->res, &L);
-            } else if (((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD && op->nres == 1) || op->code == TILE__OP_HINT) {
-                /* the first MMA operand's layout, else the first slice one's */
+            } else if (((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_PTR_ADD) || op->code == TILE__OP_HINT ||
+                       (op->code == TILE__OP_MAP && op->i[0] == 1)) {
+                /* the first MMA operand's layout, else the first slice one's (every result of an inline asm's, or
+                   of a map_elementwise's without packs: their operands are read in their results' layout) */
                 const tile__layout *from = NULL;
                 for (int q = 0; q < 2 && !from; q++)
                     for (int j = 0; j < op->nopnd && !from; j++)
                         if (o[j] > 0 && lay[o[j]].kind == (q ? TILE__LAYOUT_SLICE : TILE__LAYOUT_MMA)) from = &lay[o[j]];
-                if (from) changed |= tile__mk_mma(lay, op->res, from);
+                for (int r = 0; from && r < op->nres; r++) changed |= tile__mk_mma(lay, op->res + r, from);
             } else if (op->code == TILE__OP_FOR || op->code == TILE__OP_IF) {
                 const tile__op *y0 = tile__terminator(f, op->region[0]);
                 const tile__op *y1 = op->code == TILE__OP_IF ? tile__terminator(f, op->region[1]) : NULL;
@@ -684,8 +702,8 @@ static void tile__axis_op(tile__plan *p, const tile__op *op) {
         a.constv = tile__maxi(c1, tile__maxi(c2, c3));
         break;
     }
-    default:
-        if (tile__op_flags[op->code] & TILE__F_EW) {
+    default:   /* inline asm: nothing known (a pack's results may differ where its operands do not; not pure: anything) */
+        if ((tile__op_flags[op->code] & TILE__F_EW) && op->code != TILE__OP_INLINE_ASM) {
             int c = last;
             for (int k = 0; k < op->nopnd; k++) c = tile__gcd(c, A[f->pool[op->opnd + k]].constv);
             a.constv = c;
@@ -1064,6 +1082,9 @@ static void tile__plan_axes(tile__plan *p, int reg) {
         } else if (op->code == TILE__OP_WHILE) {
             const int *bargs = f->pool + f->regs[op->region[0]].args, *aargs = f->pool + f->regs[op->region[1]].args;
             for (int j = 0; j < op->nres; j++) p->ax[bargs[j]] = p->ax[aargs[j]] = tile__ax_unknown();
+        } else if (op->code == TILE__OP_MAP) {   /* an element's scalars: nothing known */
+            const tile__region *R = &f->regs[op->region[0]];
+            for (int j = 0; j < R->nargs; j++) p->ax[f->pool[R->args + j]] = tile__ax_unknown();
         }
         for (int q = 0; q < 2; q++)
             if (op->region[q] >= 0) tile__plan_axes(p, op->region[q]);
@@ -1287,6 +1308,23 @@ static void tile__plan_options(tile__plan *pl, const tile__config *cfg) {
     }
     if (wop) tile__ws_plan(pl, cfg, wop);
 }
+/* >>unroll: the elements region reg's ops hold, each emitted `times` times
+   (>>map: a map_elementwise's region once per pack its results hold) */
+static void tile__plan_unroll(tile__plan *p, int reg, long long times) {
+    const tile__func *f = p->f;
+    const tile__region *R = &f->regs[reg];
+    for (int k = 0; k < R->nops; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        if (op->dead) continue;
+        for (int r = 0; r < op->nres; r++) {
+            int v = op->res + r;
+            p->unroll += p->lay[v].E * times;
+            if (!p->unroll_big || p->lay[v].E > p->lay[p->unroll_big].E) p->unroll_big = v;
+        }
+        for (int q = 0; q < 2; q++)
+            if (op->region[q] >= 0) tile__plan_unroll(p, op->region[q], op->code == TILE__OP_MAP ? times * (p->lay[op->res].E / op->i[0]) : times);
+    }
+}
 static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_async_ok) {
     const tile__func *f = p->f;
     size_t nv = (size_t)(f->nvals ? f->nvals : 1), no = (size_t)(f->nops ? f->nops : 1);
@@ -1329,13 +1367,7 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
        count (NVRTC: 0.3 s at 2000, 11 s at 14000, 47 s at 28000), which
        TILE_MAX_UNROLL bounds (tile__plan_stage; the examples' kernels
        hold at most 3400) */
-    for (int k = 0; k < f->nops; k++)
-        if (!f->ops[k].dead)
-            for (int r = 0; r < f->ops[k].nres; r++) {
-                int v = f->ops[k].res + r;
-                p->unroll += p->lay[v].E;
-                if (!p->unroll_big || p->lay[v].E > p->lay[p->unroll_big].E) p->unroll_big = v;
-            }
+    tile__plan_unroll(p, 0, 1);
 }
 /* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
    code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
@@ -1387,7 +1419,8 @@ static void tile__layout_str(const tile__layout *L, char *lay, size_t n) {
     }
     if (at < n) snprintf(lay + at, n - at, " E=%d", L->E);
 }
-static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile__buf *t) {
+/* elem: the region is (in) a map_elementwise's, whose scalars are an element's, not uniform */
+static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, int elem, tile__buf *t) {
     const tile__func *f = p->f;
     const tile__region *r = &f->regs[reg];
     static const char *const mma_names[] = {"mma.sync m16n8k16 f16", "mma.sync m16n8k16 bf16", "mma.sync m16n8k8 tf32", "mma.sync m16n8k32 s8"};
@@ -1402,7 +1435,8 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
                 int v = op->res + j;
                 snprintf(res, sizeof res, "%%%d =", v);
                 tile__type_str(&f->vals[v].t, ty, sizeof ty);
-                tile__layout_str(&p->lay[v], lay, sizeof lay);
+                if (elem && p->lay[v].rank == 0) snprintf(lay, sizeof lay, "an element's scalar");
+                else tile__layout_str(&p->lay[v], lay, sizeof lay);
                 tile__axis a = p->ax[v];
                 if (a.contig > 1 || a.div > 1 || a.constv > 1 || a.one)
                     snprintf(ax, sizeof ax, "contig=%d div=%d const=%d%s", a.contig, a.div, a.constv, a.one ? " one" : "");
@@ -1446,7 +1480,7 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, tile
             }
         }
         for (int q = 0; q < 2; q++)
-            if (op->region[q] >= 0) tile__plan_dump_region(p, op->region[q], depth + 1, t);
+            if (op->region[q] >= 0) tile__plan_dump_region(p, op->region[q], depth + 1, elem || op->code == TILE__OP_MAP, t);
     }
 }
 /* the plan as text (TILE_MALLOC'ed; NULL when out of memory) */
@@ -1477,7 +1511,7 @@ static char *tile__plan_dump(const tile__plan *p) {
                            tile__plan_threads(p), p->ws_regs[0], nprod, p->nthreads / 128, p->ws_regs[1], p->nthreads);
     }
     for (int k = 0; k < p->nnotes; k++) tile__text_add(&t, "// not applied, line %d: %s\n", p->notes[k].line, p->notes[k].text);
-    tile__plan_dump_region(p, 0, 0, &t);
+    tile__plan_dump_region(p, 0, 0, 0, &t);
     if (t.oom) {
         TILE_FREE(t.p);
         return NULL;

@@ -26,6 +26,8 @@ TILE_KERNEL(scale_kernel, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_f32, alpha), (
     /* a combine function: a captureless lambda converts to one */
     tl_t top = tl_reduce_fn_at(__FILE__, __LINE__, v, 0, +[](tl_t a, tl_t b) { return tl_maximum(a, b); }, tl_reduce_args());
     acc = tl_add(acc, tl_mul(top, 0));
+    /* a function per element: a captureless lambda converts to one too */
+    v = tl_map_elementwise(+[](const tl_t *x) { return tl_abs(x[0]); }, (v));
     TL_FOR (k, 0, 4, 1, acc) {
         acc = tl_add(acc, tl_cast(k, TL_F32));
     }

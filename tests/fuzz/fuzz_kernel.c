@@ -158,7 +158,8 @@ enum {
     X(GATHER,    "axis pick: tl_gather(x, index made in range from an arange, axis); axis >= 128: from any pick") \
     X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")       \
     X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")     \
-    X(ASM,       "k flags picks: tl_inline_asm_elementwise(the k-th PTX form, operands cast); k >= 250: a bad one")
+    X(ASM,       "k flags picks: tl_inline_asm_elementwise(_n)(the k-th PTX form, operands cast); k >= 250: a bad one") \
+    X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -679,26 +680,32 @@ static void fz_bitcast(void) {
 }
 
 /* The inline PTX forms of FZ_ASM: each valid for its dtypes (rt the
-   result's, at every operand's, n operands, packed by pack), as
-   tests/test_ops_asm.c runs them on a GPU. */
-static const struct { const char *asm_text, *cons; tl_dtype rt, at; int n, pack; } fz_asm_forms[] = {
-    {"add.s32 $0, $1, $2;", "=r,r,r", TL_I32, TL_I32, 2, 1},
-    {"neg.s32 $0, $1;", "=r,r", TL_I8, TL_I8, 1, 1},   /* 8-bit, widened */
-    {"shl.b32 $0, $1, 3;\n\tand.b32 $0, $0, 0xF8F8F8F8;", "=r,r", TL_U8, TL_U8, 1, 4},
-    {"xor.b32 $0, $1, $2;", "=r,r,r", TL_I8, TL_I8, 2, 4},
-    {"neg.f16 $0, $1;", "=h,h", TL_F16, TL_F16, 1, 1},
-    {"xor.b32 $0, $1, 0x80008000;", "=r,r", TL_BF16, TL_BF16, 1, 2},
-    {"and.b32 $0, $1, $2;", "=r,r,r", TL_U16, TL_U16, 2, 2},
-    {"min.u16 $0, $1, $2;", "=h,h,h", TL_U16, TL_U16, 2, 1},
-    {"add.s64 $0, $1, $2;", "=l,l,l", TL_I64, TL_I64, 2, 1},
-    {"mov.b64 $0, $1;", "=l,l", TL_U64, TL_U64, 1, 1},
-    {"add.u32 $0, $1, $2;\n\tadd.u32 $0, $0, $3;", "=r,r,r,r", TL_U32, TL_U32, 3, 1},
-    {"fma.rn.f32 $0, $1, $2, $3;", "=f,f,f,f", TL_F32, TL_F32, 3, 1},
-    {"abs.f32 $0, $1;", "=f,f", TL_F32, TL_F32, 1, 1},
-    {"mul.f64 $0, $1, $1;", "=d,d", TL_F64, TL_F64, 1, 1},
-    {"cvt.rn.f32.s32 $0, $1;", "=f,r", TL_F32, TL_I32, 1, 1},
-    {"cvt.f32.f16 $0, $1;", "=f,h", TL_F32, TL_F16, 1, 1},
-    {"cvt.rzi.s64.f64 $0, $1;", "=l,d", TL_I64, TL_F64, 1, 1},
+   result's, at every operand's, n operands, packed by pack; the last ones
+   with nres 2 results, the second rt2, or registers of several elements),
+   as tests/test_ops_asm.c runs them on a GPU. */
+static const struct { const char *asm_text, *cons; tl_dtype rt, at; int n, pack, nres; tl_dtype rt2; } fz_asm_forms[] = {
+    {"add.s32 $0, $1, $2;", "=r,r,r", TL_I32, TL_I32, 2, 1, 1, TL_VOID},
+    {"neg.s32 $0, $1;", "=r,r", TL_I8, TL_I8, 1, 1, 1, TL_VOID},   /* 8-bit, widened */
+    {"shl.b32 $0, $1, 3;\n\tand.b32 $0, $0, 0xF8F8F8F8;", "=r,r", TL_U8, TL_U8, 1, 4, 1, TL_VOID},
+    {"xor.b32 $0, $1, $2;", "=r,r,r", TL_I8, TL_I8, 2, 4, 1, TL_VOID},
+    {"neg.f16 $0, $1;", "=h,h", TL_F16, TL_F16, 1, 1, 1, TL_VOID},
+    {"xor.b32 $0, $1, 0x80008000;", "=r,r", TL_BF16, TL_BF16, 1, 2, 1, TL_VOID},
+    {"and.b32 $0, $1, $2;", "=r,r,r", TL_U16, TL_U16, 2, 2, 1, TL_VOID},
+    {"min.u16 $0, $1, $2;", "=h,h,h", TL_U16, TL_U16, 2, 1, 1, TL_VOID},
+    {"add.s64 $0, $1, $2;", "=l,l,l", TL_I64, TL_I64, 2, 1, 1, TL_VOID},
+    {"mov.b64 $0, $1;", "=l,l", TL_U64, TL_U64, 1, 1, 1, TL_VOID},
+    {"add.u32 $0, $1, $2;\n\tadd.u32 $0, $0, $3;", "=r,r,r,r", TL_U32, TL_U32, 3, 1, 1, TL_VOID},
+    {"fma.rn.f32 $0, $1, $2, $3;", "=f,f,f,f", TL_F32, TL_F32, 3, 1, 1, TL_VOID},
+    {"abs.f32 $0, $1;", "=f,f", TL_F32, TL_F32, 1, 1, 1, TL_VOID},
+    {"mul.f64 $0, $1, $1;", "=d,d", TL_F64, TL_F64, 1, 1, 1, TL_VOID},
+    {"cvt.rn.f32.s32 $0, $1;", "=f,r", TL_F32, TL_I32, 1, 1, 1, TL_VOID},
+    {"cvt.f32.f16 $0, $1;", "=f,h", TL_F32, TL_F16, 1, 1, 1, TL_VOID},
+    {"cvt.rzi.s64.f64 $0, $1;", "=l,d", TL_I64, TL_F64, 1, 1, 1, TL_VOID},
+    {"div.s32 $0, $2, $3;\n\trem.s32 $1, $2, $3;", "=r,=r,r,r", TL_I32, TL_I32, 2, 1, 2, TL_I32},
+    {"neg.s32 $0, $2;\n\tcvt.rn.f32.s32 $1, $2;", "=r,=f,r", TL_I32, TL_I32, 1, 1, 2, TL_F32},
+    {"bfe.u32 $0, $4, 0, 8;\n\tbfe.u32 $1, $4, 8, 8;\n\tbfe.u32 $2, $4, 16, 8;\n\tbfe.u32 $3, $4, 24, 8;", "=r,=r,=r,=r,r", TL_I32, TL_U8, 1, 4, 1, TL_VOID},
+    {"add.s64 $0, $4, 1;\n\tadd.s64 $1, $5, 1;\n\tshl.b64 $2, $4, 1;\n\tshl.b64 $3, $5, 1;", "=l,=l,=l,=l,l,l", TL_I64, TL_I64, 1, 2, 2, TL_I64},
+    {"not.b16 $0, $1;", "=h,h", TL_U8, TL_U8, 1, 2, 1, TL_VOID},
 };
 enum { FZ_NASM = (int)(sizeof fz_asm_forms / sizeof fz_asm_forms[0]) };
 /* k flags picks: form k % FZ_NASM, pure = flags & 1, through the stack
@@ -706,7 +713,8 @@ enum { FZ_NASM = (int)(sizeof fz_asm_forms / sizeof fz_asm_forms[0]) };
    dtype unless (flags >> 2) % 8 == 7. k >= 250 breaks form flags % FZ_NASM
    (flags & 32 picks the variant): 250 a NULL asm text or constraints, 251
    an empty one, 252 another form's constraints, 253 a bad pack, 254 too many
-   operands, 255 a result dtype inline asm does not take. The interpreter
+   operands, 255 a result dtype inline asm does not take (the first). Forms
+   of two results go through the _n calls and push both. The interpreter
    refuses every kernel with one (TILE_ERR_NODEVICE); PTX mode compiles it. */
 static void fz_inline_asm(void) {
     static const int bad_packs[6] = {3, 0, -1, 8, 2, 4};
@@ -733,12 +741,133 @@ static void fz_inline_asm(void) {
         xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
         if ((f >> 2) % 8 != 7) xs[i] = tl_cast_at(FZ_AT, xs[i], fz_asm_forms[form].at);
     }
-    if (f & 2) {
+    if (fz_asm_forms[form].nres == 2) {   /* several results: the _n calls, both pushed */
+        tl_dtype rts[2] = {rt, fz_asm_forms[form].rt2};
+        tl_t out[2] = {{0, 0}, {0, 0}};
+        if (f & 2) {
+            for (int i = 0; i < n; i++) tl__push(xs[i]);
+            tl__inline_asm_n_stk(FZ_AT, asm_text, cons, n, 2, rts, (int)(f & 1), pack, out);
+        } else {
+            tl_inline_asm_elementwise_n_at(FZ_AT, asm_text, cons, n, xs, 2, rts, (int)(f & 1), pack, out);
+        }
+        fz_push(out[0]);
+        fz_push(out[1]);
+    } else if (f & 2) {
         for (int i = 0; i < n; i++) tl__push(xs[i]);
         fz_push(tl__inline_asm_stk(FZ_AT, asm_text, cons, n, rt, (int)(f & 1), pack));
     } else {
         fz_push(tl_inline_asm_elementwise_at(FZ_AT, asm_text, cons, n, xs, rt, (int)(f & 1), pack));
     }
+}
+
+/* ---- tl_map_elementwise ----------------------------------------------------------------
+   The functions of FZ_MAP, each on the elements of its operands (operand
+   k % n's j-th of each pack), built with the calls the macros make; what
+   they do and how many results they give is the decoded instruction's
+   (these statics), as a C function has no closure. */
+static int fz_map_fn, fz_map_n, fz_map_p, fz_map_ptr;
+enum { FZ_NMAP = 8 };
+static tl_t fz_mx(const tl_t *x, int k, int j) { return x[(k % fz_map_n) * fz_map_p + j]; }
+/* the results a function gives, a pack each */
+static int fz_map_nres(int fn) { return fn == 3 ? 3 : fn == 7 ? 2 : 1; }
+static tl_t fz_map_max(const tl_t *x) {   /* a branch: the larger (of one operand: itself) */
+    tl_t a = x[0], b = x[fz_map_n > 1], r = a;
+    tl__frame *f = tl__if_begin(FZ_AT, tl_lt_at(FZ_AT, a, b), "c, r", 1, &r);
+    if (f) {
+        r = b;
+        tl__if_end(FZ_AT, f);
+    }
+    return r;
+}
+static void fz_map_body(const tl_t *x, tl_t *out) {
+    int p = fz_map_p, nres = fz_map_fn >= 250 ? 1 : fz_map_nres(fz_map_fn);
+    for (int j = 0; j < p; j++) {
+        tl_t a = fz_mx(x, 0, j), b = fz_mx(x, 1, j), r = a, ab[2] = {a, b};
+        tl__frame *f;
+        switch (fz_map_fn) {
+        case 0: r = fz_map_max(ab); break;
+        case 1: {   /* a loop of 0 to 5 trips, the element's: b added that many times */
+            tl_t iv, trips = tl_clamp_at(FZ_AT, tl_cast_at(FZ_AT, a, TL_I32), tl__cint(0), tl__cint(5));
+            r = b;
+            tl__push(tl__cint(0)), tl__push(trips), tl__push(tl__cint(1));
+            if ((f = tl__for_begin(FZ_AT, &iv, "s, r", 1, &r))) {
+                r = tl_add_at(FZ_AT, r, b);
+                tl__for_end(FZ_AT, f);
+            }
+            break;
+        }
+        case 2: {   /* a while of 0 to 7 trips, the element's: b doubled */
+            tl_t cnt = tl_and_at(FZ_AT, tl_cast_at(FZ_AT, a, TL_I32), tl__cint(7));
+            r = b;
+            f = tl__while_begin(FZ_AT, "c, cnt, r", 2, &cnt, &r);
+            while (tl__while_cond(FZ_AT, f, tl_gt_at(FZ_AT, cnt, tl__cint(0)))) {
+                r = tl_mul_at(FZ_AT, r, tl__cint(2));
+                cnt = tl_sub_at(FZ_AT, cnt, tl__cint(1));
+                f = tl__while_end(FZ_AT, f);
+            }
+            break;
+        }
+        case 3:   /* three results of three dtypes */
+            out[j] = tl_minimum_at(FZ_AT, a, b);
+            out[p + j] = tl_eq_at(FZ_AT, a, b);
+            out[2 * p + j] = tl_cast_at(FZ_AT, a, TL_F32);
+            continue;
+        case 4: r = tl_add_at(FZ_AT, a, fz_mx(x, 0, (j + 1) % p)); break;   /* the pack's elements mixed */
+        case 5: {   /* a load where the element is not 0, from a pointer parameter */
+            tl_t ptr = fz_params[fz_map_ptr % FZ_NPTR];
+            r = tl_full_at(FZ_AT, tl_element_ty(ptr), tl__cint(0), tl__shape(0));
+            if ((f = tl__if_begin(FZ_AT, tl_ne_at(FZ_AT, a, tl__cint(0)), "c, r", 1, &r))) {
+                r = tl_load_at(FZ_AT, tl_add_at(FZ_AT, ptr, tl_and_at(FZ_AT, tl_cast_at(FZ_AT, a, TL_I32), tl__cint(FZ_BUFN - 1))), (tl_load_args){0});
+                tl__if_end(FZ_AT, f);
+            }
+            break;
+        }
+        case 6: r = tl_map_elementwise_at(FZ_AT, fz_map_max, 2, ab); break;   /* a map inside */
+        case 7:   /* a fact and a select, two results */
+            tl_assume_at(FZ_AT, tl_eq_at(FZ_AT, a, a), "a == a");
+            out[j] = tl_where_at(FZ_AT, tl_gt_at(FZ_AT, a, b), a, b);
+            out[p + j] = tl_maximum_at(FZ_AT, a, b);
+            continue;
+        case 250: tl_store_at(FZ_AT, fz_params[fz_map_ptr % FZ_NPTR], a, (tl_store_args){0}); break;
+        case 251: r = tl_add_at(FZ_AT, a, tl_arange_at(FZ_AT, 0, 4)); break;
+        case 252: if (j) continue; break;   /* out[1..] not given */
+        case 254: tl_print_at(FZ_AT, 1, "m", a); break;
+        case 255:   /* a TL_IF left open */
+            if (tl__if_begin(FZ_AT, tl_ne_at(FZ_AT, a, tl__cint(0)), "c, r", 1, &r)) return;
+            break;
+        default: break;
+        }
+        for (int k = 0; k < nres; k++) out[k * p + j] = r;
+    }
+}
+/* k flags [ptr] picks: function k % FZ_NMAP (the loops only on small tiles), pack 1 << (flags & 3),
+   1 + (flags >> 2) % 3 operands (picked like the first), through the stack when flags & 32, the
+   one-result call when flags & 64 (pack 1). k >= 250 a misuse: 250 a tl_store inside, 251 a tile
+   inside, 252 a result not given, 253 a bad pack (3, 32, 0 or -1 by flags >> 6), 254 a tl_print
+   inside, 255 a TL_IF left open. ptr (functions 5 and 250): the pointer parameter. */
+static void fz_map(void) {
+    static const int bad_packs[4] = {3, 32, 0, -1};
+    unsigned k = fz_u8(), f = fz_u8();
+    fz_map_fn = k < 250 ? (int)(k % FZ_NMAP) : (int)k;
+    fz_map_p = 1 << (f & 3);
+    fz_map_n = 1 + (int)(f >> 2) % 3;
+    fz_map_ptr = fz_map_fn == 5 || fz_map_fn == 250 ? (int)fz_u8() : 0;
+    if (fz_map_fn == 253) fz_map_p = bad_packs[f >> 6];
+    tl_t xs[3];
+    for (int i = 0; i < fz_map_n; i++) xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
+    if ((fz_map_fn == 1 || fz_map_fn == 2) && fz_numel(xs[0]) > FZ_SMALL) fz_map_fn = 0;
+    int nres = k < 250 ? fz_map_nres(fz_map_fn) : 1, one = (f & 64) && nres == 1 && fz_map_p == 1 && k != 253;
+    tl_t out[3] = {{0, 0}, {0, 0}, {0, 0}};
+    tl_map_args o = {0, fz_map_p};
+    if (f & 32) {
+        for (int i = 0; i < fz_map_n; i++) tl__push(xs[i]);
+        if (one) out[0] = tl__map_stk(FZ_AT, fz_map_max, fz_map_n);
+        else tl__map_n_stk(FZ_AT, fz_map_body, fz_map_n, nres, out, o);
+    } else {
+        if (one) out[0] = tl_map_elementwise_at(FZ_AT, fz_map_max, fz_map_n, xs);
+        else tl_map_elementwise_n_at(FZ_AT, fz_map_body, fz_map_n, xs, nres, out, o);
+    }
+    for (int r = 0; r < nres; r++) fz_push(out[r]);
 }
 
 /* ---- runtime control flow ------------------------------------------------------------- */
@@ -1029,6 +1158,7 @@ static void fz_step(unsigned op) {
         break;
     }
     case FZ_ASM: fz_inline_asm(); break;
+    case FZ_MAP: fz_map(); break;
     case FZ_UNARY: {
         unsigned k = fz_u8() % FZ_NUNARY;
         const char *name = fz_unary_names[k];

@@ -33,7 +33,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(reduce) X(scan) X(softmax) X(dot_f16) X(dot_i8) X(dot_f32_bf16_fp8) X(atomics) X(cas)      \
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
-    X(libdevice_int) X(inline_asm)                                                               \
+    X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n)                            \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -71,6 +71,22 @@ FZ_SEED(inline_asm, FZ_HDR0,
         FZ_ASM, 0, 1, 0, 0, FZ_ASM, 14, 3, 0, FZ_ASM, 11, 1, 0, 1, 2, FZ_ASM, 4, 1, 0, FZ_ASM, 2, 3, 0,
         FZ_ASM, 5, 3, 0, FZ_ASM, 6, 1, 0, 1, FZ_ASM, 13, 0, 0, FZ_ASM, 8, 0, 0, 1, FZ_ASM, 16, 1, 0,
         FZ_ASM, 12, 1, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_inline_asm_elementwise_n and Triton's registers of a pack (FZ_ASM's forms 17..21): an i32
+   quotient and remainder of two, an i32 and its f32 of one, four i32 from the u8 of one register
+   (pack 4), two i64 results of a pack of 2 (two l registers each), u8 pairs in an h register */
+FZ_SEED(inline_asm_n, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_ASM, 17, 1, 0, 1, FZ_ASM, 18, 3, 0, FZ_ASM, 19, 1, 0, FZ_ASM, 20, 1, 0, FZ_ASM, 21, 3, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_map_elementwise, each on the one before (FZ_MAP's functions): a branchy max of two, a loop and
+   a while of the element's trips, three results of a pack of 2 (a min, an i1, an f32), a pack of 4
+   mixed, a load where the element is not 0 (p_f32), a map inside the function, two results through
+   the stack, the one-result call */
+FZ_SEED(map_elementwise, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_MAP, 0, 4, 0, 0, FZ_MAP, 1, 4, 0, 1, FZ_MAP, 2, 4, 0, 1, FZ_MAP, 3, 1, 0, FZ_MAP, 4, 2, 2,
+        FZ_MAP, 5, 0, FZ_D(TL_F32), 0, FZ_MAP, 6, 4, 0, 1, FZ_MAP, 7, 40, 0, 1, FZ_MAP, 0, 72, 0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
