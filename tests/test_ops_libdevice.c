@@ -295,6 +295,36 @@ static void check_bessel_n(int jn, tl_dtype t, int lit) {
     free(want);
 }
 
+/* orders past 16384: J_n(x) < (e |x| / 2n)^n underflows to 0 and Y_n(x) overflows to -inf where
+   |x| <= n / e (so on a GPU too); beyond, the interpreter does not take C's n steps an element and
+   gives NaN (README), the GPU the value */
+static void check_bessel_big_order(void) {
+    enum { NB = 256, ORDER = 20000 };
+    double hx[NB], ho[NB];
+    int32_t hn[NB];
+    int interp = strcmp(tile_backend_name(), "interp") == 0;
+    for (int i = 0; i < NB; i++) hn[i] = ORDER, hx[i] = i < NB - 8 ? tt_uniform(0, ORDER / 2.718281828459045) * (i % 2 ? -1 : 1) : 3.0 * ORDER;
+    void *dn = tile_malloc(sizeof hn), *x = tile_malloc(sizeof hx), *o = tile_malloc(sizeof ho);
+    tile_memcpy_htod(dn, hn, sizeof hn);
+    tile_memcpy_htod(x, hx, sizeof hx);
+    for (int jn = 0; jn < 2; jn++) {
+        tile_memset(o, 0xA5, sizeof ho);
+        tile_status st = ld_bessel_n(TILE_OPTS(.grid = {1}, .meta = {{"BLOCK", NB}, {"JN", jn}}), (int32_t *)dn, TILE_PTR(x, TL_F64), TILE_PTR(o, TL_F64), NB);
+        TT_CHECK(st == TILE_OK, "%s of order %d: %s", jn ? "jn" : "yn", ORDER, tile_last_error());
+        tile_memcpy_dtoh(ho, o, sizeof ho);
+        int bad = 0;
+        for (int i = 0; i < NB; i++) {
+            double want = i >= NB - 8 ? NAN : jn ? 0.0 : hx[i] < 0 ? NAN : -INFINITY;
+            if (i >= NB - 8 && !interp) continue;
+            bad += !(want != want ? ho[i] != ho[i] : ho[i] == want);
+        }
+        TT_CHECK(!bad, "%s of order %d: %d of %d wrong", jn ? "jn" : "yn", ORDER, bad, NB);
+    }
+    tile_free(dn);
+    tile_free(x);
+    tile_free(o);
+}
+
 /* ---- the integer functions: popc, clz, ffs, brev, mulhi, umulhi ---------------------- */
 static const struct { const char *name; int n, counts; } ifns[] = {
     {"popc", 1, 1}, {"clz", 1, 1}, {"ffs", 1, 1}, {"brev", 1, 0}, {"mulhi", 2, 0}, {"umulhi", 2, 0},
@@ -1200,6 +1230,7 @@ int main(void) {
         for (int d = 0; d < 3; d++) check_bessel_n(jn, floats[d], 0);
     check_bessel_n(1, TL_F32, 1 + (int)tt_int(0, 12));
     check_bessel_n(0, TL_F64, 1 + (int)tt_int(0, 12));
+    check_bessel_big_order();
     static const tl_dtype ints[] = {TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32, TL_U64};
     for (int k = 0; k < NIFN; k++)
         for (size_t d = 0; d < sizeof ints / sizeof ints[0]; d++) check_int(k, ints[d]);

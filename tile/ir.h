@@ -202,6 +202,8 @@ static double tile__ld_bessel_i(int n, double x) {
     }
     return n && x < 0 ? -r : r;
 }
+/* jn and yn of larger orders are not computed in the interpreter (tile__ew_eval) */
+#define TILE__BESSEL_MAX_ORDER 16384
 static double tile__ld_i0(double x) { return tile__ld_bessel_i(0, x); }
 static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
 /* X(name, NAME, operands, C reference (one operand) or 0) */
@@ -1367,8 +1369,16 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
 #undef TILE__MATH2
     case TILE__OP_JN: case TILE__OP_YN: {
         /* the order n is operand 0 (an i32), x operand 1 (t); n < 0 gives NaN, as libdevice's
-           __nv_jnf and __nv_ynf (C's jn(-n, x) would be (-1)^n jn(n, x)) */
-        double v = a.i < 0 ? NAN : code == TILE__OP_JN ? jn((int)a.i, b.f) : yn((int)a.i, b.f);
+           __nv_jnf and __nv_ynf (C's jn(-n, x) would be (-1)^n jn(n, x)). C's recurrences take
+           about n steps an element, so past TILE__BESSEL_MAX_ORDER only what needs none: where
+           |x| <= n / e, |J_n(x)| < 2^-n underflows to 0 and Y_n(x) (x > 0) overflows to -inf;
+           elsewhere NaN, not computed (README: the interpreter's limit) */
+        double v, ax = fabs(b.f);
+        int odd = (int)(a.i & 1);
+        if (a.i < 0 || b.f != b.f) v = NAN;
+        else if (a.i <= TILE__BESSEL_MAX_ORDER) v = code == TILE__OP_JN ? jn((int)a.i, b.f) : yn((int)a.i, b.f);
+        else if (ax > (double)a.i / 2.718281828459045) v = code == TILE__OP_YN && b.f < 0 ? NAN : code == TILE__OP_YN && b.f == 0 ? -INFINITY : NAN;
+        else v = code == TILE__OP_JN ? (odd && b.f < 0 ? -0.0 : 0.0) : b.f < 0 ? NAN : -INFINITY;
         r.f = t == TL_F64 ? v : (double)(float)v;
         break;
     }
