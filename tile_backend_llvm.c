@@ -706,12 +706,55 @@ static LLVMValueRef tile__ll_cast(tile__ll_em *c, tl_dtype t, tl_dtype rt, int a
     if (wf > wt) return L.LLVMBuildTrunc(B, v, rty, "");
     return tile__is_signed(t) ? L.LLVMBuildSExt(B, v, rty, "") : L.LLVMBuildZExt(B, v, rty, "");
 }
+/* tl_libdevice's rounding-mode functions (TILE__ROUNDED_OPS): NVVM's intrinsics, each one PTX
+   instruction with that rounding and without .ftz (add.rz.f32, fma.rm.f64, rcp.rp.f32,
+   sqrt.rz.f64, cvt.rmi.s32.f32, cvt.rp.f32.u64, ...: libdevice's __nv_fadd_rz and the others are
+   these calls), sub as add of -b (IEEE's definition of a - b); rsqrt_rn is libdevice's
+   __nv_frsqrt_rn (PTX has no such instruction) */
+static const char *tile__ll_cvt_name(tl_dtype t) {
+    return t == TL_F32 ? "f" : t == TL_F64 ? "d" : t == TL_I32 ? "i" : t == TL_U32 ? "ui" : t == TL_I64 ? "ll" : "ull";
+}
+static int tile__ll_rnd(tile__ll_em *c, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
+    static const char *const modes[4] = {"rn", "rz", "rm", "rp"};
+    const char *m = modes[tile__rnd_mode(code)], *p = t == TL_F64 ? "d" : "f";
+    tile__opcode op = tile__rnd_op(code);
+    LLVMTypeRef ft = tile__ll_fty(c, t), pt[3] = {ft, ft, ft};
+    LLVMValueRef args[3] = {tile__ll_get(c, a), b >= 0 ? tile__ll_get(c, b) : NULL, c3 >= 0 ? tile__ll_get(c, c3) : NULL}, r;
+    char nm[48];
+    switch (op) {
+    case TILE__OP_ADD_RN: case TILE__OP_SUB_RN: case TILE__OP_MUL_RN: case TILE__OP_DIV_RN:
+        if (op == TILE__OP_SUB_RN) args[1] = L.LLVMBuildFNeg(c->B, args[1], "");
+        snprintf(nm, sizeof nm, "llvm.nvvm.%s.%s.%s", op == TILE__OP_MUL_RN ? "mul" : op == TILE__OP_DIV_RN ? "div" : "add", m, p);
+        r = tile__ll_call(c, nm, ft, pt, 2, args);
+        break;
+    case TILE__OP_FMA_RN:
+        snprintf(nm, sizeof nm, "llvm.nvvm.fma.%s.%s", m, p);
+        r = tile__ll_call(c, nm, ft, pt, 3, args);
+        break;
+    case TILE__OP_RCP_RN: case TILE__OP_SQRT_RN:
+        snprintf(nm, sizeof nm, "llvm.nvvm.%s.%s.%s", op == TILE__OP_RCP_RN ? "rcp" : "sqrt", m, p);
+        r = tile__ll_call1(c, nm, ft, args[0]);
+        break;
+    case TILE__OP_RSQRT_RN:
+        c->uses_math = 1;
+        r = tile__ll_call1(c, "__nv_frsqrt_rn", c->f32, args[0]);
+        break;
+    default: {   /* CVT: from t to rt */
+        LLVMTypeRef st = tile__ll_ty(c, t);
+        snprintf(nm, sizeof nm, "llvm.nvvm.%s2%s.%s", tile__ll_cvt_name(t), tile__ll_cvt_name(rt), m);
+        r = tile__ll_call(c, nm, tile__ll_ty(c, rt), &st, 1, args);
+        break;
+    }
+    }
+    return tile__ll_new(c, rt, r, 0);
+}
 static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
     LLVMValueRef y = NULL;
     const char *math = NULL;
     int fl = tile__is_float(t);
+    if (tile__rnd_mode(code) >= 0) return tile__ll_rnd(c, code, t, rt, a, -1, -1);
     switch (code) {
     case TILE__OP_NEG:
         if (fl) return tile__ll_new(c, rt, tile__ll_fenc(c, rt, L.LLVMBuildFNeg(B, tile__ll_fv(c, a), "")), 0);
@@ -905,6 +948,16 @@ static LLVMValueRef tile__ll_iop2(tile__ll_em *c, tile__opcode code, tl_dtype t,
 static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) {
     tile__ll_em *c = tile__ll_self(e);
     LLVMBuilderRef B = c->B;
+    if (tile__rnd_mode(code) >= 0) return tile__ll_rnd(c, code, t, rt, a, b, -1);
+    if (code == TILE__OP_JN || code == TILE__OP_YN) {
+        /* libdevice's __nv_jnf(i32 n, float x) / __nv_jn(i32, double); f16 and bf16 in f32 */
+        char fn[16];
+        LLVMTypeRef pt[2] = {c->i32, tile__ll_fty(c, t)};
+        LLVMValueRef args[2] = {tile__ll_get(c, a), tile__ll_fv(c, b)};
+        snprintf(fn, sizeof fn, "__nv_%s%s", code == TILE__OP_JN ? "jn" : "yn", t == TL_F64 ? "" : "f");
+        c->uses_math = 1;
+        return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call(c, fn, pt[1], pt, 2, args)), 0);
+    }
     if (tile__is_float(t)) {
         LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), r = NULL;
         int cmp = -1;
@@ -934,6 +987,7 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
 }
 static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__ll_em *c = tile__ll_self(e);
+    if (tile__rnd_mode(code) >= 0) return tile__ll_rnd(c, code, t, rt, a, b, c3);
     if (code == TILE__OP_WHERE) {
         LLVMValueRef no = tile__ll_get(c, c3), yes = tile__ll_get(c, b);
         return tile__ll_new(c, rt, L.LLVMBuildSelect(c->B, tile__ll_get(c, a), yes, no, ""), 0);

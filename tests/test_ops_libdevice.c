@@ -64,6 +64,54 @@ static double bisect(double (*f)(double), double v, double lo, double hi, int si
 }
 static double r_erfinv(double x) { return bisect(erf, x, -6.0, 6.0, 1); }
 static double r_erfcinv(double z) { return bisect(erfc, z, -6.0, 27.0, -1); }
+/* The Bessel functions from their integrals (DLMF 10.9.2, 10.32.3, 10.9.7), not from the C
+   library the interpreter calls:
+     J_n(x) = 1/pi int_0^pi cos(n t - x sin t) dt,  I_n(x) = 1/pi int_0^pi e^(x cos t) cos(n t) dt,
+   whose integrands are smooth, even and 2pi-periodic, so that the trapezoidal rule converges
+   geometrically (256 panels are past double precision for |x| <= 30, n <= 12), and
+     Y_n(x) = 1/pi int_0^pi sin(x sin t - n t) dt - 1/pi int_0^inf (e^(nu) + (-1)^n e^(-nu)) e^(-x sinh u) du
+   for x > 0, both by the tanh-sinh rule (double exponential: its error falls as exp(-c / h)), the
+   second on [0, T] where the integrand has fallen e^-60 below its peak */
+static double r_trapezoid(int bessel_i, int n, double x) {
+    enum { K = 256 };
+    double s = 0;
+    for (int k = 0; k <= K; k++) {
+        double t = 3.14159265358979323846 * k / K;
+        double f = bessel_i ? exp(x * cos(t)) * cos(n * t) : cos(n * t - x * sin(t));
+        s += (k == 0 || k == K) ? f / 2 : f;
+    }
+    return s / K;
+}
+static double r_jn(int n, double x) { return r_trapezoid(0, n, x); }
+static double r_j0(double x) { return r_jn(0, x); }
+static double r_j1(double x) { return r_jn(1, x); }
+static double r_i0(double x) { return r_trapezoid(1, 0, x); }
+static double r_i1(double x) { return r_trapezoid(1, 1, x); }
+/* tanh-sinh on [a, b]: the nodes tanh(pi/2 sinh s) and weights for s = k / 64, |s| <= 3.5 */
+enum { TS_K = 224 };
+static double ts_node[2 * TS_K + 1], ts_weight[2 * TS_K + 1];
+static double r_tanh_sinh(double (*f)(double, int, double), int n, double x, double a, double b) {
+    if (ts_weight[TS_K] == 0)
+        for (int k = -TS_K; k <= TS_K; k++) {
+            double u = 3.14159265358979323846 / 2 * sinh(k / 64.0), ch = cosh(u);
+            ts_node[k + TS_K] = tanh(u);
+            ts_weight[k + TS_K] = 3.14159265358979323846 / 2 * cosh(k / 64.0) / (ch * ch) / 64.0;
+        }
+    double mid = (a + b) / 2, half = (b - a) / 2, s = 0;
+    for (int k = 0; k <= 2 * TS_K; k++) s += ts_weight[k] * f(mid + half * ts_node[k], n, x);
+    return s * half;
+}
+static double yn_first(double t, int n, double x) { return sin(x * sin(t) - n * t); }
+static double yn_second(double u, int n, double x) { return exp(n * u - x * sinh(u)) + ((n & 1) ? -1 : 1) * exp(-n * u - x * sinh(u)); }
+static double r_yn(int n, double x) {
+    if (x == 0) return -INFINITY;
+    /* the exponent n u - x sinh u peaks at cosh u = n / x (or u = 0); T where it is 60 below */
+    double up = n > x ? acosh(n / x) : 0, peak = n * up - x * sinh(up), T = up + 0.25;
+    while (n * T - x * sinh(T) > peak - 60) T += 0.25;
+    return (r_tanh_sinh(yn_first, n, x, 0, 3.14159265358979323846) - r_tanh_sinh(yn_second, n, x, 0, T)) / 3.14159265358979323846;
+}
+static double r_y0(double x) { return r_yn(0, x); }
+static double r_y1(double x) { return r_yn(1, x); }
 
 typedef struct fn {
     const char *name;
@@ -71,27 +119,32 @@ typedef struct fn {
     double (*ref1)(double);             /* one operand */
     double (*ref2)(double, double);     /* two */
     double lo, hi, lo2, hi2;            /* the domains of x and y */
+    double tol64;                       /* f64's tolerance, absolute and relative, if not 1e-12 */
 } fn;
 static const fn fns[] = {
-    {"acos", 1, acos, 0, -1, 1, 0, 0},            {"acosh", 1, acosh, 0, 1, 50, 0, 0},
-    {"asin", 1, asin, 0, -1, 1, 0, 0},            {"asinh", 1, asinh, 0, -50, 50, 0, 0},
-    {"atan", 1, atan, 0, -50, 50, 0, 0},          {"atanh", 1, atanh, 0, -0.99, 0.99, 0, 0},
-    {"cbrt", 1, cbrt, 0, -1000, 1000, 0, 0},      {"cosh", 1, cosh, 0, -10, 10, 0, 0},
-    {"sinh", 1, sinh, 0, -10, 10, 0, 0},          {"tan", 1, tan, 0, -1.5, 1.5, 0, 0},
-    {"erfc", 1, erfc, 0, -3, 9, 0, 0},            {"expm1", 1, expm1, 0, -10, 10, 0, 0},
-    {"log1p", 1, log1p, 0, -0.9, 100, 0, 0},      {"log10", 1, log10, 0, 0.001, 1000, 0, 0},
-    {"exp10", 1, r_exp10, 0, -4, 4, 0, 0},        {"lgamma", 1, lgamma, 0, 0.1, 30, 0, 0},
-    {"tgamma", 1, tgamma, 0, 0.1, 8, 0, 0},       {"trunc", 1, trunc, 0, -100, 100, 0, 0},
-    {"round", 1, round, 0, -100, 100, 0, 0},      {"rint", 1, rint, 0, -100, 100, 0, 0},
-    {"logb", 1, logb, 0, -1000, 1000, 0, 0},      {"cospi", 1, r_cospi, 0, -40, 40, 0, 0},
-    {"sinpi", 1, r_sinpi, 0, -40, 40, 0, 0},      {"erfinv", 1, r_erfinv, 0, -0.999, 0.999, 0, 0},
-    {"erfcinv", 1, r_erfcinv, 0, 0.001, 1.999, 0, 0}, {"erfcx", 1, r_erfcx, 0, -2, 40, 0, 0},
-    {"rcbrt", 1, r_rcbrt, 0, 0.01, 1000, 0, 0},   {"exp", 1, exp, 0, -20, 20, 0, 0},
-    {"fabs", 1, fabs, 0, -100, 100, 0, 0},        {"atan2", 2, 0, atan2, -10, 10, -10, 10},
-    {"pow", 2, 0, pow, 0.1, 10, -4, 4},           {"hypot", 2, 0, hypot, -100, 100, -100, 100},
-    {"copysign", 2, 0, copysign, -10, 10, -10, 10}, {"fdim", 2, 0, fdim, -10, 10, -10, 10},
-    {"nextafter", 2, 0, nextafter, -10, 10, -10, 10}, {"remainder", 2, 0, remainder, -100, 100, 0.5, 10},
-    {"fmod", 2, 0, fmod, -100, 100, 0.5, 10},    {"fmin", 2, 0, fmin, -10, 10, -10, 10},
+    {"acos", 1, acos, 0, -1, 1, 0, 0, 0},            {"acosh", 1, acosh, 0, 1, 50, 0, 0, 0},
+    {"asin", 1, asin, 0, -1, 1, 0, 0, 0},            {"asinh", 1, asinh, 0, -50, 50, 0, 0, 0},
+    {"atan", 1, atan, 0, -50, 50, 0, 0, 0},          {"atanh", 1, atanh, 0, -0.99, 0.99, 0, 0, 0},
+    {"cbrt", 1, cbrt, 0, -1000, 1000, 0, 0, 0},      {"cosh", 1, cosh, 0, -10, 10, 0, 0, 0},
+    {"sinh", 1, sinh, 0, -10, 10, 0, 0, 0},          {"tan", 1, tan, 0, -1.5, 1.5, 0, 0, 0},
+    {"erfc", 1, erfc, 0, -3, 9, 0, 0, 0},            {"expm1", 1, expm1, 0, -10, 10, 0, 0, 0},
+    {"log1p", 1, log1p, 0, -0.9, 100, 0, 0, 0},      {"log10", 1, log10, 0, 0.001, 1000, 0, 0, 0},
+    {"exp10", 1, r_exp10, 0, -4, 4, 0, 0, 0},        {"lgamma", 1, lgamma, 0, 0.1, 30, 0, 0, 0},
+    {"tgamma", 1, tgamma, 0, 0.1, 8, 0, 0, 0},       {"trunc", 1, trunc, 0, -100, 100, 0, 0, 0},
+    {"round", 1, round, 0, -100, 100, 0, 0, 0},      {"rint", 1, rint, 0, -100, 100, 0, 0, 0},
+    {"logb", 1, logb, 0, -1000, 1000, 0, 0, 0},      {"cospi", 1, r_cospi, 0, -40, 40, 0, 0, 0},
+    {"sinpi", 1, r_sinpi, 0, -40, 40, 0, 0, 0},      {"erfinv", 1, r_erfinv, 0, -0.999, 0.999, 0, 0, 0},
+    {"erfcinv", 1, r_erfcinv, 0, 0.001, 1.999, 0, 0, 0}, {"erfcx", 1, r_erfcx, 0, -2, 40, 0, 0, 0},
+    {"rcbrt", 1, r_rcbrt, 0, 0.01, 1000, 0, 0, 0},   {"exp", 1, exp, 0, -20, 20, 0, 0, 0},
+    {"fabs", 1, fabs, 0, -100, 100, 0, 0, 0},        {"atan2", 2, 0, atan2, -10, 10, -10, 10, 0},
+    {"pow", 2, 0, pow, 0.1, 10, -4, 4, 0},           {"hypot", 2, 0, hypot, -100, 100, -100, 100, 0},
+    {"copysign", 2, 0, copysign, -10, 10, -10, 10, 0}, {"fdim", 2, 0, fdim, -10, 10, -10, 10, 0},
+    {"nextafter", 2, 0, nextafter, -10, 10, -10, 10, 0}, {"remainder", 2, 0, remainder, -100, 100, 0.5, 10, 0},
+    {"fmod", 2, 0, fmod, -100, 100, 0.5, 10, 0},    {"fmin", 2, 0, fmin, -10, 10, -10, 10, 0},
+    /* libdevice's Bessel functions are good to 5e-12 absolute beyond |x| = 8 in f64, 2.2e-6 in f32 */
+    {"j0", 1, r_j0, 0, -30, 30, 0, 0, 1e-11},     {"j1", 1, r_j1, 0, -30, 30, 0, 0, 1e-11},
+    {"y0", 1, r_y0, 0, 0.05, 30, 0, 0, 1e-11},    {"y1", 1, r_y1, 0, 0.05, 30, 0, 0, 1e-11},
+    {"cyl_bessel_i0", 1, r_i0, 0, -30, 30, 0, 0, 1e-11}, {"cyl_bessel_i1", 1, r_i1, 0, -30, 30, 0, 0, 1e-11},
 };
 enum { NFN = sizeof fns / sizeof fns[0], N = 1000 };
 
@@ -179,7 +232,8 @@ static void check_fn(int k, tl_dtype t, int scalar) {
         got[i] = get(t, ho, i);
     }
     /* lgamma near its zeros (1, 2) and tgamma, erfcx, cospi, sinpi, rcbrt: absolute error beside the relative */
-    double rtol = t == TL_F64 ? 1e-12 : t == TL_F32 ? 2e-5 : 4e-3, atol = t == TL_F64 ? 1e-12 : t == TL_F32 ? 2e-5 : 4e-3;
+    double tol64 = f->tol64 ? f->tol64 : 1e-12;
+    double rtol = t == TL_F64 ? tol64 : t == TL_F32 ? 2e-5 : 4e-3, atol = t == TL_F64 ? tol64 : t == TL_F32 ? 2e-5 : 4e-3;
     tt_check_close(what, got, want, N, atol, rtol);
     dev_free(x, y, o);
     free(hx);
@@ -187,6 +241,88 @@ static void check_fn(int k, tl_dtype t, int scalar) {
     free(ho);
     free(got);
     free(want);
+}
+
+/* ---- jn(n, x) and yn(n, x): an i32 order, a float --------------------------------------- */
+/* out = name(n, x), name jn (JN 1) or yn; LIT: n is the C number LIT - 1 for every lane */
+TILE_KERNEL(ld_bessel_n, (tl_ptr_i32, n_in), (tl_ptr, x), (tl_ptr, out), (tl_i32, n))
+{
+    int BLOCK = TL_META(BLOCK), LIT = TL_META_OR(LIT, 0);
+    const char *name = TL_META(JN) ? "jn" : "yn";
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t xv = tl_load(tl_add(x, offs), .mask = mask, .other = 1);
+    tl_t r = LIT ? tl_libdevice(name, LIT - 1, xv) : tl_libdevice(name, tl_load(tl_add(n_in, offs), .mask = mask, .other = 0), xv);
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+static void check_bessel_n(int jn, tl_dtype t, int lit) {
+    size_t es = tile_dtype_size(t);
+    int32_t *hn = (int32_t *)malloc(N * 4);
+    void *hx = malloc(N * es), *ho = malloc(N * es);
+    double *got = (double *)malloc(N * sizeof(double)), *want = (double *)malloc(N * sizeof(double));
+    double lo = jn ? -30 : 0.05, hi = 30;
+    if (t == TL_F16) lo = jn ? -4 : 0.05, hi = 4;
+    for (int i = 0; i < N; i++) {
+        /* orders 0..12, and a few negative ones (NaN, as libdevice's); yn at 0 (-inf) and below (NaN) */
+        hn[i] = (int32_t)tt_int(i % 50 == 0 ? -3 : 0, 12);
+        double a = rnd(t, tt_uniform(lo, hi));
+        if (!jn && i % 97 == 1) a = i % 2 ? 0.0 : -1.5;
+        put(t, hx, i, a);
+    }
+    void *dn = tile_malloc(N * 4), *x, *o, *unused;
+    dev_io(hx, hx, N * es, N * es, &x, &unused, &o);
+    tile_memcpy_htod(dn, hn, N * 4);
+    tile_status st = ld_bessel_n(TILE_OPTS(.grid = {(N + 255) / 256}, .meta = {{"BLOCK", 256}, {"JN", jn}, {"LIT", lit}}), (int32_t *)dn,
+                                 TILE_PTR(x, t), TILE_PTR(o, t), N);
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") %s%s", jn ? "jn" : "yn", tile_dtype_name(t), lit ? " (n a C number)" : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, N * es);
+    for (int i = 0; i < N; i++) {
+        int k = lit ? lit - 1 : hn[i];
+        double a = get(t, hx, i), r = k < 0 ? NAN : jn ? r_jn(k, a) : a < 0 ? NAN : r_yn(k, a);
+        want[i] = rnd(t, r);
+        got[i] = get(t, ho, i);
+    }
+    double tol = t == TL_F64 ? 1e-11 : t == TL_F32 ? 2e-5 : 4e-3;
+    tt_check_close(what, got, want, N, tol, tol);
+    tile_free(dn);
+    dev_free(x, unused, o);
+    free(hn);
+    free(hx);
+    free(ho);
+    free(got);
+    free(want);
+}
+
+/* orders past 16384: J_n(x) < (e |x| / 2n)^n underflows to 0 and Y_n(x) overflows to -inf where
+   |x| <= n / e (so on a GPU too); beyond, the interpreter does not take C's n steps an element and
+   gives NaN (README), the GPU the value */
+static void check_bessel_big_order(void) {
+    enum { NB = 256, ORDER = 20000 };
+    double hx[NB], ho[NB];
+    int32_t hn[NB];
+    int interp = strcmp(tile_backend_name(), "interp") == 0;
+    for (int i = 0; i < NB; i++) hn[i] = ORDER, hx[i] = i < NB - 8 ? tt_uniform(0, ORDER / 2.718281828459045) * (i % 2 ? -1 : 1) : 3.0 * ORDER;
+    void *dn = tile_malloc(sizeof hn), *x = tile_malloc(sizeof hx), *o = tile_malloc(sizeof ho);
+    tile_memcpy_htod(dn, hn, sizeof hn);
+    tile_memcpy_htod(x, hx, sizeof hx);
+    for (int jn = 0; jn < 2; jn++) {
+        tile_memset(o, 0xA5, sizeof ho);
+        tile_status st = ld_bessel_n(TILE_OPTS(.grid = {1}, .meta = {{"BLOCK", NB}, {"JN", jn}}), (int32_t *)dn, TILE_PTR(x, TL_F64), TILE_PTR(o, TL_F64), NB);
+        TT_CHECK(st == TILE_OK, "%s of order %d: %s", jn ? "jn" : "yn", ORDER, tile_last_error());
+        tile_memcpy_dtoh(ho, o, sizeof ho);
+        int bad = 0;
+        for (int i = 0; i < NB; i++) {
+            double want = i >= NB - 8 ? NAN : jn ? 0.0 : hx[i] < 0 ? NAN : -INFINITY;
+            if (i >= NB - 8 && !interp) continue;
+            bad += !(want != want ? ho[i] != ho[i] : ho[i] == want);
+        }
+        TT_CHECK(!bad, "%s of order %d: %d of %d wrong", jn ? "jn" : "yn", ORDER, bad, NB);
+    }
+    tile_free(dn);
+    tile_free(x);
+    tile_free(o);
 }
 
 /* ---- the integer functions: popc, clz, ffs, brev, mulhi, umulhi ---------------------- */
@@ -425,6 +561,548 @@ static void check_int32_fold(int k, int a, int b, int c) {
     tile_free(o);
 }
 
+/* ---- the rounding-mode functions: add_rz, fma_rd, float2int_rn, ull2double_ru, ... -------
+   Checked bit for bit (a NaN as any NaN; the sign of a zero counts) against references made
+   here by exact arithmetic: a number is a two's complement integer of XW 32-bit words whose bit
+   k weighs 2^(XLO + k), so that every sum and product of two doubles (down to 2^-2252, up past
+   2^2048) is exact in it, and it is rounded to f32 or f64 by its bits (round, sticky) in the
+   mode. Quotients and roots are found by comparison: y <= a / b <=> y b <= a, exactly, for the
+   candidates next to a double estimate; the conversions to integers round by the bits of the
+   operand's significand. None of it uses the host's rounding modes, which the interpreter does. */
+enum { XW = 140, XLO = -2320 };
+static int isflt(tl_dtype t) { return t == TL_F32 || t == TL_F64 || t == TL_F16 || t == TL_BF16; }
+typedef struct xv { uint32_t w[XW]; } xv;
+static void xv_zero(xv *v) { memset(v, 0, sizeof *v); }
+/* v += (neg ? -1 : 1) m 2^e, m of nm <= 4 little-endian words */
+static void xv_add(xv *v, int neg, const uint32_t *m, int nm, int e) {
+    int pos = e - XLO, wo = pos / 32, bo = pos % 32;
+    uint32_t sh[5] = {0};
+    TT_CHECK(pos >= 0 && wo + 6 < XW, "exact arithmetic: 2^%d is out of range", e);
+    if (pos < 0 || wo + 6 >= XW) return;
+    for (int i = 0; i < nm; i++) {
+        sh[i] |= m[i] << bo;
+        if (bo) sh[i + 1] |= m[i] >> (32 - bo);
+    }
+    uint64_t carry = 0;   /* a borrow when neg */
+    for (int i = wo; i < XW; i++) {
+        uint64_t t = i - wo <= nm ? sh[i - wo] : 0, w = v->w[i];
+        uint64_t r = neg ? w - t - carry : w + t + carry;
+        v->w[i] = (uint32_t)r;
+        carry = neg ? (r >> 32) & 1 : r >> 32;
+        if (i - wo > nm && !carry) break;
+    }
+}
+/* a finite nonzero double as M 2^E, M < 2^53 */
+static uint64_t dsplit(double d, int *E) {
+    int e;
+    double f = frexp(fabs(d), &e);
+    *E = e - 53;
+    return (uint64_t)ldexp(f, 53);
+}
+static void xv_prod(xv *v, int neg, uint64_t a, uint64_t b, int e) {   /* v += (-1)^neg a b 2^e */
+    uint32_t p[4] = {0}, x[2] = {(uint32_t)a, (uint32_t)(a >> 32)}, y[2] = {(uint32_t)b, (uint32_t)(b >> 32)};
+    for (int i = 0; i < 2; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < 2; j++) {
+            uint64_t t = (uint64_t)x[i] * y[j] + p[i + j] + carry;
+            p[i + j] = (uint32_t)t;
+            carry = t >> 32;
+        }
+        p[i + 2] = (uint32_t)carry;
+    }
+    xv_add(v, neg, p, 4, e);
+}
+static void xv_dbl(xv *v, int neg, double d) {   /* v += (-1)^neg d, d finite */
+    if (d == 0) return;
+    int E;
+    uint64_t M = dsplit(d, &E);
+    xv_prod(v, neg ^ (d < 0), M, 1, E);
+}
+static int xv_sign(const xv *v) {
+    if (v->w[XW - 1] >> 31) return -1;
+    for (int i = 0; i < XW; i++)
+        if (v->w[i]) return 1;
+    return 0;
+}
+static int xv_bit(const xv *v, int i) { return i >= 0 && i < XW * 32 ? (int)(v->w[i / 32] >> (i % 32) & 1) : 0; }
+typedef struct fmt { int p, emin, emax; } fmt;
+static const fmt FMT_F32 = {24, -126, 127}, FMT_F64 = {53, -1022, 1023};
+enum { RN, RZ, RD, RU };
+static const char *const rnd_modes[4] = {"rn", "rz", "rd", "ru"};
+/* v rounded to format f in mode: +0 for an exact zero (whose sign the caller decides), infinity or
+   the largest finite number past the range, as IEEE 754's directed roundings have it */
+static double xv_round(const xv *v, fmt f, int mode) {
+    xv a = *v;
+    int neg = xv_sign(v) < 0, H = -1;
+    if (neg) {   /* the magnitude: -v */
+        uint64_t carry = 1;
+        for (int i = 0; i < XW; i++) {
+            uint64_t r = (uint64_t)(uint32_t)~a.w[i] + carry;
+            a.w[i] = (uint32_t)r;
+            carry = r >> 32;
+        }
+    }
+    for (int i = XW - 1; i >= 0 && H < 0; i--)
+        for (int b = 31; b >= 0 && a.w[i] && H < 0; b--)
+            if (a.w[i] >> b & 1) H = 32 * i + b;
+    if (H < 0) return 0.0;
+    int q = H + XLO - f.p + 1;
+    if (q < f.emin - f.p + 1) q = f.emin - f.p + 1;   /* the subnormals' quantum */
+    int qp = q - XLO, round = xv_bit(&a, qp - 1), sticky = 0;
+    uint64_t kept = 0;
+    for (int i = H; i >= qp; i--) kept = kept << 1 | (uint64_t)xv_bit(&a, i);
+    for (int i = qp - 2; i >= 0 && !sticky; i--) {
+        if (i % 32 == 31 && !a.w[i / 32]) i -= 31;   /* a zero word at once */
+        else sticky = xv_bit(&a, i);
+    }
+    int up = mode == RN ? round && (sticky || (kept & 1)) : mode == RD ? neg && (round || sticky) : mode == RU ? !neg && (round || sticky) : 0;
+    double r = ldexp((double)(kept + (uint64_t)up), q), mx = ldexp((double)((1ull << f.p) - 1), f.emax - f.p + 1);
+    if (r > mx) r = mode == RN || (mode == RU && !neg) || (mode == RD && neg) ? INFINITY : mx;
+    return neg ? -r : r;
+}
+/* The rounding of a positive v known only through cmp (the sign of v - M 2^Q), for a result of
+   sign neg: RD(v) found from the estimate by steps, then RD, RU or the nearer (the midpoint
+   (2M + 1) 2^(Q-1) compared too; a tie to the even M) */
+typedef struct qctx { int kind; double a, b; } qctx;   /* kind 0: a / b; 1: sqrt(a); 2: 1 / sqrt(a) */
+static int q_cmp(const qctx *c, uint64_t M, int Q) {
+    xv v;
+    int E;
+    xv_zero(&v);
+    if (c->kind == 0) {   /* a - M 2^Q b */
+        xv_dbl(&v, 0, c->a);
+        uint64_t Mb = dsplit(c->b, &E);
+        xv_prod(&v, 1, M, Mb, Q + E);
+    } else if (c->kind == 1) {   /* a - (M 2^Q)^2 */
+        xv_dbl(&v, 0, c->a);
+        xv_prod(&v, 1, M, M, 2 * Q);
+    } else {   /* 1 - (M 2^Q)^2 a, M below 2^26 here */
+        xv_dbl(&v, 0, 1.0);
+        uint64_t Ma = dsplit(c->a, &E);
+        xv_prod(&v, 1, M * M, Ma, 2 * Q + E);
+    }
+    return xv_sign(&v);
+}
+static double q_round(const qctx *c, double est, fmt f, int mode, int neg) {
+    int qmin = f.emin - f.p + 1, qmax = f.emax - f.p + 1, Q = qmin;
+    uint64_t top = 1ull << f.p, half = top >> 1, M = 0;
+    if (!(est < ldexp(1.0, f.emax + 1))) M = top - 1, Q = qmax;
+    else if (est > 0) {
+        int e;
+        frexp(est, &e);
+        Q = e - f.p > qmin ? e - f.p : qmin;
+        M = (uint64_t)floor(ldexp(est, -Q));
+        if (M >= top) M = top - 1;
+    }
+    while (M > 0 && q_cmp(c, M, Q) < 0) {   /* down while v < y */
+        if (M > half || Q == qmin) M--;
+        else M = top - 1, Q--;
+    }
+    for (;;) {   /* up while the next one is still <= v */
+        uint64_t M2 = M + 1;
+        int Q2 = Q;
+        if (M2 == top) M2 = half, Q2++;
+        if (Q2 > qmax || q_cmp(c, M2, Q2) < 0) break;
+        M = M2, Q = Q2;
+    }
+    double lo = ldexp((double)M, Q), hi = M + 1 == top && Q == qmax ? INFINITY : ldexp((double)(M + 1), Q);
+    int side = q_cmp(c, M, Q), up;
+    if (side == 0) up = 0;
+    else if (mode == RN) {
+        int m = q_cmp(c, 2 * M + 1, Q - 1);
+        up = m > 0 || (m == 0 && (M & 1));
+    } else up = mode == RZ ? 0 : mode == RD ? neg : !neg;
+    double r = up ? hi : lo;
+    return neg ? -r : r;
+}
+/* the rounding-mode arithmetic op ("add", ..., "rsqrt") of a, b, c in format f */
+static double ref_arith(const char *op, int mode, fmt f, double a, double b, double c) {
+    xv v;
+    xv_zero(&v);
+    if (!strcmp(op, "add") || !strcmp(op, "sub")) {
+        if (!strcmp(op, "sub")) b = -b;
+        if (!isfinite(a) || !isfinite(b)) return a + b;   /* infinities and NaNs: no rounding */
+        xv_dbl(&v, 0, a);
+        xv_dbl(&v, 0, b);
+        if (!xv_sign(&v)) return a == 0 && b == 0 && signbit(a) == signbit(b) ? a : mode == RD ? -0.0 : 0.0;
+        return xv_round(&v, f, mode);
+    }
+    if (!strcmp(op, "mul")) {
+        if (!isfinite(a) || !isfinite(b) || a == 0 || b == 0) return a * b;
+        int Ea, Eb;
+        uint64_t Ma = dsplit(a, &Ea), Mb = dsplit(b, &Eb);
+        xv_prod(&v, (a < 0) != (b < 0), Ma, Mb, Ea + Eb);
+        return xv_round(&v, f, mode);
+    }
+    if (!strcmp(op, "fma")) {
+        if (!isfinite(a) || !isfinite(b) || !isfinite(c)) return fma(a, b, c);
+        if (a == 0 || b == 0) {   /* a signed zero product, then the sum's rule */
+            double p = (signbit(a) != signbit(b)) ? -0.0 : 0.0;
+            return c != 0 ? c : signbit(p) == signbit(c) ? c : mode == RD ? -0.0 : 0.0;
+        }
+        int Ea, Eb;
+        uint64_t Ma = dsplit(a, &Ea), Mb = dsplit(b, &Eb);
+        xv_prod(&v, (a < 0) != (b < 0), Ma, Mb, Ea + Eb);
+        xv_dbl(&v, 0, c);
+        if (!xv_sign(&v)) return mode == RD ? -0.0 : 0.0;
+        return xv_round(&v, f, mode);
+    }
+    if (!strcmp(op, "div") || !strcmp(op, "rcp")) {
+        if (!strcmp(op, "rcp")) b = a, a = 1.0;
+        if (a != a || b != b || isinf(a) || isinf(b) || a == 0 || b == 0) return a / b;
+        qctx q = {0, fabs(a), fabs(b)};
+        return q_round(&q, fabs(a) / fabs(b), f, mode, (a < 0) != (b < 0));
+    }
+    if (!strcmp(op, "sqrt")) {
+        if (a != a || a < 0) return NAN;
+        if (a == 0 || isinf(a)) return a;
+        qctx q = {1, a, 0};
+        return q_round(&q, sqrt(a), f, mode, 0);
+    }
+    /* rsqrt */
+    if (a != a || a < 0) return NAN;
+    if (a == 0) return signbit(a) ? -INFINITY : INFINITY;
+    if (isinf(a)) return 0.0;
+    qctx q = {2, a, 0};
+    return q_round(&q, 1.0 / sqrt(a), f, mode, 0);
+}
+/* the float x rounded to an integer by mode and saturated to w bits (signed or not), NaN 0: from
+   the bits of x's significand */
+static uint64_t ref_f2i(double x, int mode, unsigned w, int sg) {
+    uint64_t hi = sg ? ((uint64_t)1 << (w - 1)) - 1 : w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+    uint64_t lo_mag = sg ? (uint64_t)1 << (w - 1) : 0;   /* the most negative value's magnitude */
+    int neg = x < 0;
+    uint64_t mag;
+    if (x != x) return 0;
+    if (fabs(x) >= 18446744073709551616.0) mag = ~(uint64_t)0;
+    else if (x == 0) mag = 0;
+    else {
+        int E;
+        uint64_t M = dsplit(x, &E);
+        if (E >= 0) mag = M << E;
+        else {
+            uint64_t ip = -E >= 64 ? 0 : M >> -E, fr = -E >= 64 ? M : M & (((uint64_t)1 << -E) - 1);
+            uint64_t halfv = -E > 64 ? 0 : (uint64_t)1 << (-E - 1);   /* 2^-1 in M's units (0: below M's reach) */
+            int up;
+            if (mode == RN) up = -E <= 64 && (fr > halfv || (fr == halfv && (ip & 1)));
+            else up = fr != 0 && (mode == RZ ? 0 : mode == RD ? neg : !neg);
+            mag = ip + (uint64_t)up;
+        }
+    }
+    if (neg) {
+        if (!sg) return 0;
+        if (mag >= lo_mag) return (uint64_t)0 - lo_mag;
+        return (uint64_t)0 - mag;
+    }
+    return mag > hi ? hi : mag;
+}
+/* the integer of w bits (its pattern v; signed or not) rounded to format f */
+static double ref_i2f(uint64_t v, unsigned w, int sg, fmt f, int mode) {
+    xv a;
+    xv_zero(&a);
+    if (w < 64) v &= ((uint64_t)1 << w) - 1;
+    int neg = sg && (v >> (w - 1) & 1);
+    uint64_t mag = neg ? (w == 64 ? 0 - v : ((uint64_t)1 << w) - v) : v;
+    if (!mag) return 0.0;
+    xv_prod(&a, neg, mag, 1, 0);
+    return xv_round(&a, f, mode);
+}
+/* The functions: Triton's names, without the mode; from/to TL_VOID: f32 or f64 operands and result */
+typedef struct rfn { const char *name; int n; tl_dtype from, to; int rn; } rfn;
+static const rfn rfns[] = {
+    {"add", 2, TL_VOID, TL_VOID, 0},          {"sub", 2, TL_VOID, TL_VOID, 0},         {"mul", 2, TL_VOID, TL_VOID, 0},
+    {"div", 2, TL_VOID, TL_VOID, 0},          {"fma", 3, TL_VOID, TL_VOID, 0},         {"rcp", 1, TL_VOID, TL_VOID, 0},
+    {"sqrt", 1, TL_VOID, TL_VOID, 0},         {"rsqrt", 1, TL_F32, TL_F32, 1},         {"double2float", 1, TL_F64, TL_F32, 0},
+    {"double2int", 1, TL_F64, TL_I32, 0},     {"double2uint", 1, TL_F64, TL_U32, 0},   {"double2ll", 1, TL_F64, TL_I64, 0},
+    {"double2ull", 1, TL_F64, TL_U64, 0},     {"float2int", 1, TL_F32, TL_I32, 0},     {"float2uint", 1, TL_F32, TL_U32, 0},
+    {"float2ll", 1, TL_F32, TL_I64, 0},       {"float2ull", 1, TL_F32, TL_U64, 0},     {"int2float", 1, TL_I32, TL_F32, 0},
+    {"uint2float", 1, TL_U32, TL_F32, 0},     {"ll2float", 1, TL_I64, TL_F32, 0},      {"ull2float", 1, TL_U64, TL_F32, 0},
+    {"ll2double", 1, TL_I64, TL_F64, 0},      {"ull2double", 1, TL_U64, TL_F64, 0},    {"int2double", 1, TL_I32, TL_F64, 1},
+    {"uint2double", 1, TL_U32, TL_F64, 1},
+};
+enum { NRFN = sizeof rfns / sizeof rfns[0], NR = 1024 };
+/* Triton's result dtype: the unsigned conversions' bits as an i32 or i64 */
+static tl_dtype rfn_out(const rfn *r, tl_dtype arith) {
+    tl_dtype t = r->to == TL_VOID ? arith : r->to;
+    return t == TL_U32 ? TL_I32 : t == TL_U64 ? TL_I64 : t;
+}
+/* C numbers for LIT and FOLD: floats (each exact in f32, but 0.1 and 1e-40, which f64 keeps and f32
+   rounds), integers (INT32_MIN, UINT32_MAX, 2^24 + 1, 2^53 + 1, ...), and one past INT64_MAX */
+static const double flits[] = {1.0, 0x1p-30, -2.5, 3.0, 0.1, 0x1.fffffep127, 1e-40, -0.0, 0.5, 7.0, 0x1.000002p0, -1e30};
+static const long long ilits[] = {16777217, -16777219, INT32_MIN, 4294967295ll, 9007199254740993ll, -1, 33554434, 0};
+static const unsigned long long ulit = 0xFFFFFFFFFFFFFFFFull;
+enum { NFLIT = sizeof flits / sizeof flits[0], NILIT = sizeof ilits / sizeof ilits[0] };
+static tl_dtype rnd_result[NRFN];   /* each function's result dtype, as the kernel saw it */
+/* out = <name>_<mode>(x[, y[, z]]), the dtypes with the launch. LIT k: the last operand is the C number
+   flits[k - 1] (ilits for an integer operand); FOLD: every operand a C number (flits[A], [B], [C],
+   ilits[A], or ulit for U64), so that the constant folder computes the function */
+TILE_KERNEL(ld_rnd, (tl_ptr, x), (tl_ptr, y), (tl_ptr, z), (tl_ptr, out), (tl_i32, n))
+{
+    int k = TL_META(FN), MODE = TL_META(MODE), BLOCK = TL_META(BLOCK), LIT = TL_META_OR(LIT, 0), FOLD = TL_META_OR(FOLD, 0);
+    const rfn *f = &rfns[k];
+    char name[32];
+    snprintf(name, sizeof name, "%s_%s", f->name, rnd_modes[MODE]);
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t v[3], r;
+    for (int i = 0; i < f->n; i++) {
+        tl_t p = i == 0 ? x : i == 1 ? y : z;
+        v[i] = tl_load(tl_add(p, offs), .mask = mask, .other = 0);
+    }
+    int intop = f->from != TL_VOID && !isflt(f->from);
+    if (FOLD && f->from == TL_U64) v[0] = tl__cuint(ulit);
+    else if (FOLD && intop) v[0] = tl__cint(ilits[TL_META(A)]);
+    else if (FOLD) {
+        v[0] = tl__cflt(flits[TL_META(A)]);
+        if (f->n > 1) v[1] = tl__cflt(flits[TL_META(B)]);
+        if (f->n > 2) v[2] = tl__cflt(flits[TL_META(C)]);
+    } else if (LIT) v[f->n - 1] = intop ? tl__cint(ilits[LIT - 1]) : tl__cflt(flits[LIT - 1]);
+    if (f->n == 1) r = tl_libdevice(name, v[0]);
+    else if (f->n == 2) r = tl_libdevice(name, v[0], v[1]);
+    else r = tl_libdevice(name, v[0], v[1], v[2]);
+    rnd_result[k] = tl_dtype_of(r);
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+/* element i of a buffer of dtype t: floats as doubles, integers as their patterns */
+static double fget(tl_dtype t, const void *p, int i) { return t == TL_F32 ? ((const float *)p)[i] : ((const double *)p)[i]; }
+static void fput(tl_dtype t, void *p, int i, double v) {
+    if (t == TL_F32) ((float *)p)[i] = (float)v;
+    else ((double *)p)[i] = v;
+}
+/* a value of float dtype t for operand `which` of op, element i: specials paired with specials first,
+   then ties made on purpose (half an ulp of a, a 25-bit odd product, a product and half its ulp), and
+   random values from every binade (random bits), small integers and ordinary numbers */
+static double rnd_arith_input(const char *op, tl_dtype t, int which, int i, const double *prev) {
+    int f32 = t == TL_F32, p = f32 ? 24 : 53;
+    double mx = f32 ? FLT_MAX : DBL_MAX, mn = f32 ? FLT_MIN : DBL_MIN, sub = f32 ? 0x1p-149 : 0x1p-1074;
+    const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, mx, -mx, mn, sub, -sub, 0.5, 3.0, -mn * 1.5};
+    enum { NS = sizeof sp / sizeof sp[0] };
+    double v;
+    if (i < NS * NS) return which == 0 ? sp[i / NS] : which == 1 ? sp[i % NS] : sp[(i * 7 + 3) % NS];
+    int kind = i % 8;
+    if (kind == 0 && which > 0) {   /* a tie, or next to one */
+        double a = prev[0];
+        if (!strcmp(op, "add") || !strcmp(op, "sub") || (!strcmp(op, "fma") && which == 2)) {
+            double base = !strcmp(op, "fma") ? prev[0] * prev[1] : a;   /* exact: the factors are small */
+            if (base == 0 || !isfinite(base)) base = 1.0;
+            v = ldexp((double)(2 * tt_int(0, 2) + 1), ilogb(base) - p) * (tt_int(0, 1) ? 1 : -1);
+            if (!strcmp(op, "sub")) v = -v;
+            return v;
+        }
+        if (!strcmp(op, "fma") || !strcmp(op, "mul"))   /* odd, so that the product has p + 1 bits */
+            return ldexp((double)(2 * tt_int(1 << (f32 ? 11 : 26), (1 << (f32 ? 12 : 27)) - 1) + 1), (int)tt_int(-20, 20));
+    }
+    if (kind == 0 && (!strcmp(op, "fma") || !strcmp(op, "mul")))
+        return ldexp((double)(2 * tt_int(1 << (f32 ? 10 : 25), (1 << (f32 ? 11 : 26)) - 1) + 1), (int)tt_int(-20, 20)) * (tt_int(0, 1) ? 1 : -1);
+    if (kind == 1 || kind == 2) {   /* random bits, finite */
+        do {
+            uint64_t u = tt_next();
+            if (f32) {
+                uint32_t w = (uint32_t)u;
+                float g;
+                memcpy(&g, &w, 4);
+                v = g;
+            } else memcpy(&v, &u, 8);
+        } while (!isfinite(v));
+        return v;
+    }
+    if (kind == 3) return (double)tt_int(-20, 20);
+    if (kind == 4) v = tt_uniform(-1, 1) * ldexp(1.0, (int)tt_int(f32 ? -130 : -1030, f32 ? -110 : -1010));   /* subnormal results */
+    else v = tt_uniform(-4, 4) * ldexp(1.0, (int)tt_int(-30, 30));
+    return f32 ? (double)(float)v : v;
+}
+/* a float operand of a conversion to integers of w bits, or to f32 (w 0): specials, ties, the
+   target's bounds and either side of them, random values across its range and random bits */
+static double rnd_cvt_input(tl_dtype t, unsigned w, int sg, int i) {
+    int f32 = t == TL_F32;
+    double B = w ? ldexp(1.0, (int)w - (sg ? 1 : 0)) : 0;
+    const double sp[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, -0.7, 1e30, -1e30,
+                         B, -B, B - 0.5, -B - 0.5, B - 1, -B - 1, B + 0.5, 2 * B, B / 2 + 0.5, 0x1p-149, -0x1p-149,
+                         /* to f32: its largest, half an ulp past it, past the range, tiny (ties with 0 and 2^-149) */
+                         0x1.fffffep127, 0x1.ffffffp127, 1e39, -1e39, 0x1p-150, 0x1.8p-149, 1e-50, -1e-50, 0x1.000001p0};
+    enum { NS = sizeof sp / sizeof sp[0] };
+    double v;
+    if (i < NS) v = sp[i];
+    else if (i % 4 == 0) v = (double)tt_int(-(1 << 20), 1 << 20) + 0.5;   /* ties */
+    else if (i % 4 == 1 && w) v = tt_uniform(-2.5, 2.5) * B;
+    else if (i % 4 == 1) {   /* an f32 midpoint, or just beside one */
+        float g = (float)tt_uniform(-1e6, 1e6);
+        v = ((double)g + nextafterf(g, INFINITY)) / 2;
+        if (tt_int(0, 2) == 0) v = nextafter(v, 0);
+    } else if (i % 4 == 2) v = tt_uniform(-2, 2) * ldexp(1.0, (int)tt_int(-160, 140));
+    else {
+        uint64_t u = tt_next();
+        if (f32) {
+            uint32_t b32 = (uint32_t)u;
+            float g;
+            memcpy(&g, &b32, 4);
+            v = g;
+        } else memcpy(&v, &u, 8);
+    }
+    return f32 ? (double)(float)v : v;
+}
+/* an integer operand of w bits (its pattern): the edges, ties of f32 and f64 (p + 1 significant bits
+   ending in 1), random patterns of every length */
+static uint64_t rnd_int_input(unsigned w, int i) {
+    const uint64_t sp[] = {0, 1, ~(uint64_t)0, 0x80000000u, 0x7fffffffu, 0xffffffffu, 16777217, 16777219, 0x2000002, 0xffffff7f,
+                           0x8000000000000000u, 0x7fffffffffffffffu, (1ull << 53) + 1, (1ull << 53) + 3, 0xfffffffffffffbffu,
+                           0x8000000000000401u, 0xffffff8000000000u};
+    enum { NS = sizeof sp / sizeof sp[0] };
+    uint64_t v;
+    if (i < NS) v = sp[i];
+    else if (i % 3 == 0) {   /* a tie: p + 1 bits, the last 1 */
+        int p = tt_int(0, 1) ? 24 : 53, sh = (int)tt_int(0, (int)w - p - 1 > 0 ? (int)w - p - 1 : 0);
+        uint64_t m = (tt_next() | (1ull << p) | 1) & ((1ull << (p + 1)) - 1);
+        v = p + 1 + sh <= (int)w ? m << sh : tt_next();
+    } else v = tt_next() >> tt_int(0, 63);
+    if (tt_int(0, 3) == 0) v = 0 - v;
+    return w == 64 ? v : v & (((uint64_t)1 << w) - 1);
+}
+/* function k in mode: operands of dtype tx (and ty for the second, tz for the third; an arithmetic
+   function of f32 and f64 operands computes in f64), or with a C number last (lit) */
+static void check_rnd(int k, int mode, tl_dtype tx, tl_dtype ty, int lit) {
+    const rfn *f = &rfns[k];
+    int arith = f->from == TL_VOID;
+    tl_dtype ct = arith ? (tx == TL_F64 || (f->n > 1 && !(lit && f->n == 2) && ty == TL_F64) ? TL_F64 : TL_F32) : f->from;
+    if (arith && f->n == 3 && !lit && ty == TL_F64) ct = TL_F64;
+    tl_dtype ot = rfn_out(f, ct), tin[3] = {tx, ty, ty};
+    fmt F = (f->to == TL_VOID ? ct : f->to) == TL_F64 ? FMT_F64 : FMT_F32;
+    size_t os = tile_dtype_size(ot);
+    void *h[3], *ho = malloc(NR * os);
+    for (int j = 0; j < 3; j++) h[j] = malloc(NR * 8);
+    for (int i = 0; i < NR; i++) {
+        double prev[3] = {0, 0, 0};
+        for (int j = 0; j < f->n; j++) {
+            if (arith) {
+                prev[j] = rnd_arith_input(f->name, tin[j], j, i, prev);
+                fput(tin[j], h[j], i, prev[j]);
+            } else if (isflt(f->from)) {
+                fput(tx, h[j], i, rnd_cvt_input(tx, isflt(f->to) ? 0 : (unsigned)tile_dtype_size(f->to) * 8, f->to == TL_I32 || f->to == TL_I64, i));
+            } else iput(tx, h[j], i, rnd_int_input((unsigned)tile_dtype_size(tx) * 8, i));
+        }
+    }
+    void *x, *y, *o, *z = tile_malloc(NR * 8);
+    dev_io(h[0], h[1], NR * 8, NR * os, &x, &y, &o);
+    tile_memcpy_htod(z, h[2], NR * 8);
+    rnd_result[k] = TL_VOID;
+    tile_status st = ld_rnd(TILE_OPTS(.grid = {(NR + 255) / 256}, .meta = {{"FN", k}, {"MODE", mode}, {"BLOCK", 256}, {"LIT", lit}}), TILE_PTR(x, tx),
+                            TILE_PTR(y, ty), TILE_PTR(z, ty), TILE_PTR(o, ot), NR);
+    char what[128];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s_%s\") of %s%s%s%s", f->name, rnd_modes[mode], tile_dtype_name(tx), f->n > 1 ? ", " : "",
+             f->n > 1 ? (lit ? "..., a C number" : tile_dtype_name(ty)) : "", f->n > 2 && !lit ? ", ..." : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    TT_CHECK(rnd_result[k] == TL_VOID || rnd_result[k] == ot, "%s: the result is %s, want %s", what, tile_dtype_name(rnd_result[k]), tile_dtype_name(ot));
+    tile_memcpy_dtoh(ho, o, NR * os);
+    int bad = 0;
+    for (int i = 0; i < NR; i++) {
+        double in[3] = {0, 0, 0};
+        uint64_t iin = 0;
+        for (int j = 0; j < f->n; j++) {
+            if (arith || isflt(f->from)) in[j] = fget(tin[j], h[j], i);
+            else iin = iget(tx, h[0], i);
+        }
+        if (lit && f->n > 0 && !(f->from != TL_VOID && !isflt(f->from))) {
+            double l = flits[lit - 1];
+            in[f->n - 1] = ct == TL_F32 ? (double)(float)l : l;
+        }
+        if (lit && f->from != TL_VOID && !isflt(f->from)) iin = (uint64_t)ilits[lit - 1];
+        for (int j = 0; arith && j < f->n; j++) in[j] = ct == TL_F32 ? (double)(float)in[j] : in[j];   /* f32 operands are exact in f64 */
+        int same;
+        char gs[64], ws[64];
+        if (isflt(ot)) {
+            double want;
+            if (arith || (f->from == TL_F32 && f->to == TL_F32)) want = ref_arith(f->name, mode, F, in[0], in[1], in[2]);
+            else if (f->from == TL_F64) {   /* double2float */
+                xv a;
+                xv_zero(&a);
+                xv_dbl(&a, 0, in[0]);
+                want = !isfinite(in[0]) || in[0] == 0 ? (double)(float)in[0] : xv_round(&a, F, mode);
+            } else want = ref_i2f(iin, (unsigned)tile_dtype_size(f->from) * 8, f->from == TL_I32 || f->from == TL_I64, F, mode);
+            double got = fget(ot, ho, i);
+            same = (got != got && want != want) || (got == want && signbit(got) == signbit(want));
+            snprintf(gs, sizeof gs, "%a", got);
+            snprintf(ws, sizeof ws, "%a", want);
+        } else {
+            unsigned w = (unsigned)tile_dtype_size(f->to) * 8;
+            uint64_t want = ref_f2i(in[0], mode, w, f->to == TL_I32 || f->to == TL_I64), got = iget(ot, ho, i);
+            if (w < 64) want &= ((uint64_t)1 << w) - 1, got &= ((uint64_t)1 << w) - 1;
+            same = got == want;
+            snprintf(gs, sizeof gs, "0x%llx", (unsigned long long)got);
+            snprintf(ws, sizeof ws, "0x%llx", (unsigned long long)want);
+        }
+        if (!same && bad++ < 4)
+            TT_CHECK(0, "%s: element %d of %a, %a, %a (0x%llx): %s, want %s", what, i, in[0], in[1], in[2], (unsigned long long)iin, gs, ws);
+        tt_checks++;
+    }
+    TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NR);
+    dev_free(x, y, o);
+    tile_free(z);
+    for (int j = 0; j < 3; j++) free(h[j]);
+    free(ho);
+}
+/* function k in mode of C numbers only (flits[a], [b], [c]; ilits[a]; ulit for U64), folded to one
+   constant, stored */
+static void check_rnd_fold(int k, int mode, int a, int b, int c) {
+    enum { NF = 64 };
+    const rfn *f = &rfns[k];
+    int intop = f->from != TL_VOID && !isflt(f->from);
+    tl_dtype ct = f->from == TL_VOID ? TL_F32 : f->from, ot = rfn_out(f, TL_F32);
+    fmt F = (f->to == TL_VOID ? ct : f->to) == TL_F64 ? FMT_F64 : FMT_F32;
+    if (intop)   /* a C integer its dtype holds */
+        for (a %= NILIT; !(f->from == TL_I64 || f->from == TL_U64 || (f->from == TL_I32 ? ilits[a] >= INT32_MIN && ilits[a] <= INT32_MAX
+                                                                                      : ilits[a] >= 0 && ilits[a] <= (long long)UINT32_MAX));
+             a = (a + 1) % NILIT) {}
+    unsigned char ho[NF * 8];
+    void *o = tile_malloc(NF * 8);
+    tile_memset(o, 0xA5, NF * 8);
+    tile_status st = ld_rnd(TILE_OPTS(.grid = {1}, .meta = {{"FN", k}, {"MODE", mode}, {"BLOCK", NF}, {"FOLD", 1}, {"A", a}, {"B", b}, {"C", c}}),
+                            TILE_PTR(o, ot), TILE_PTR(o, ot), TILE_PTR(o, ot), TILE_PTR(o, ot), NF);
+    char what[128];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s_%s\") of C numbers (%d, %d, %d) folded", f->name, rnd_modes[mode], a, b, c);
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, NF * tile_dtype_size(ot));
+    int bad = 0;
+    /* the operands as the builder takes them: a C float in the operand dtype, a C integer as it is */
+    double in[3] = {flits[a], flits[b], flits[c]};
+    for (int j = 0; j < 3; j++) in[j] = ct == TL_F32 ? (double)(float)in[j] : in[j];
+    for (int i = 0; i < NF; i++) {
+        if (isflt(ot)) {
+            double want, got = fget(ot, ho, i);
+            if (intop) want = ref_i2f(f->from == TL_U64 ? ulit : (uint64_t)ilits[a], (unsigned)tile_dtype_size(f->from) * 8, f->from == TL_I32 || f->from == TL_I64, F, mode);
+            else if (f->from == TL_F64 && f->to == TL_F32) {
+                xv v;
+                xv_zero(&v);
+                xv_dbl(&v, 0, in[0]);
+                want = in[0] == 0 ? in[0] : xv_round(&v, F, mode);
+            } else want = ref_arith(f->name, mode, F, in[0], in[1], in[2]);
+            bad += !((got != got && want != want) || (got == want && signbit(got) == signbit(want)));
+            if (bad == 1 && i == 0) TT_CHECK(0, "%s: %a, want %a", what, got, want);
+        } else {
+            unsigned w = (unsigned)tile_dtype_size(f->to) * 8;
+            uint64_t want = ref_f2i(in[0], mode, w, f->to == TL_I32 || f->to == TL_I64), got = iget(ot, ho, i);
+            if (w < 64) want &= ((uint64_t)1 << w) - 1, got &= ((uint64_t)1 << w) - 1;
+            bad += got != want;
+            if (bad == 1 && i == 0) TT_CHECK(0, "%s: 0x%llx, want 0x%llx", what, (unsigned long long)got, (unsigned long long)want);
+        }
+    }
+    TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NF);
+    tile_free(o);
+}
+static void check_rounding(void) {
+    for (int k = 0; k < NRFN; k++)
+        for (int mode = 0; mode < (rfns[k].rn ? 1 : 4); mode++) {
+            const rfn *f = &rfns[k];
+            if (f->from == TL_VOID) {
+                check_rnd(k, mode, TL_F32, TL_F32, 0);
+                check_rnd(k, mode, TL_F64, TL_F64, 0);
+                if (f->n > 1) {
+                    check_rnd(k, mode, TL_F32, TL_F64, 0);   /* promoted: f64 */
+                    check_rnd(k, mode, tt_int(0, 1) ? TL_F32 : TL_F64, TL_F32, 1 + (int)tt_int(0, NFLIT - 1));
+                }
+            } else check_rnd(k, mode, f->from, f->from, 0);
+            check_rnd_fold(k, mode, (int)tt_int(0, NFLIT - 1), (int)tt_int(0, NFLIT - 1), (int)tt_int(0, NFLIT - 1));
+        }
+}
+
 /* ---- user errors ---------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
@@ -449,6 +1127,23 @@ TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
     case 13: err_line = __LINE__; r = tl_cast(tl_libdevice("rhadd", tl_load(tl_add(xi, offs)), 0.5), TL_F32); break;
     case 14: err_line = __LINE__; r = tl_cast(tl_libdevice("usad", tl_lt(v, 0), 1, 2), TL_F32); break;
     case 15: err_line = __LINE__; r = tl_cast(tl_libdevice("umul24", tl_load(tl_add(xi, offs)), 3, 4), TL_F32); break;
+    case 16: err_line = __LINE__; r = tl_libdevice("add_rz", tl_cast(v, TL_F16), v); break;
+    case 17: err_line = __LINE__; r = tl_libdevice("mul_ru", v, tl_load(tl_add(xi, offs))); break;
+    case 18: err_line = __LINE__; r = tl_cast(tl_libdevice("float2int_rn", tl_cast(v, TL_F64)), TL_F32); break;
+    case 19: err_line = __LINE__; r = tl_libdevice("int2float_rd", 1ll << 40); break;
+    case 20: err_line = __LINE__; r = tl_libdevice("uint2float_rn", -1); break;
+    case 21: err_line = __LINE__; r = tl_libdevice("ll2double_rz", 0.5); break;
+    case 22: err_line = __LINE__; r = tl_libdevice("fma_rn", v, v); break;
+    case 23: err_line = __LINE__; r = tl_libdevice("sqrt_rz", v, v); break;
+    case 24: err_line = __LINE__; r = tl_libdevice("int2double_rz", tl_load(tl_add(xi, offs))); break;
+    case 25: err_line = __LINE__; r = tl_libdevice("rsqrt_rn", tl_cast(v, TL_F64)); break;
+    case 26: err_line = __LINE__; r = tl_libdevice("fma_rd", v, v, tl_cast(tl_arange(0, 16), TL_F32)); break;
+    case 27: err_line = __LINE__; r = tl_libdevice("jn", v, v); break;
+    case 28: err_line = __LINE__; r = tl_libdevice("yn", 2); break;
+    case 29: err_line = __LINE__; r = tl_libdevice("jn", 1, tl_load(tl_add(xi, offs))); break;
+    case 30: err_line = __LINE__; r = tl_libdevice("yn", 1ll << 33, v); break;
+    case 31: err_line = __LINE__; r = tl_libdevice("add_rx", v, v); break;
+    case 32: err_line = __LINE__; r = tl_libdevice("double2float_rn", tl_cast(v, TL_BF16)); break;
     default: r = tl_libdevice("pow", 2, 3); break;   /* two C numbers: f32 */
     }
     tl_store(tl_add(out, offs), tl_add(r, v));
@@ -471,6 +1166,23 @@ static void test_errors(void) {
         {TILE_ERR_DTYPE, "tl_libdevice(\"rhadd\"): not defined for a float literal"},
         {TILE_ERR_DTYPE, "tl_libdevice(\"usad\"): not defined for i1"},
         {TILE_ERR_VALUE, "tl_libdevice(\"umul24\") takes 2 operands, not 3"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"add_rz\"): not defined for f16[32] (f32 or f64, as libdevice's"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"mul_ru\"): not defined for i32[32]"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"float2int_rn\"): not defined for f64[32] (it takes f32)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"int2float_rd\"): not defined for an integer literal (it takes i32 or a C integer that fits)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"uint2float_rn\"): not defined for an integer literal (it takes u32"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"ll2double_rz\"): not defined for a float literal (it takes i64"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"fma_rn\") takes 3 operands, not 2"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"sqrt_rz\") takes 1 operand, not 2"},
+        {TILE_ERR_VALUE, "no function \"int2double_rz\" (tile has: "},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"rsqrt_rn\"): not defined for f64[32] (it takes f32)"},
+        {TILE_ERR_SHAPE, "tl_libdevice(\"fma_rd\"): operand 3's shape [16] does not broadcast with [32]"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"jn\"): the order n is f32[32] (an i32 or a C integer that fits)"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"yn\") takes 2 operands, not 1"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"jn\"): not defined for i32[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"yn\"): the order n is an integer literal"},
+        {TILE_ERR_VALUE, "no function \"add_rx\""},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"double2float_rn\"): not defined for bf16[32] (it takes f64)"},
     };
     enum { NCASE = sizeof want / sizeof want[0] };
     float *x = (float *)tile_malloc(32 * 4), *out = (float *)tile_malloc(32 * 4);
@@ -512,6 +1224,13 @@ int main(void) {
         check_fn(k, TL_F16, 0);
         if (fns[k].n == 2) check_fn(k, TL_F32, 1);
     }
+    check_rounding();
+    static const tl_dtype floats[] = {TL_F32, TL_F64, TL_F16};
+    for (int jn = 0; jn < 2; jn++)
+        for (int d = 0; d < 3; d++) check_bessel_n(jn, floats[d], 0);
+    check_bessel_n(1, TL_F32, 1 + (int)tt_int(0, 12));
+    check_bessel_n(0, TL_F64, 1 + (int)tt_int(0, 12));
+    check_bessel_big_order();
     static const tl_dtype ints[] = {TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32, TL_U64};
     for (int k = 0; k < NIFN; k++)
         for (size_t d = 0; d < sizeof ints / sizeof ints[0]; d++) check_int(k, ints[d]);
@@ -526,6 +1245,8 @@ int main(void) {
     }
     test_errors();
     tile_kernel_release(TILE_KERNEL_OF(ld_int));
+    tile_kernel_release(TILE_KERNEL_OF(ld_bessel_n));
+    tile_kernel_release(TILE_KERNEL_OF(ld_rnd));
     tile_kernel_release(TILE_KERNEL_OF(ld_int32));
     tile_kernel_release(TILE_KERNEL_OF(ld_f32));
     tile_kernel_release(TILE_KERNEL_OF(ld_f64));

@@ -1330,28 +1330,142 @@ static tl_t tile__ld_int_call(const char *file, int line, const char *name, tile
     if (x < 0 || code == TILE__OP_BREV || tile__dty(x) == TL_I32) return r;
     return tile__mk(tile__cast(x, TL_I32, file, line));
 }
+/* libdevice's rounding-mode functions, by Triton's names: <name>_rn, _rz, _rd
+   and _ru, each a row of its op's group (op: the group's _RN row). The
+   arithmetic ones (from TL_VOID) take f32 and f64 (libdevice has no narrower
+   form), promoted as tl_add's; a conversion takes exactly its `from` dtype
+   and gives `to`, and float2uint, float2ull, double2uint and double2ull give
+   the unsigned result's bits as an i32 or i64, as Triton declares them.
+   rn: the ones libdevice has in round-to-nearest only. */
+static const struct { const char *name; tile__opcode op; tl_dtype from, to; int rn; } tile__ld_rnd[] = {
+    {"add", TILE__OP_ADD_RN, TL_VOID, TL_VOID, 0},     {"sub", TILE__OP_SUB_RN, TL_VOID, TL_VOID, 0},
+    {"mul", TILE__OP_MUL_RN, TL_VOID, TL_VOID, 0},     {"div", TILE__OP_DIV_RN, TL_VOID, TL_VOID, 0},
+    {"fma", TILE__OP_FMA_RN, TL_VOID, TL_VOID, 0},     {"rcp", TILE__OP_RCP_RN, TL_VOID, TL_VOID, 0},
+    {"sqrt", TILE__OP_SQRT_RN, TL_VOID, TL_VOID, 0},   {"rsqrt", TILE__OP_RSQRT_RN, TL_F32, TL_F32, 1},
+    {"double2float", TILE__OP_CVT_RN, TL_F64, TL_F32, 0}, {"double2int", TILE__OP_CVT_RN, TL_F64, TL_I32, 0},
+    {"double2uint", TILE__OP_CVT_RN, TL_F64, TL_U32, 0}, {"double2ll", TILE__OP_CVT_RN, TL_F64, TL_I64, 0},
+    {"double2ull", TILE__OP_CVT_RN, TL_F64, TL_U64, 0},  {"float2int", TILE__OP_CVT_RN, TL_F32, TL_I32, 0},
+    {"float2uint", TILE__OP_CVT_RN, TL_F32, TL_U32, 0},  {"float2ll", TILE__OP_CVT_RN, TL_F32, TL_I64, 0},
+    {"float2ull", TILE__OP_CVT_RN, TL_F32, TL_U64, 0},   {"int2float", TILE__OP_CVT_RN, TL_I32, TL_F32, 0},
+    {"uint2float", TILE__OP_CVT_RN, TL_U32, TL_F32, 0},  {"ll2float", TILE__OP_CVT_RN, TL_I64, TL_F32, 0},
+    {"ull2float", TILE__OP_CVT_RN, TL_U64, TL_F32, 0},   {"ll2double", TILE__OP_CVT_RN, TL_I64, TL_F64, 0},
+    {"ull2double", TILE__OP_CVT_RN, TL_U64, TL_F64, 0},  {"int2double", TILE__OP_CVT_RN, TL_I32, TL_F64, 1},
+    {"uint2double", TILE__OP_CVT_RN, TL_U32, TL_F64, 1},
+};
+/* the row of name (in tile__ld_rnd) and its rounding mode, or -1 */
+static int tile__ld_rnd_find(const char *name, int *mode) {
+    static const char *const modes[4] = {"rn", "rz", "rd", "ru"};
+    const char *u = strrchr(name, '_');
+    if (!u) return -1;
+    for (int k = 0; k < (int)(sizeof tile__ld_rnd / sizeof *tile__ld_rnd); k++) {
+        if (strlen(tile__ld_rnd[k].name) != (size_t)(u - name) || strncmp(tile__ld_rnd[k].name, name, (size_t)(u - name)) != 0) continue;
+        for (int m = 0; m < (tile__ld_rnd[k].rn ? 1 : 4); m++)
+            if (strcmp(u + 1, modes[m]) == 0) return *mode = m, k;
+    }
+    return -1;
+}
+/* may C number x be taken as dtype `to`? Any as a float; an integer one as an integer dtype whose range holds it */
+static int tile__ld_fits(int x, tl_dtype to) {
+    tl_dtype dt = tile__dty(x);
+    const tile__op *c = tile__defop(x);
+    if (tile__is_float(to)) return 1;
+    if (tile__is_float(dt) || !c || c->code != TILE__OP_CONST) return 0;
+    long long v = c->i[0];
+    if (dt == TL_U64) return to == TL_U64;   /* above INT64_MAX */
+    return to == TL_I32 ? v >= INT32_MIN && v <= INT32_MAX : to == TL_U32 ? v >= 0 && v <= (long long)UINT32_MAX : to == TL_I64 || v >= 0;
+}
+/* the n operands of a libdevice call broadcast to one shape, in dtype dts[k]: ops[k]; 0 after an error */
+static int tile__ld_operands(const char *file, int line, const char *what, int n, const int *ids, const tl_dtype *dts, int *ops) {
+    tile__type sh = *tile__ty(ids[0]), s2;
+    for (int k = 1; k < n; k++) {
+        if (!tile__bshape(&sh, tile__ty(ids[k]), &s2)) {
+            char s1[96], s3[96];
+            tile__berr(TILE_ERR_SHAPE, file, line, "%s: operand %d's shape %s does not broadcast with %s", what, k + 1,
+                       tile__shape_str(tile__ty(ids[k]), s1, sizeof s1), tile__shape_str(&sh, s3, sizeof s3));
+            return 0;
+        }
+        sh = s2;
+    }
+    if (!tile__check_shape(file, line, what, &sh)) return 0;
+    for (int k = 0; k < n; k++) ops[k] = tile__bcast(tile__cast(ids[k], dts[k], file, line), &sh, file, line);
+    return 1;
+}
+static tl_t tile__ld_rnd_call(const char *file, int line, const char *name, int k, int mode, int n, const tl_t *args) {
+    tile__opcode code = (tile__opcode)(tile__ld_rnd[k].op + mode);
+    tl_dtype from = tile__ld_rnd[k].from, to = tile__ld_rnd[k].to, dts[3];
+    char what[96], s[96];
+    int ids[3], ops[3];
+    if (!tile__ld_arity(file, line, name, code, n, what)) return tile__poison;
+    for (int i = 0; i < n; i++)
+        if (!(ids[i] = tile__use(file, line, what, args[i]))) return tile__poison;
+    if (from == TL_VOID) {   /* the arithmetic ones: f32, f64 (either wins) and C numbers */
+        from = TL_F32;
+        for (int i = 0; i < n; i++) {
+            tl_dtype dt = tile__dty(ids[i]);
+            if (tile__b->f->vals[ids[i]].weak) continue;
+            if (dt != TL_F32 && dt != TL_F64)
+                return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f32 or f64, as libdevice's; cast it first)", what, tile__tys(ids[i], s));
+            if (dt == TL_F64) from = TL_F64;
+        }
+        to = from;
+    }
+    for (int i = 0; i < n; i++) {
+        int x = ids[i];
+        if (tile__b->f->vals[x].weak ? !tile__ld_fits(x, from) : tile__dty(x) != from && tile__ld_rnd[k].from != TL_VOID)
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (it takes %s%s)", what, tile__tys(x, s), tile_dtype_name(from),
+                              tile__is_float(from) ? "" : " or a C integer that fits");
+        dts[i] = from;
+    }
+    if (!tile__ld_operands(file, line, what, n, ids, dts, ops)) return tile__poison;
+    int r = tile__emit1(code, ops, n, tile__with_dtype(*tile__ty(ops[0]), to), file, line);
+    if (to == TL_U32 || to == TL_U64)   /* Triton's int32 / int64: the same bits */
+        r = tile__emit1(TILE__OP_BITCAST, &r, 1, tile__with_dtype(*tile__ty(r), to == TL_U32 ? TL_I32 : TL_I64), file, line);
+    return tile__mk(r);
+}
+/* jn(n, x) and yn(n, x): the order n an i32 (or a C integer that fits), x any float (f16 and bf16
+   computed in f32, as the others) or a C number (f32); the result has x's dtype */
+static tl_t tile__ld_bessel_n(const char *file, int line, const char *what, tile__opcode code, const tl_t *args) {
+    int ids[2] = {tile__use(file, line, what, args[0]), tile__use(file, line, what, args[1])}, ops[2];
+    char s[96];
+    if (!ids[0] || !ids[1]) return tile__poison;
+    if (tile__b->f->vals[ids[0]].weak ? !tile__ld_fits(ids[0], TL_I32) : tile__dty(ids[0]) != TL_I32)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the order n is %s (an i32 or a C integer that fits)", what, tile__tys(ids[0], s));
+    tl_dtype xt = tile__b->f->vals[ids[1]].weak ? TL_F32 : tile__dty(ids[1]);
+    if (!tile__is_float(xt) || xt == TL_F8E4M3 || xt == TL_F8E5M2)
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(ids[1], s));
+    tl_dtype dts[2] = {TL_I32, xt};
+    if (!tile__ld_operands(file, line, what, 2, ids, dts, ops)) return tile__poison;
+    return tile__mk(tile__emit1(code, ops, 2, *tile__ty(ops[1]), file, line));
+}
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args) {
     enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias, NINT = sizeof tile__ld_int / sizeof *tile__ld_int };
+    enum { NRND = sizeof tile__ld_rnd / sizeof *tile__ld_rnd };
+    int mode = 0, rk;
     if (!name) return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: the function's name is NULL");
     for (int k = 0; k < NINT; k++)
         if (strcmp(tile__ld_int[k].name, name) == 0) return tile__ld_int_call(file, line, name, tile__ld_int[k].code, tile__ld_int[k].bits, n, args);
+    if ((rk = tile__ld_rnd_find(name, &mode)) >= 0) return tile__ld_rnd_call(file, line, name, rk, mode, n, args);
     int code = -1;
     for (int c = 0; c < TILE__OP_COUNT_ && code < 0; c++)
         if (tile__op_libm[c] && strcmp(tile__op_libm[c], name) == 0) code = c;
     for (int k = 0; k < NALIAS && code < 0; k++)
         if (strcmp(tile__ld_alias[k].name, name) == 0) code = (int)tile__ld_alias[k].code;
     if (code < 0) {
-        char known[1024];
+        char known[1536];
         size_t used = 0;
         known[0] = 0;
         for (int c = 0; c < TILE__OP_COUNT_ && used < sizeof known; c++)
             if (tile__op_libm[c]) used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? " " : "", tile__op_libm[c]);
         for (int k = 0; k < NALIAS && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_alias[k].name);
         for (int k = 0; k < NINT && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_int[k].name);
+        for (int k = 0; k < NRND && used < sizeof known; k++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s%s", k ? " " : "; and with _rn, _rz, _rd or _ru: ", tile__ld_rnd[k].name,
+                                     tile__ld_rnd[k].rn ? " (_rn only)" : "");
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: no function \"%.60s\" (tile has: %s)", name, known);
     }
     char what[96];
     if (!tile__ld_arity(file, line, name, (tile__opcode)code, n, what)) return tile__poison;
+    if (code == TILE__OP_JN || code == TILE__OP_YN) return tile__ld_bessel_n(file, line, what, (tile__opcode)code, args);
     int ids[3];
     for (int k = 0; k < n; k++) {
         int x = ids[k] = tile__use(file, line, what, args[k]);

@@ -168,10 +168,35 @@ static int tile__cc_param(tile__emitter *e, int k) {
     return tile__cc_def(c, v->t.dtype, "p%d", k);
 }
 
+/* tl_libdevice's rounding-mode functions (TILE__ROUNDED_OPS): CUDA's intrinsics, each one PTX
+   instruction with that rounding and no .ftz (NVRTC runs without -ftz): __fadd_rz, __dmul_ru,
+   __fmaf_rd, __drcp_rn, __fsqrt_rz, __frsqrt_rn, and the conversions __<from>2<to>_<mode>
+   (__double2float_rd, __float2int_rn, __ull2double_ru, ...) */
+static const char *tile__cc_cvt_name(tl_dtype t) {
+    return t == TL_F32 ? "float" : t == TL_F64 ? "double" : t == TL_I32 ? "int" : t == TL_U32 ? "uint" : t == TL_I64 ? "ll" : "ull";
+}
+static int tile__cc_rnd(tile__cuda_em *c, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
+    static const char *const modes[4] = {"rn", "rz", "rd", "ru"};
+    const char *m = modes[tile__rnd_mode(code)], *ct = tile__cc_ctype(rt);
+    char p = t == TL_F64 ? 'd' : 'f';
+    switch (tile__rnd_op(code)) {
+    case TILE__OP_ADD_RN: return tile__cc_def(c, rt, "__%cadd_%s(r%d, r%d)", p, m, a, b);
+    case TILE__OP_SUB_RN: return tile__cc_def(c, rt, "__%csub_%s(r%d, r%d)", p, m, a, b);
+    case TILE__OP_MUL_RN: return tile__cc_def(c, rt, "__%cmul_%s(r%d, r%d)", p, m, a, b);
+    case TILE__OP_DIV_RN: return tile__cc_def(c, rt, "__%cdiv_%s(r%d, r%d)", p, m, a, b);
+    case TILE__OP_FMA_RN: return tile__cc_def(c, rt, "__fma%s_%s(r%d, r%d, r%d)", p == 'd' ? "" : "f", m, a, b, c3);
+    case TILE__OP_RCP_RN: return tile__cc_def(c, rt, "__%crcp_%s(r%d)", p, m, a);
+    case TILE__OP_SQRT_RN: return tile__cc_def(c, rt, "__%csqrt_%s(r%d)", p, m, a);
+    case TILE__OP_RSQRT_RN: return tile__cc_def(c, rt, "__frsqrt_rn(r%d)", a);
+    default: return tile__cc_def(c, rt, "(%s)__%s2%s_%s(r%d)", ct, tile__cc_cvt_name(t), tile__cc_cvt_name(rt), m, a);
+    }
+}
+
 static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a) {
     tile__cuda_em *c = tile__cc_self(e);
     char x[160], y[400], z[480];
     int f64 = t == TL_F64;
+    if (tile__rnd_mode(code) >= 0) return tile__cc_rnd(c, code, t, rt, a, -1, -1);
     tile__cc_fval(c, a, x, sizeof x);
     if (tile__op_libm[code]) {   /* the C math library's function: expf, exp */
         snprintf(y, sizeof y, "%s%s(%s)", tile__op_libm[code], f64 ? "" : "f", x);
@@ -243,6 +268,7 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     int fl = tile__is_float(t), f64 = t == TL_F64;
     unsigned w = tile__dt[t].bits;
     const char *sym = NULL;
+    if (tile__rnd_mode(code) >= 0) return tile__cc_rnd(c, code, t, rt, a, b, -1);
     switch (code) {
     case TILE__OP_ADD: sym = "+"; break;
     case TILE__OP_SUB: sym = "-"; break;
@@ -315,6 +341,7 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
 static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {
     tile__cuda_em *c = tile__cc_self(e);
     if (code == TILE__OP_WHERE) return tile__cc_def(c, rt, "(r%d ? r%d : r%d)", a, b, c3);
+    if (tile__rnd_mode(code) >= 0) return tile__cc_rnd(c, code, t, rt, a, b, c3);
     /* tl_libdevice's sad (signed when the dtype is), usad and byte_perm: CUDA's, on 32-bit registers */
     if (code == TILE__OP_SAD && tile__is_signed(t))
         return tile__cc_def(c, rt, "(%s)__sad((int)r%d, (int)r%d, (unsigned)r%d)", tile__cc_ctype(rt), a, b, c3);

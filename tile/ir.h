@@ -18,6 +18,7 @@
 */
 #include <assert.h>
 #include <errno.h>
+#include <fenv.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -96,7 +97,8 @@ enum {
    <name> with NVRTC; the interpreter and the folder evaluate the C math
    library's function in double (rounded to f32 for the smaller floats), or
    tile's own for the ones C lacks (tile__ld_*, below). The two-operand
-   ones have no ref column: tile__ew_eval has their rule. */
+   ones have no ref column: tile__ew_eval has their rule (jn and yn take
+   an i32 order first, the float second). */
 static double tile__ld_exp10(double x) { return pow(10.0, x); }
 static double tile__ld_rcbrt(double x) { return 1.0 / cbrt(x); }
 /* cos(pi x), sin(pi x), exact where they are 0, 1 or -1: x reduced modulo 2 exactly first */
@@ -162,6 +164,48 @@ static double tile__ld_erfinv(double x) {
     }
     return y;
 }
+/* The Bessel functions: j0, j1, y0, y1, jn and yn are POSIX's (libm has
+   them; strict ISO C's <math.h> does not declare them, so they are declared
+   here again, with POSIX's prototypes); I0 and I1 are tile's own. */
+double j0(double x);
+double j1(double x);
+double y0(double x);
+double y1(double x);
+double jn(int n, double x);
+double yn(int n, double x);
+/* I0 and I1, the modified Bessel functions of the first kind: below 30 the
+   power series sum (x/2)^(2k+n) / (k! (k+n)!), every term positive; above,
+   the asymptotic series e^x / sqrt(2 pi x) sum_k c_k, c_k = -c_(k-1)
+   (4n^2 - (2k-1)^2) / (8kx), summed to its smallest term, with e^x taken in
+   two halves so that only a result past the range overflows */
+static double tile__ld_bessel_i(int n, double x) {
+    double ax = fabs(x), r;
+    if (x != x) return x;
+    if (isinf(x)) return n && x < 0 ? -INFINITY : INFINITY;
+    if (ax <= 30.0) {
+        double q = ax * ax / 4.0, term = n ? ax / 2.0 : 1.0, sum = term;
+        for (int k = 1; k < 200 && term > sum * 1e-18; k++) {
+            term *= q / ((double)k * (double)(k + n));
+            sum += term;
+        }
+        r = sum;
+    } else {
+        double mu = 4.0 * n * n, term = 1.0, sum = 1.0;
+        for (int k = 1; k < 80; k++) {
+            double next = -term * (mu - (2.0 * k - 1.0) * (2.0 * k - 1.0)) / (8.0 * k * ax);
+            if (fabs(next) >= fabs(term) || fabs(next) < 1e-18 * fabs(sum)) break;
+            term = next;
+            sum += term;
+        }
+        double h = exp(ax / 2.0);
+        r = h * (h * sum / sqrt(6.283185307179586477 * ax));
+    }
+    return n && x < 0 ? -r : r;
+}
+/* jn and yn of larger orders are not computed in the interpreter (tile__ew_eval) */
+#define TILE__BESSEL_MAX_ORDER 16384
+static double tile__ld_i0(double x) { return tile__ld_bessel_i(0, x); }
+static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
 /* X(name, NAME, operands, C reference (one operand) or 0) */
 #define TILE__LIBDEVICE_FNS(M, X)                                                                       \
     M(X, acos, ACOS, 1, acos) M(X, acosh, ACOSH, 1, acosh) M(X, asin, ASIN, 1, asin) M(X, asinh, ASINH, 1, asinh)   \
@@ -173,9 +217,35 @@ static double tile__ld_erfinv(double x) {
     M(X, cospi, COSPI, 1, tile__ld_cospi) M(X, sinpi, SINPI, 1, tile__ld_sinpi) M(X, erfinv, ERFINV, 1, tile__ld_erfinv) \
     M(X, erfcinv, ERFCINV, 1, tile__ld_erfcinv) M(X, erfcx, ERFCX, 1, tile__ld_erfcx) M(X, rcbrt, RCBRT, 1, tile__ld_rcbrt) \
     M(X, atan2, ATAN2, 2, 0) M(X, pow, POW, 2, 0) M(X, hypot, HYPOT, 2, 0) M(X, copysign, COPYSIGN, 2, 0)          \
-    M(X, fdim, FDIM, 2, 0) M(X, nextafter, NEXTAFTER, 2, 0) M(X, remainder, REMAINDER, 2, 0)
+    M(X, fdim, FDIM, 2, 0) M(X, nextafter, NEXTAFTER, 2, 0) M(X, remainder, REMAINDER, 2, 0)          \
+    M(X, j0, J0, 1, j0) M(X, j1, J1, 1, j1) M(X, y0, Y0, 1, y0) M(X, y1, Y1, 1, y1)                          \
+    M(X, cyl_bessel_i0, CYL_BESSEL_I0, 1, tile__ld_i0) M(X, cyl_bessel_i1, CYL_BESSEL_I1, 1, tile__ld_i1)     \
+    M(X, jn, JN, 2, 0) M(X, yn, YN, 2, 0)
 #define TILE__LIBDEVICE_ROW(X, name, NAME, n, ref) X(NAME, #name, n, 1, TILE__PE, #name, ref, 0, RES, 0)
 #define TILE__LIBDEVICE_OPS(X) TILE__LIBDEVICE_FNS(TILE__LIBDEVICE_ROW, X)
+/* libdevice's rounding-mode functions (tl_libdevice("add_rz", a, b),
+   "float2int_rd", ...): a row per operation and rounding, in the order rn,
+   rz, rd, ru (to nearest even, toward zero, down, up: tile__rnd_mode reads
+   it from the code), f32 or f64 operands and no flush of subnormals, as
+   PTX's add.rz.f32 and the others without .ftz. CVT_* converts its
+   operand's dtype to the result's: float to float, float to integer
+   (rounded to an integer, saturated, NaN to 0, as cvt.rzi and its
+   siblings), integer to float. */
+#define TILE__ROUNDED_ROWS(X, NAME, name, n)                                                                     \
+    X(NAME##_RN, #name "_rn", n, 1, TILE__PE, 0, 0, 0, RES, 0)                                                   \
+    X(NAME##_RZ, #name "_rz", n, 1, TILE__PE, 0, 0, 0, RES, 0)                                                   \
+    X(NAME##_RD, #name "_rd", n, 1, TILE__PE, 0, 0, 0, RES, 0)                                                   \
+    X(NAME##_RU, #name "_ru", n, 1, TILE__PE, 0, 0, 0, RES, 0)
+#define TILE__ROUNDED_OPS(X)                                                                                      \
+    TILE__ROUNDED_ROWS(X, ADD, add, 2)  /* a + b */                                                              \
+    TILE__ROUNDED_ROWS(X, SUB, sub, 2)  /* a - b */                                                              \
+    TILE__ROUNDED_ROWS(X, MUL, mul, 2)  /* a * b */                                                              \
+    TILE__ROUNDED_ROWS(X, DIV, div, 2)  /* a / b */                                                              \
+    TILE__ROUNDED_ROWS(X, FMA, fma, 3)  /* a * b + c, one rounding */                                            \
+    TILE__ROUNDED_ROWS(X, RCP, rcp, 1)  /* 1 / a */                                                              \
+    TILE__ROUNDED_ROWS(X, SQRT, sqrt, 1) /* the square root */                                                   \
+    TILE__ROUNDED_ROWS(X, CVT, cvt, 1)  /* a in the result's dtype */                                            \
+    X(RSQRT_RN, "rsqrt_rn", 1, 1, TILE__PE, 0, 0, 0, RES, 0) /* f32: 1 / sqrt(a), rounded once to nearest even */
 #define TILE__OPS(X) \
     X(CONST,        "const",        0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "value")                /* splat of value (ints) or f (floats) */ \
     X(PROGRAM_ID,   "program_id",   0,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "axis")                 /* program index on the axis */ \
@@ -242,6 +312,7 @@ static double tile__ld_erfinv(double x) {
     X(FLOOR,        "floor",        1,  1,  TILE__PE,               "floor", floor, 0, RES,  0)                      /* round toward -inf */ \
     X(CEIL,         "ceil",         1,  1,  TILE__PE,               "ceil",  ceil,  0, RES,  0)                      /* round toward +inf */ \
     TILE__LIBDEVICE_OPS(X)                                                                                                          \
+    TILE__ROUNDED_OPS(X)                                                                                                            \
     X(CAST,         "cast",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* value conversion to the result dtype */ \
     X(BITCAST,      "bitcast",      1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* same bits, another dtype of equal width */ \
     X(WHERE,        "where",        3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* c ? a : b */ \
@@ -274,6 +345,16 @@ typedef enum tile__opcode {
 #undef TILE__OP_ENUM
     TILE__OP_COUNT_
 } tile__opcode;
+/* a rounding-mode row's rounding (its place in its group of four), -1 for
+   another op; and its operation, the group's _RN row */
+enum { TILE__RN, TILE__RZ, TILE__RD, TILE__RU };
+static int tile__rnd_mode(tile__opcode code) {
+    if (code == TILE__OP_RSQRT_RN) return TILE__RN;
+    return code >= TILE__OP_ADD_RN && code <= TILE__OP_CVT_RU ? (int)(code - TILE__OP_ADD_RN) % 4 : -1;
+}
+static tile__opcode tile__rnd_op(tile__opcode code) {
+    return code == TILE__OP_RSQRT_RN ? code : (tile__opcode)(TILE__OP_ADD_RN + (code - TILE__OP_ADD_RN) / 4 * 4);
+}
 /* the lay column: where the lowering puts an op's operands before its rule */
 typedef enum tile__lay_rule {
     TILE__LAY_OWN,    /* each operand as it is when it is blocked, else in its type's default blocked layout */
@@ -1044,6 +1125,111 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
     return tile__norm(to, x);
 }
 
+/* ---- libdevice's rounding modes, bit for bit ------------------------------------------
+   A float operation runs on the host's own floating point in its operands'
+   precision, with the rounding mode set around it (fesetround): the
+   operands and the result are volatile, so the compiler neither folds the
+   operation in its own rounding nor moves it past the fesetround calls
+   (the users of a header cannot all be asked for -frounding-math). The
+   conversions to and from integers are integer arithmetic. */
+static double tile__rnd_fenv(tile__opcode op, int mode, tl_dtype t, double a, double b, double c) {
+    static const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    int saved = fegetround();
+    double r;
+    fesetround(modes[mode]);
+    if (t == TL_F64) {
+        volatile double x = a, y = b, z = c, v = 0.0;
+        switch (op) {
+        case TILE__OP_ADD_RN: v = x + y; break;
+        case TILE__OP_SUB_RN: v = x - y; break;
+        case TILE__OP_MUL_RN: v = x * y; break;
+        case TILE__OP_DIV_RN: v = x / y; break;
+        case TILE__OP_FMA_RN: v = fma(x, y, z); break;
+        case TILE__OP_RCP_RN: v = 1.0 / x; break;
+        case TILE__OP_SQRT_RN: v = sqrt(x); break;
+        default: { volatile float w = (float)x; v = w; } break;   /* CVT: f64 to f32 */
+        }
+        r = v;
+    } else {
+        volatile float x = (float)a, y = (float)b, z = (float)c, v = 0.0f;
+        switch (op) {
+        case TILE__OP_ADD_RN: v = x + y; break;
+        case TILE__OP_SUB_RN: v = x - y; break;
+        case TILE__OP_MUL_RN: v = x * y; break;
+        case TILE__OP_DIV_RN: v = x / y; break;
+        case TILE__OP_FMA_RN: v = fmaf(x, y, z); break;
+        case TILE__OP_RCP_RN: v = 1.0f / x; break;
+        default: v = sqrtf(x); break;
+        }
+        r = v;
+    }
+    fesetround(saved);
+    return r;
+}
+/* v rounded to an integer (a double) by mode; NaN and infinities stay */
+static double tile__rnd_int(double v, int mode) {
+    if (mode == TILE__RZ) return trunc(v);
+    if (mode == TILE__RD) return floor(v);
+    if (mode == TILE__RU) return ceil(v);
+    double f = floor(v), d = v - f;   /* exact: the fraction, in [0, 1) */
+    return d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0) ? f + 1.0 : f;
+}
+/* the integer x of dtype t rounded by mode to p significant bits (24: f32, 53: f64), exactly:
+   the bits below the top p decide, as integers */
+static double tile__rnd_i2f(tl_dtype t, tile__elem x, int p, int mode) {
+    int neg = tile__is_signed(t) && x.i < 0, bits = 0;
+    uint64_t m = neg ? 0 - x.u : x.u;
+    for (uint64_t v = m; v; v >>= 1) bits++;
+    if (bits <= p) return neg ? -(double)m : (double)m;
+    int sh = bits - p;
+    uint64_t q = m >> sh, rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
+    int up = mode == TILE__RN ? rem > half || (rem == half && (q & 1)) : rem != 0 && mode == (neg ? TILE__RD : TILE__RU);
+    double r = ldexp((double)(q + (uint64_t)up), sh);   /* q + up <= 2^p: exact */
+    return neg ? -r : r;
+}
+/* 1 / sqrt(a) of an f32 a rounded once to the nearest f32 (libdevice's __nv_frsqrt_rn; a tie cannot
+   happen). With a = m 4^k, m in [1, 4), the result is 2^-k / sqrt(m), 1 / sqrt(m) in (0.5, 1]: its
+   double estimate's f32 rounding y moves until the midpoints between y and its neighbours bracket
+   1 / sqrt(m), each compared exactly: 1 / sqrt(m) < mid <=> mid^2 m > 1, where mid^2 (25 bits
+   squared) is exact in double and mid^2 m - 1 is the sum p - 1 + e of two doubles (e by fma) */
+static int tile__rsqrt_side(double mid, double m) {
+    double q = mid * mid, p = q * m, e = fma(q, m, -p), d = (p - 1.0) + e;
+    return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+static double tile__rsqrt_rn(double a) {
+    if (a != a || a < 0) return NAN;
+    if (a == 0) return signbit(a) ? -INFINITY : INFINITY;
+    if (isinf(a)) return 0.0;
+    int e;
+    double m = 2.0 * frexp(a, &e);   /* a = m 2^(e - 1), m in [1, 2) */
+    e -= 1;
+    if (e & 1) m *= 2.0, e -= 1;
+    float y = (float)(1.0 / sqrt(m));
+    for (int k = 0; k < 4; k++) {
+        float up = nextafterf(y, 2.0f), dn = nextafterf(y, 0.0f);
+        if (tile__rsqrt_side(((double)y + up) / 2, m) < 0) y = up;
+        else if (tile__rsqrt_side(((double)y + dn) / 2, m) > 0) y = dn;
+        else break;
+    }
+    return ldexp((double)y, -e / 2);
+}
+/* a rounding-mode row (TILE__ROUNDED_OPS) on its operands x, of dtype t, to dtype rt */
+static tile__elem tile__rnd_eval(tile__opcode code, tl_dtype t, tl_dtype rt, const tile__elem *x) {
+    tile__opcode op = tile__rnd_op(code);
+    int mode = tile__rnd_mode(code), n = tile__op_nopnd[code];
+    tile__elem r;
+    r.u = 0;
+    if (op == TILE__OP_RSQRT_RN) r.f = tile__rsqrt_rn(x[0].f);
+    else if (op != TILE__OP_CVT_RN || (tile__is_float(t) && tile__is_float(rt)))
+        r.f = tile__rnd_fenv(op, mode, t, x[0].f, n > 1 ? x[1].f : 0.0, n > 2 ? x[2].f : 0.0);
+    else if (tile__is_float(t)) {
+        /* to an integer: rounded by mode, then saturated (NaN to 0) as every float-to-integer cvt */
+        r.f = tile__rnd_int(x[0].f, mode);
+        return tile__convert(TL_F64, rt, r);
+    } else r.f = tile__rnd_i2f(t, x[0], rt == TL_F64 ? 53 : 24, mode);
+    return r;
+}
+
 /* Evaluate one element of a pure elementwise op other than PTR_ADD (which
    needs the pointee size: a + b * size). `t` is the dtype of the op's last
    operand (the promoted operand dtype; WHERE's value dtype), `rt` the
@@ -1053,6 +1239,7 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     int fl = tile__is_float(t), sg = tile__is_signed(t);
     unsigned w = tile__dt[t].bits;
     r.u = 0;
+    if (tile__rnd_mode(code) >= 0) return tile__norm(rt, tile__rnd_eval(code, t, rt, x));
     switch (code) {
     case TILE__OP_ADD: if (fl) r.f = a.f + b.f; else r.u = a.u + b.u; break;
     case TILE__OP_SUB: if (fl) r.f = a.f - b.f; else r.u = a.u - b.u; break;
@@ -1181,6 +1368,21 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     TILE__MATH2(ATAN2, atan2) TILE__MATH2(POW, pow) TILE__MATH2(HYPOT, hypot) TILE__MATH2(COPYSIGN, copysign)
     TILE__MATH2(FDIM, fdim) TILE__MATH2(NEXTAFTER, nextafter) TILE__MATH2(REMAINDER, remainder)
 #undef TILE__MATH2
+    case TILE__OP_JN: case TILE__OP_YN: {
+        /* the order n is operand 0 (an i32), x operand 1 (t); n < 0 gives NaN, as libdevice's
+           __nv_jnf and __nv_ynf (C's jn(-n, x) would be (-1)^n jn(n, x)). C's recurrences take
+           about n steps an element, so past TILE__BESSEL_MAX_ORDER only what needs none: where
+           |x| <= n / e, |J_n(x)| < 2^-n underflows to 0 and Y_n(x) (x > 0) overflows to -inf;
+           elsewhere NaN, not computed (README: the interpreter's limit) */
+        double v, ax = fabs(b.f);
+        int odd = (int)(a.i & 1);
+        if (a.i < 0 || b.f != b.f) v = NAN;
+        else if (a.i <= TILE__BESSEL_MAX_ORDER) v = code == TILE__OP_JN ? jn((int)a.i, b.f) : yn((int)a.i, b.f);
+        else if (ax > (double)a.i / 2.718281828459045) v = code == TILE__OP_YN && b.f < 0 ? NAN : code == TILE__OP_YN && b.f == 0 ? -INFINITY : NAN;
+        else v = code == TILE__OP_JN ? (odd && b.f < 0 ? -0.0 : 0.0) : b.f < 0 ? NAN : -INFINITY;
+        r.f = t == TL_F64 ? v : (double)(float)v;
+        break;
+    }
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
     case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
     case TILE__OP_CAST: return tile__convert(t, rt, a);

@@ -159,7 +159,8 @@ enum {
     X(HISTOGRAM, "bins pick [mask]: tl_histogram(x, 1 << bins % 10 (or 12), .mask)")       \
     X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")     \
     X(ASM,       "k flags picks: tl_inline_asm_elementwise(_n)(the k-th PTX form, operands cast); k >= 250: a bad one") \
-    X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse")
+    X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse") \
+    X(ROUNDED,   "k flags [lit] picks: tl_libdevice(a rounding-mode function in a mode, operands cast); k >= 240: jn, yn")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -870,6 +871,44 @@ static void fz_map(void) {
     for (int r = 0; r < nres; r++) fz_push(out[r]);
 }
 
+/* FZ_ROUNDED: tl_libdevice's rounding-mode functions, by the builder's own table (tile__ld_rnd):
+   k % 25 names one, (k / 25) % 4 its mode (an _rn-only one in another: no such function), its
+   operands picked and cast to its dtype (f32, or f64 when flags & 32, for the arithmetic ones) unless
+   flags & 7 == 7 (as picked: mostly errors), the last a C literal (the byte after flags) when
+   flags & 8, one operand too many when flags & 16. k >= 240: jn or yn (k & 1), the order an i32
+   pick (or the literal), x a float pick; k >= 252 with a wrong count */
+static void fz_rounded(void) {
+    enum { NRND = sizeof tile__ld_rnd / sizeof *tile__ld_rnd };
+    static const char *const modes[4] = {"rn", "rz", "rd", "ru"};
+    unsigned k = fz_u8(), f = fz_u8(), lit = f & 8 ? fz_u8() : 0;
+    int any = (f & 7) == 7, n;
+    char name[40];
+    tl_t xs[4];
+    if (k >= 240) {
+        snprintf(name, sizeof name, "%s", k & 1 ? "jn" : "yn");
+        n = k >= 252 ? 1 + (int)(k & 2) : 2;
+        xs[0] = f & 8 ? fz_lit(lit) : any ? fz_pick() : tl_cast_at(FZ_AT, fz_pick_where(FZ_W_INT, tl__cint(3)), TL_I32);
+        for (int i = 1; i < n; i++) xs[i] = any ? fz_pick() : fz_pick_where(FZ_W_FLOAT, tl__cflt(0.5));
+        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
+        return;
+    }
+    int r = (int)(k % NRND);
+    tl_dtype dt = tile__ld_rnd[r].from != TL_VOID ? tile__ld_rnd[r].from : f & 32 ? TL_F64 : TL_F32;
+    snprintf(name, sizeof name, "%s_%s", tile__ld_rnd[r].name, modes[(k / NRND) % 4]);
+    n = tile__op_nopnd[tile__ld_rnd[r].op] + ((f & 16) != 0);
+    for (int i = 0; i < n; i++) {
+        xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
+        if (!any) xs[i] = tl_cast_at(FZ_AT, xs[i], dt);
+    }
+    if (f & 8) xs[n - 1] = fz_lit(lit);
+    if (f & 64) {
+        for (int i = 0; i < n; i++) tl__push(xs[i]);
+        fz_push(tl__libdevice_stk(FZ_AT, name, n));
+    } else {
+        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
+    }
+}
+
 /* ---- runtime control flow ------------------------------------------------------------- */
 /* The begin calls take the carried variables as varargs: one call per count. */
 #define FZ_R4(p) p, p, p, p
@@ -1159,6 +1198,7 @@ static void fz_step(unsigned op) {
     }
     case FZ_ASM: fz_inline_asm(); break;
     case FZ_MAP: fz_map(); break;
+    case FZ_ROUNDED: fz_rounded(); break;
     case FZ_UNARY: {
         unsigned k = fz_u8() % FZ_NUNARY;
         const char *name = fz_unary_names[k];

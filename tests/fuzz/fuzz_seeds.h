@@ -33,7 +33,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(reduce) X(scan) X(softmax) X(dot_f16) X(dot_i8) X(dot_f32_bf16_fp8) X(atomics) X(cas)      \
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
-    X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n)                            \
+    X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n) X(libdevice_rounded)      \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -87,6 +87,17 @@ FZ_SEED(map_elementwise, FZ_HDR0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
         FZ_MAP, 0, 4, 0, 0, FZ_MAP, 1, 4, 0, 1, FZ_MAP, 2, 4, 0, 1, FZ_MAP, 3, 1, 0, FZ_MAP, 4, 2, 2,
         FZ_MAP, 5, 0, FZ_D(TL_F32), 0, FZ_MAP, 6, 4, 0, 1, FZ_MAP, 7, 40, 0, 1, FZ_MAP, 0, 72, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_libdevice's rounding-mode functions on an f32 tile, each on the one before: add_rz of two
+   (k 25: mode 1), fma_rd of three in f64 (k 54 = 4 + 2 * 25), rcp_ru (80), sqrt_rn of a literal
+   through the stack (6, flags 8 | 64, the literal 2.0), float2int_rd (63) of the rcp and int2float_ru (92),
+   double2float_rz (33) of a cast; then yn and jn (240, 241) of an i32 order and the float, and the
+   Bessel functions by their libm rows (j0: 46, cyl_bessel_i1: 51) */
+FZ_SEED(libdevice_rounded, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_ROUNDED, 25, 0, 0, 1, FZ_ROUNDED, 54, 32, 0, 1, 2, FZ_ROUNDED, 80, 0, 0, FZ_ROUNDED, 6, 8 | 64, FZ_LF(8), 0,
+        FZ_ROUNDED, 63, 0, 1, FZ_ROUNDED, 92, 0, 0, FZ_ROUNDED, 33, 0, 0,
+        FZ_ROUNDED, 240, 0, 0, 0, FZ_ROUNDED, 241, 0, 0, 0, FZ_LIBDEVICE, 46, 0, FZ_LIBDEVICE, 51, 0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
