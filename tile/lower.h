@@ -82,26 +82,14 @@ struct tile__lower {
        loop's induction variable, step and bound as the whole program counts
        them */
     int pp, pp_c, pp_sreg, pp_first, pp_bar, pp_iv, pp_step, pp_hi;
-    /* >>tma: the kernel has descriptor stores through the copy engine, whose
-       reads of the scratch are waited for at the next barrier before the
-       scratch is written again (tile__sync), not where they are issued */
-    int bulk_st;
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
 enum { TILE__WS_PRODUCER = 1, TILE__WS_CONSUMER };
 static int tile__li(tile__lower *lw, int v);
-/* >>tma: the role's first thread, which issues the copy engine's stores,
-   waits until they have read the scratch (at once when none are pending):
-   before every barrier of a kernel that has them, since every op that
-   writes the scratch passes one first, and at the end of the kernel */
-static void tile__bulk_settle(tile__lower *lw) {
-    tile__ptx_bulk_wait_read(lw->em, lw->em->op2(lw->em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
-}
 /* a barrier of the program's threads: in a warp-specialized kernel's
    consumers, of theirs alone (named barrier 1; the producer runs ahead) */
 static void tile__sync(tile__lower *lw) {
-    if (lw->bulk_st) tile__bulk_settle(lw);
     if (lw->pp)   /* a ping-pong consumer: named barrier 1 + c */
         tile__ptx_bar_named_reg(lw->em, 0, lw->pp_bar, lw->nthreads);
     else if (lw->ws_role == TILE__WS_CONSUMER) tile__ptx_bar_named(lw->em, 1, lw->nthreads);
@@ -1502,12 +1490,8 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
         }
         tile__regs_new(lw, params[p])[0] = reg;
     }
-    for (int k = 0; k < f->nops && lw->plan->store_tmap; k++) lw->bulk_st |= lw->plan->store_tmap[k] != 0;
     if (lw->plan->ws) lw->rules->ws(lw);
-    else {
-        tile__lower_region(lw, 0);
-        if (lw->bulk_st) tile__bulk_settle(lw);   /* the scratch outlives no store's read */
-    }
+    else tile__lower_region(lw, 0);
     if (cfg->ktime) {   /* >>profile: and its end, once every thread of the program is done */
         em->barrier(em);
         tile__ptx_ktime(em, em->special(em, 8), em->special(em, 0), 1);

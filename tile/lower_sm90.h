@@ -466,7 +466,6 @@ static void tile__lower_ws(tile__lower *lw) {
     lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
     lw->ws_phase = em->var(em, TL_I32, tile__li(lw, 0));
     tile__lower_region(lw, 0);
-    if (lw->bulk_st) tile__bulk_settle(lw);   /* >>tma: the scratch outlives no store's read */
     em->if_end(em);
     lw->ws_role = 0;
     lw->pp = 0;
@@ -488,10 +487,8 @@ static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const til
    store touches fall in different banks), a pair of columns as one 32-bit
    word where the layout holds pairs (an MMA layout); each fences its stores
    for the async proxy; after the barrier one thread issues a copy per box
-   and commits them as a group. It waits until the engine has read them
-   only at the next barrier (tile__sync), which every op that writes the
-   scratch passes first, or at the kernel's end: the next tile's loop runs
-   meanwhile. */
+   and waits until the engine has read them (not until they are written),
+   and after a second barrier the memory is scratch again. */
 static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -536,7 +533,8 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
         int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, 64 * j)) : col, row};
         tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, t0);
     }
-    tile__ptx_bulk_commit(em, t0);   /* its reads waited for at the next barrier (tile__sync) */
+    tile__ptx_bulk_commit_read(em, t0);
+    tile__sync(lw);
 }
 
 /* ---- the entry -------------------------------------------------------------------------- */
