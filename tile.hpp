@@ -435,6 +435,24 @@ TL__CXX_BINARY(logical_and, tl_logical_and_at)
 TL__CXX_BINARY(logical_or, tl_logical_or_at)
 #undef TL__CXX_UNARY
 #undef TL__CXX_BINARY
+/* tl::maximum(a, b, {.propagate_nan = 1}), tl::minimum: a NaN wins (Triton's propagate_nan=ALL), as tl_maximum(a, b, .propagate_nan = 1) */
+struct minmax_opts {
+    int propagate_nan = 0;
+};
+template <class A, class B>
+    requires detail::operand<A> && detail::operand<B>
+auto maximum(A &&a, B &&b, minmax_opts o, TL__CXX_AT) {
+    return detail::make(
+        TL__CXX_HERE, [o](here h, const tl_t *v) { tl_minmax_args m = tl_minmax_args(); m.propagate_nan = o.propagate_nan; return tl_maximum_opts_at(h.file, h.line, v[0], v[1], m); },
+        std::forward<A>(a), std::forward<B>(b));
+}
+template <class A, class B>
+    requires detail::operand<A> && detail::operand<B>
+auto minimum(A &&a, B &&b, minmax_opts o, TL__CXX_AT) {
+    return detail::make(
+        TL__CXX_HERE, [o](here h, const tl_t *v) { tl_minmax_args m = tl_minmax_args(); m.propagate_nan = o.propagate_nan; return tl_minimum_opts_at(h.file, h.line, v[0], v[1], m); },
+        std::forward<A>(a), std::forward<B>(b));
+}
 template <class C, class A, class B> auto where(C &&c, A &&a, B &&b, TL__CXX_AT) {
     return detail::ter(TL__CXX_HERE, tl_where_at, std::forward<C>(c), std::forward<A>(a), std::forward<B>(b));
 }
@@ -739,10 +757,11 @@ template <class P, class C, class V> tensor atomic_cas(P &&ptrs, C &&cmp, V &&va
 }
 
 /* ---- reductions and scans ---------------------------------------------------------------- */
-/* {.keep_dims = 1, .dtype = TL_F32}, as tl_reduce_args */
+/* {.keep_dims = 1, .dtype = TL_F32, .propagate_nan = 1}, as tl_reduce_args */
 struct reduce_opts {
     int keep_dims = 0;
     tl_dtype dtype = TL_VOID;
+    int propagate_nan = 0;
 };
 struct scan_opts {
     int reverse = 0;
@@ -751,7 +770,7 @@ struct scan_opts {
 namespace detail {
 inline tl_reduce_args reduce_args(reduce_opts o) {
     tl_reduce_args a = tl_reduce_args();
-    a.keep_dims = o.keep_dims, a.dtype = o.dtype;
+    a.keep_dims = o.keep_dims, a.dtype = o.dtype, a.propagate_nan = o.propagate_nan;
     return a;
 }
 inline tl_scan_args scan_args(scan_opts o) {

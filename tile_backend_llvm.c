@@ -82,7 +82,7 @@ typedef int LLVMBool;
 
 enum { LLVM_ExternalLinkage = 0, LLVM_LinkOnceODRLinkage = 3, LLVM_InternalLinkage = 8, LLVM_PrivateLinkage = 9 };
 enum { LLVM_IntEQ = 32, LLVM_IntNE, LLVM_IntUGT, LLVM_IntUGE, LLVM_IntULT, LLVM_IntULE, LLVM_IntSGT, LLVM_IntSGE, LLVM_IntSLT, LLVM_IntSLE };
-enum { LLVM_RealOEQ = 1, LLVM_RealOGT = 2, LLVM_RealOGE = 3, LLVM_RealOLT = 4, LLVM_RealOLE = 5, LLVM_RealUNE = 14 };
+enum { LLVM_RealOEQ = 1, LLVM_RealOGT = 2, LLVM_RealOGE = 3, LLVM_RealOLT = 4, LLVM_RealOLE = 5, LLVM_RealUNO = 8, LLVM_RealUNE = 14 };
 enum { LLVM_RMWXchg = 0, LLVM_RMWAdd = 1, LLVM_RMWAnd = 3, LLVM_RMWOr = 5, LLVM_RMWXor = 6, LLVM_RMWMax = 7, LLVM_RMWMin = 8,
        LLVM_RMWUMax = 9, LLVM_RMWUMin = 10, LLVM_RMWFAdd = 11 };
 enum { LLVM_Monotonic = 2, LLVM_SeqCst = 7 };
@@ -969,6 +969,13 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         case TILE__OP_MOD: r = tile__ll_math(c, "fmod", t, x, y); break;
         case TILE__OP_MIN: r = tile__ll_call2(c, t == TL_F64 ? "llvm.minnum.f64" : "llvm.minnum.f32", tile__ll_fty(c, t), x, y); break;
         case TILE__OP_MAX: r = tile__ll_call2(c, t == TL_F64 ? "llvm.maxnum.f64" : "llvm.maxnum.f32", tile__ll_fty(c, t), x, y); break;
+        case TILE__OP_MIN_NAN: case TILE__OP_MAX_NAN:   /* a NaN wins (propagate_nan) */
+            if (t == TL_F64) {   /* PTX has no max.NaN.f64: maxnum, or x + y (a NaN) where either is one */
+                r = tile__ll_call2(c, code == TILE__OP_MIN_NAN ? "llvm.minnum.f64" : "llvm.maxnum.f64", c->f64, x, y);
+                r = L.LLVMBuildSelect(B, L.LLVMBuildFCmp(B, LLVM_RealUNO, x, y, ""), L.LLVMBuildFAdd(B, x, y, ""), r, "");
+            } else   /* f32, and f16, bf16 in f32: PTX min.NaN.f32 / max.NaN.f32 (sm_80) */
+                r = tile__ll_call2(c, code == TILE__OP_MIN_NAN ? "llvm.nvvm.fmin.nan.f" : "llvm.nvvm.fmax.nan.f", c->f32, x, y);
+            break;
         case TILE__OP_EQ: cmp = LLVM_RealOEQ; break;
         case TILE__OP_NE: cmp = LLVM_RealUNE; break;
         case TILE__OP_LT: cmp = LLVM_RealOLT; break;
@@ -983,6 +990,7 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         tile__ll_missing(c, "a binary float op");
         return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
     }
+    if (code == TILE__OP_MIN_NAN || code == TILE__OP_MAX_NAN) code = code == TILE__OP_MIN_NAN ? TILE__OP_MIN : TILE__OP_MAX;   /* integers: no NaN */
     return tile__ll_new(c, rt, tile__ll_iop2(c, code, t, rt, tile__ll_get(c, a), tile__ll_get(c, b)), 0);
 }
 static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3) {

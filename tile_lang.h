@@ -509,7 +509,19 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_floordiv(a, b)    TILE__BIN(tl_floordiv_at, a, b)
 #define tl_mod(a, b)         TILE__BIN(tl_mod_at, a, b)
 #define tl_cdiv(a, b)        TILE__BIN(tl_cdiv_at, a, b)
-#define tl_minimum(a, b)     TILE__BIN(tl_minimum_at, a, b)
+/* tl_minimum(a, b), tl_maximum(a, b): a NaN loses (Triton's PropagateNan.NONE); with
+   .propagate_nan = TL_PROPAGATE_NAN_ALL (any nonzero) a NaN wins, as Triton's
+   propagate_nan=tl.PropagateNan.ALL (PTX max.NaN): tl_maximum(a, b, .propagate_nan = 1).
+   Integers have no NaN: the option changes nothing for them. */
+typedef enum tl_propagate_nan { TL_PROPAGATE_NAN_NONE = 0, TL_PROPAGATE_NAN_ALL = 0xFFFF } tl_propagate_nan;
+typedef struct tl_minmax_args { int tl__none; int propagate_nan; } tl_minmax_args;
+#define tl_minimum(...) TILE__CAT(TILE__MINMAX_, TILE__ONE(TILE__DROP1(__VA_ARGS__)))(tl_minimum, 0, __VA_ARGS__)
+#define TILE__MINMAX_ONE(fn, max, a, b) TILE__BIN(fn##_at, a, b)
+#define TILE__MINMAX_MANY(fn, max, a, b, ...) \
+    (tl__push(TL__V(a)), tl__push(TL__V(b)), tl__minmax_stk(TL__HERE, max, (tl_minmax_args){.tl__none = 0, __VA_ARGS__}))
+tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o);
+tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o);
+tl_t tl__minmax_stk(const char *file, int line, int max, tl_minmax_args o);
 /* tl_swizzle2d(i, j, size_i, size_j, size_g, &new_i, &new_j): Triton's
    swizzle2d: the (i, j) of a size_i x size_j row-major grid renumbered so
    that consecutive linear indices walk groups of size_g rows column by
@@ -520,7 +532,7 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
      tl__swizzle2d_stk(TL__HERE, (new_i), (new_j)))
 void tl__swizzle2d_stk(const char *file, int line, tl_t *new_i, tl_t *new_j);
 void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl_t size_j, tl_t size_g, tl_t *new_i, tl_t *new_j);
-#define tl_maximum(a, b)     TILE__BIN(tl_maximum_at, a, b)
+#define tl_maximum(...) TILE__CAT(TILE__MINMAX_, TILE__ONE(TILE__DROP1(__VA_ARGS__)))(tl_maximum, 1, __VA_ARGS__)
 #define tl_eq(a, b)          TILE__BIN(tl_eq_at, a, b)
 #define tl_ne(a, b)          TILE__BIN(tl_ne_at, a, b)
 #define tl_lt(a, b)          TILE__BIN(tl_lt_at, a, b)
@@ -565,7 +577,12 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
    erfcinv, erfcx, cospi, sinpi, rcbrt, exp10). The integer ones take
    integers: popc, clz, ffs, brev, mulhi, umulhi any width; hadd, rhadd,
    mul24, sad, their u twins and byte_perm(x, y, s) i32, u32 and C integers
-   only, as libdevice has them. Every name tile knows is in README → The
+   only, as libdevice has them. The Bessel functions j0, j1, y0, y1,
+   cyl_bessel_i0, cyl_bessel_i1, and jn(n, x), yn(n, x) of an i32 order.
+   The rounding-mode variants, <name>_rn, _rz, _rd, _ru: add, sub, mul,
+   div, fma, rcp, sqrt of f32 and f64, rsqrt_rn, and the conversions
+   (float2int_rd, ull2double_ru, ...: each of exactly its dtype), bit for
+   bit in the interpreter. Every name tile knows is in README → The
    language; any other is TILE_ERR_VALUE at the call's line. */
 #define tl_libdevice(name, ...) (TILE__MAP(TL__PUSHV, __VA_ARGS__), tl__libdevice_stk(TL__HERE, (name), TILE__NARG(__VA_ARGS__)))
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args);
@@ -775,7 +792,10 @@ void tl_store_block_at(const char *file, int line, tl_block_ptr bp, tl_t value, 
 #define TL_ALL 0x7fff /* axis: reduce over every dim */
 typedef enum tl_reduce_op { TL_REDUCE_SUM, TL_REDUCE_MAX, TL_REDUCE_MIN, TL_REDUCE_ARGMAX, TL_REDUCE_ARGMIN, TL_REDUCE_XOR_SUM, TL_REDUCE_PROD, TL_REDUCE_OR,
                TL_REDUCE_AND } tl_reduce_op;
-typedef struct tl_reduce_args { int tl__none; int keep_dims; tl_dtype dtype; /* sum: accumulate and return in this dtype */ } tl_reduce_args;
+/* .keep_dims; .dtype: sum and prod accumulate and return in it; .propagate_nan (tl_max and
+   tl_min of floats): a NaN wins, as tl_maximum's (Triton's tl.max has no such option; its
+   combine is maximum's default, where a NaN loses, as tile's without it) */
+typedef struct tl_reduce_args { int tl__none; int keep_dims; tl_dtype dtype; int propagate_nan; } tl_reduce_args;
 #define TILE__REDUCE(kind, ...) tl_reduce_at(TL__HERE, kind, TL__V(TILE__FIRST(__VA_ARGS__)), TILE__SECOND(__VA_ARGS__), (tl_reduce_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)})
 /* tl_sum(x, axis, .keep_dims = 1, .dtype = TL_F32); axis may be negative or TL_ALL */
 #define tl_sum(...)     TILE__REDUCE(TL_REDUCE_SUM, __VA_ARGS__)

@@ -3,8 +3,10 @@
    tl::associative_scan_n, the 4x random calls, tl::philox, tl::swizzle2d,
    tl::histogram, tl::broadcast, tl::print, tl::assume, the profile
    scopes, tl::dot_scaled, tl::map_elementwise, tl::inline_asm_elementwise of
-   two results): the same kernels written with the C macros, compiled as C11
-   and linked into test_cxx, which compares each pair's IR (source locations
+   two results; and tl::maximum / tl::max with .propagate_nan, tl::libdevice
+   of the rounding-mode and Bessel functions): the same kernels written with
+   the C macros, compiled as C11 and linked into test_cxx, which compares
+   each pair's IR (source locations
    left out). Each twin has its C++ kernel's name, and is traced in the same
    order: operands left to right, depth first, options after them. */
 #include "tile.h"
@@ -198,6 +200,21 @@ TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr
     tl_store(tl_add(f, offs), tl_add(w[1], tl_cast(w[0], TL_F32)));
 }
 
+/* NaNs that win (.propagate_nan), libdevice's rounding-mode and Bessel functions by name */
+TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
+            (tl_ptr_i32, ilib))
+{
+    tl_t rows = tl_arange(0, R), cols = tl_arange(0, C);
+    tl_t at = tl_add(tl_mul(tl_expand_dims(rows, 1), C), tl_expand_dims(cols, 0));
+    tl_t v = tl_load(tl_add(x, at)), w = tl_load(tl_add(y, at));
+    tl_store(tl_add(mx, at), tl_maximum(v, w, .propagate_nan = 1));
+    tl_store(tl_add(mn, at), tl_minimum(v, w, .propagate_nan = TL_PROPAGATE_NAN_ALL));
+    tl_store(tl_add(rmax, rows), tl_max(v, 1, .propagate_nan = 1));
+    tl_store(tl_add(rmin, cols), tl_min(v, 0, .propagate_nan = 1));
+    tl_store(tl_add(lib, at), tl_add(tl_libdevice("fma_rz", v, w, 1.0), tl_libdevice("j0", w)));
+    tl_store(tl_add(ilib, at), tl_libdevice("float2int_rd", w));
+}
+
 /* the twin of test_cxx.cpp's kernel of this name */
 tile_kernel *cx_twin(const char *name);
 tile_kernel *cx_twin(const char *name) {
@@ -208,5 +225,6 @@ tile_kernel *cx_twin(const char *name) {
     if (!strcmp(name, "cx_scaled")) return TILE_KERNEL_OF(cx_scaled);
     if (!strcmp(name, "cx_map")) return TILE_KERNEL_OF(cx_map);
     if (!strcmp(name, "cx_asm_n")) return TILE_KERNEL_OF(cx_asm_n);
+    if (!strcmp(name, "cx_nan")) return TILE_KERNEL_OF(cx_nan);
     return NULL;
 }

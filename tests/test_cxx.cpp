@@ -10,10 +10,11 @@
    tl::philox, tl::uint_to_uniform_float, tl::pair_uniform_to_normal,
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
    profile scopes, tl::dot_scaled, tl::map_elementwise with a capture, a pack
-   and several results, tl::inline_asm_elementwise of two results): each
-   kernel's IR against its C twin's (cxx_twins.c, compiled as C), its results
-   against C references, and misuses at their lines. Random inputs, float64
-   references, outputs poisoned before each
+   and several results, tl::inline_asm_elementwise of two results;
+   tl::maximum and tl::max with .propagate_nan, tl::libdevice's rounding-mode
+   and Bessel functions): each kernel's IR against its C twin's (cxx_twins.c,
+   compiled as C), its results against C references, and misuses at their
+   lines. Random inputs, float64 references, outputs poisoned before each
    launch. */
 #include "tile.hpp"
 
@@ -257,6 +258,23 @@ TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i
         {av, bv});
     tl::store(mx + offs, m[0]);
     tl::store(lt + offs, m[1].to(tl::int8));
+}
+
+/* NaNs that win: tl::maximum and tl::minimum of x and y with .propagate_nan, tl::max of each row and
+   tl::min of each column of x with it; and tl::libdevice's fma_rz of x, y, 1 plus j0 of y, and
+   float2int_rd of y */
+TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
+            (tl_ptr_i32, ilib))
+{
+    tl::tensor rows = tl::arange(0, R), cols = tl::arange(0, C);
+    tl::tensor at = rows(_, None) * C + cols(None, _);
+    tl::tensor v = tl::load(x + at), w = tl::load(y + at);
+    tl::store(mx + at, tl::maximum(v, w, {.propagate_nan = 1}));
+    tl::store(mn + at, tl::minimum(v, w, {.propagate_nan = TL_PROPAGATE_NAN_ALL}));
+    tl::store(rmax + rows, tl::max(v, 1, {.propagate_nan = 1}));
+    tl::store(rmin + cols, tl::min(v, 0, {.propagate_nan = 1}));
+    tl::store(lib + at, tl::libdevice("fma_rz", v, w, 1.0) + tl::libdevice("j0", w));
+    tl::store(ilib + at, tl::libdevice("float2int_rd", w));
 }
 
 /* device prints: a tile, a tile and a scalar, nothing but the prefix */
@@ -792,6 +810,58 @@ static void test_map(void) {
     tile_free(dx), tile_free(dy), tile_free(da), tile_free(db), tile_free(dq), tile_free(ds), tile_free(dm), tile_free(dl);
 }
 
+static void test_nan(void) {
+    enum { N = R * C };
+    static float hx[N], hy[N], mx[N], mn[N], rmax[R], rmin[C], lib[N];
+    static int32_t ilib[N];
+    for (int i = 0; i < N; i++) {
+        hx[i] = tt_int(0, 9) == 0 ? NAN : (float)tt_normal();
+        hy[i] = tt_int(0, 9) == 0 ? NAN : (float)tt_uniform(-8, 8);
+    }
+    for (int c = 0; c < C; c++) hx[3 * C + c] = (float)tt_normal();   /* a row without NaNs */
+    for (int r = 0; r < R; r++) hx[r * C + 5] = (float)tt_normal();   /* a column without NaNs */
+    hx[3 * C + 5] = 1.0f;
+    float *d[8];
+    size_t sz[8] = {sizeof hx, sizeof hy, sizeof mx, sizeof mn, sizeof rmax, sizeof rmin, sizeof lib, sizeof ilib};
+    for (int k = 0; k < 8; k++) {
+        d[k] = (float *)tile_malloc(sz[k]);
+        TT_CHECK(d[k] != nullptr, "tile_malloc");
+        if (!d[k]) return;
+        tile_memset(d[k], 0xA5, sz[k]);
+    }
+    tile_memcpy_htod(d[0], hx, sizeof hx), tile_memcpy_htod(d[1], hy, sizeof hy);
+    tl::opts o({.grid = {1}});
+    check_twin(TILE_KERNEL_OF(cx_nan), o, "grid 1");
+    tile_status st = cx_nan(o, d[0], d[1], d[2], d[3], d[4], d[5], d[6], (int32_t *)d[7]);
+    TT_CHECK(st == TILE_OK, "cx_nan: %s", tile_last_error());
+    tile_memcpy_dtoh(mx, d[2], sizeof mx), tile_memcpy_dtoh(mn, d[3], sizeof mn), tile_memcpy_dtoh(rmax, d[4], sizeof rmax);
+    tile_memcpy_dtoh(rmin, d[5], sizeof rmin), tile_memcpy_dtoh(lib, d[6], sizeof lib), tile_memcpy_dtoh(ilib, d[7], sizeof ilib);
+    auto same = [](float got, double want) { return want != want ? got != got : got == (float)want; };
+    int bad_e = 0, bad_r = 0, bad_l = 0;
+    for (int i = 0; i < N; i++) {
+        double a = hx[i], b = hy[i], nan = a != a || b != b ? NAN : 0;
+        bad_e += !same(mx[i], nan == nan ? (a > b ? a : b) : NAN) + !same(mn[i], nan == nan ? (a < b ? a : b) : NAN);
+        /* fma_rz in f32 plus J_0 (even: std::cyl_bessel_j takes x >= 0), within f32's and libdevice's errors */
+        double want = b != b ? NAN : a * b + 1.0 + std::cyl_bessel_j(0.0, fabs(b));
+        bad_l += want != want ? lib[i] == lib[i] : !(fabs(lib[i] - want) <= 1e-5 * (1 + fabs(want)));
+        bad_l += b != b ? ilib[i] != 0 : ilib[i] != (int32_t)floor(b);
+    }
+    for (int r = 0; r < R; r++) {
+        double m = -INFINITY;
+        for (int c = 0; c < C && m == m; c++) m = hx[r * C + c] != hx[r * C + c] ? NAN : fmax(m, hx[r * C + c]);
+        bad_r += !same(rmax[r], m);
+    }
+    for (int c = 0; c < C; c++) {
+        double m = INFINITY;
+        for (int r = 0; r < R && m == m; r++) m = hx[r * C + c] != hx[r * C + c] ? NAN : fmin(m, hx[r * C + c]);
+        bad_r += !same(rmin[c], m);
+    }
+    TT_CHECK(bad_e == 0, "tl::maximum / tl::minimum with .propagate_nan: %d of %d wrong", bad_e, 2 * N);
+    TT_CHECK(bad_r == 0, "tl::max / tl::min with .propagate_nan: %d of %d wrong", bad_r, R + C);
+    TT_CHECK(bad_l == 0, "tl::libdevice(\"fma_rz\", ...) + tl::libdevice(\"j0\", ...), tl::libdevice(\"float2int_rd\", ...): %d of %d wrong", bad_l, 2 * N);
+    for (int k = 0; k < 8; k++) tile_free(d[k]);
+}
+
 static void test_print(void) {
     int32_t hx[8];
     int n = (int)tt_int(-100000, 100000);
@@ -921,6 +991,7 @@ int main()
     test_scaled();
     test_print();
     test_map();
+    test_nan();
     test_bad_calls();
     return tt_finish("test_cxx");
 }

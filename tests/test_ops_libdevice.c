@@ -1014,7 +1014,7 @@ static void check_rnd(int k, int mode, tl_dtype tx, tl_dtype ty, int lit) {
             else if (f->from == TL_F64) {   /* double2float */
                 xv a;
                 xv_zero(&a);
-                xv_dbl(&a, 0, in[0]);
+                if (isfinite(in[0])) xv_dbl(&a, 0, in[0]);
                 want = !isfinite(in[0]) || in[0] == 0 ? (double)(float)in[0] : xv_round(&a, F, mode);
             } else want = ref_i2f(iin, (unsigned)tile_dtype_size(f->from) * 8, f->from == TL_I32 || f->from == TL_I64, F, mode);
             double got = fget(ot, ho, i);

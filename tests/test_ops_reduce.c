@@ -321,6 +321,160 @@ static void test_reduce_f16(const rshape *s, int axis_in, int op, tl_dtype dt) {
     tile_kernel_release(TILE_KERNEL_OF(reduce_f16));
 }
 
+/* ---- propagate_nan: tl_max, tl_min, tl_maximum, tl_minimum where a NaN wins ------------------
+   x (and y) are D0 x D1 of the launch's dtype with NaNs in some places: rows without one, rows with
+   one, rows with many, a row of NaNs only. OP 0, 1: tl_max, tl_min along AXIS (0, 1, or TL_ALL)
+   with .propagate_nan = PN; OP 2, 3: tl_maximum, tl_minimum of x and y with it; OP 4: tl_max along
+   1 of tl_dot(a, b) + y (small integers: exact), reduced where the dot leaves it (on a GPU the MMA
+   layout's own reduction, by shuffles). The results as f64. */
+TILE_KERNEL(nan_minmax, (tl_ptr, x), (tl_ptr, y), (tl_ptr, a), (tl_ptr, b), (tl_ptr_f64, out))
+{
+    int OP = TL_META(OP), AXIS = TL_META(AXIS), PN = TL_META(PN), D0 = TL_META(D0), D1 = TL_META(D1);
+    tl_t v = tl_reshape(tl_load(tl_add(x, tl_arange(0, D0 * D1))), D0, D1), r;
+    tl_t w = tl_reshape(tl_load(tl_add(y, tl_arange(0, D0 * D1))), D0, D1);
+    if (OP == 2) r = tl_maximum(v, w, .propagate_nan = PN);
+    else if (OP == 3) r = tl_minimum(v, w, .propagate_nan = PN);
+    else {
+        if (OP == 4) {
+            enum { K = 16 };
+            tl_t av = tl_load(tl_add(tl_add(a, tl_mul(tl_expand_dims(tl_arange(0, D0), 1), K)), tl_expand_dims(tl_arange(0, K), 0)));
+            tl_t bv = tl_load(tl_add(tl_add(b, tl_mul(tl_expand_dims(tl_arange(0, K), 1), D1)), tl_expand_dims(tl_arange(0, D1), 0)));
+            v = tl_add(tl_dot(av, bv), w);
+        }
+        r = OP == 3 || OP == 1 ? tl_min(v, AXIS, .propagate_nan = PN) : tl_max(v, AXIS, .propagate_nan = PN);
+    }
+    record(r);
+    store_any(out, r);
+}
+static double nan_get(tl_dtype t, const void *p, int i) {
+    if (t == TL_F32) return ((const float *)p)[i];
+    if (t == TL_F64) return ((const double *)p)[i];
+    if (t == TL_I32) return ((const int32_t *)p)[i];
+    if (t == TL_F16) return tile_f16_to(((const tile_f16 *)p)[i]);
+    return tile_bf16_to(((const tile_bf16 *)p)[i]);
+}
+static void nan_put(tl_dtype t, void *p, int i, double v) {
+    if (t == TL_F32) ((float *)p)[i] = (float)v;
+    else if (t == TL_F64) ((double *)p)[i] = v;
+    else if (t == TL_I32) ((int32_t *)p)[i] = (int32_t)v;
+    else if (t == TL_F16) ((tile_f16 *)p)[i] = tile_f16_from(v);
+    else ((tile_bf16 *)p)[i] = tile_bf16_from(v);
+}
+/* the max (mx) or min of a run of values, a NaN winning (pn) or losing (every NaN: NaN) */
+static double nan_fold(const double *v, int n, int stride, int mx, int pn) {
+    double r = NAN;
+    for (int k = 0; k < n; k++) {
+        double e = v[k * stride];
+        if (e != e) {
+            if (pn) return NAN;
+            continue;
+        }
+        if (r != r || (mx ? e > r : e < r)) r = e;
+    }
+    return r;
+}
+static void test_nan_minmax(tl_dtype t, int op, int axis, int pn) {
+    enum { D0 = 16, D1 = 32, K = 16, NE = D0 * D1 };
+    size_t es = tile_dtype_size(t);
+    void *hx = malloc(NE * es), *hy = malloc(NE * es);
+    double xv[NE], yv[NE], av[D0 * K], bv[K * D1];
+    int flt = t != TL_I32;
+    for (int i = 0; i < NE; i++) {
+        int row = i / D1, many = row % 3 == 2;
+        double e = op == 4 ? (double)tt_int(-40, 40) : t == TL_I32 ? (double)tt_int(-1000, 1000) : tt_normal() * 10;
+        if (flt && ((row % 3 == 1 && i % D1 == row * 7 % D1) || (many && tt_int(0, 3) == 0) || row == D0 - 1)) e = NAN;
+        if (flt && axis == 0 && op < 2 && i % D1 == 5) e = NAN;   /* a column with NaNs (the reduction along 0) */
+        nan_put(t, hx, i, e);
+        xv[i] = nan_get(t, hx, i);
+        double f = t == TL_I32 ? (double)tt_int(-1000, 1000) : flt && tt_int(0, 4) == 0 ? NAN : tt_normal() * 10;
+        if (op == 4) f = row % 3 == 0 ? (double)tt_int(-40, 40) : xv[i];   /* the dot's rows 0, 3, ... NaN-free */
+        nan_put(t, hy, i, f);
+        yv[i] = nan_get(t, hy, i);
+    }
+    tile_f16 ha[D0 * K], hb[K * D1];
+    for (int i = 0; i < D0 * K; i++) ha[i] = tile_f16_from(av[i] = (double)tt_int(-3, 3));
+    for (int i = 0; i < K * D1; i++) hb[i] = tile_f16_from(bv[i] = (double)tt_int(-3, 3));
+    void *x = tile_malloc(NE * es), *y = tile_malloc(NE * es), *a = tile_malloc(sizeof ha), *b = tile_malloc(sizeof hb);
+    double *out = tile_malloc(NE * 8), got[NE];
+    tile_memcpy_htod(x, hx, NE * es);
+    tile_memcpy_htod(y, hy, NE * es);
+    tile_memcpy_htod(a, ha, sizeof ha);
+    tile_memcpy_htod(b, hb, sizeof hb);
+    tile_memset(out, 0xA5, NE * 8);
+    static const char *const ops[] = {"tl_max", "tl_min", "tl_maximum", "tl_minimum", "tl_max of tl_dot + y"};
+    char what[128], ab[16];
+    snprintf(what, sizeof what, "%s %s%s%s, .propagate_nan = %d", ops[op], tile_dtype_name(t), op < 2 || op == 4 ? " axis " : "",
+             op < 2 || op == 4 ? axis_name(axis, ab, sizeof ab) : "", pn);
+    tile_status st = nan_minmax(TILE_OPTS(.grid = {1}, .meta = {{"OP", op}, {"AXIS", axis}, {"PN", pn}, {"D0", D0}, {"D1", D1}}), TILE_PTR(x, t),
+                                TILE_PTR(y, t), TILE_PTR(a, TL_F16), TILE_PTR(b, TL_F16), out);
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    int n = op >= 2 && op <= 3 ? NE : axis == TL_ALL ? 1 : axis == 0 ? D1 : D0;
+    tile_memcpy_dtoh(got, out, (size_t)n * 8);
+    double v[NE];
+    if (op == 4)   /* the dot, exact in f32: small integers */
+        for (int i = 0; i < D0; i++)
+            for (int j = 0; j < D1; j++) {
+                double sum = 0;
+                for (int k = 0; k < K; k++) sum += av[i * K + k] * bv[k * D1 + j];
+                v[i * D1 + j] = sum + yv[i * D1 + j];
+            }
+    else memcpy(v, xv, sizeof v);
+    int bad = 0, mx = op == 0 || op == 2 || op == 4;
+    for (int i = 0; i < n; i++) {
+        double want;
+        if (op == 2 || op == 3) {
+            double p[2] = {xv[i], yv[i]};
+            want = nan_fold(p, 2, 1, mx, pn);
+        } else want = axis == TL_ALL ? nan_fold(v, NE, 1, mx, pn) : axis == 0 ? nan_fold(v + i, D0, D1, mx, pn) : nan_fold(v + i * D1, D1, 1, mx, pn);
+        if (op >= 2 && op <= 3) want = nan_get(t, (nan_put(t, hx, 0, want), hx), 0);   /* in the dtype */
+        int same = (got[i] != got[i] && want != want) || got[i] == want;
+        if (!same && bad++ < 3) printf("  %s: result %d: got %.9g, want %.9g\n", what, i, got[i], want);
+    }
+    TT_CHECK(!bad, "%s: %d of %d results wrong", what, bad, n);
+    tile_free(x);
+    tile_free(y);
+    tile_free(a);
+    tile_free(b);
+    tile_free(out);
+    free(hx);
+    free(hy);
+}
+/* the option where it is an error: a sum, a reduction with a combine function */
+static int nan_err_line;
+static tl_t nan_keep(tl_t p, tl_t q) { return tl_maximum(p, q, .propagate_nan = 1); }
+TILE_KERNEL(nan_bad, (tl_ptr_f32, x), (tl_ptr_f32, out))
+{
+    tl_t v = tl_load(tl_add(x, tl_arange(0, 32))), r;
+    if (TL_META(CASE) == 0) nan_err_line = __LINE__, r = tl_sum(v, 0, .propagate_nan = 1);
+    else if (TL_META(CASE) == 1) nan_err_line = __LINE__, r = tl_argmax(v, 0, .propagate_nan = 1);
+    else nan_err_line = __LINE__, r = tl_reduce(v, 0, nan_keep, .propagate_nan = 1);
+    tl_store(out, r);
+}
+static void nan_quiet(const tile_error *e, void *user) {
+    (void)e;
+    (void)user;
+}
+static void test_nan_errors(void) {
+    static const struct { tile_status st; const char *text; } want[] = {
+        {TILE_ERR_VALUE, "tl_sum: .propagate_nan is an option of tl_max and tl_min only"},
+        {TILE_ERR_VALUE, "tl_argmax: .propagate_nan is an option of tl_max and tl_min only"},
+        {TILE_ERR_VALUE, "tl_reduce: no .propagate_nan: the combine function decides"},
+    };
+    float *x = tile_malloc(32 * 4), *out = tile_malloc(4);
+    tile_memset(x, 0, 32 * 4);
+    tile_set_log(nan_quiet, NULL);
+    for (int c = 0; c < 3; c++) {
+        char what[64];
+        snprintf(what, sizeof what, "propagate_nan error case %d", c);
+        tile_status st = nan_bad(TILE_OPTS(.grid = {1}, .meta = {{"CASE", c}}), x, out);
+        tt_check_user_error(what, st, want[c].st, "test_ops_reduce.c", nan_err_line, want[c].text);
+        tile_clear_error();
+    }
+    tile_set_log(NULL, NULL);
+    tile_free(x);
+    tile_free(out);
+}
+
 /* ---- scans ----------------------------------------------------------------------------------- */
 static void scan_body(tl_t x, tl_t out) {
     int axis = TL_META(AXIS), rev = TL_META(REV);
@@ -585,6 +739,26 @@ int main(void) {
     test_reduce_f16(&s2, 0, R_MAX, TL_VOID);
     test_reduce_f16(&s3, 2, R_MIN, TL_VOID);
     test_reduce_f16(&s2, 1, R_ARGMAX, TL_VOID);
+
+    /* propagate_nan: every float dtype, both reductions along each axis and over all, the
+       elementwise ops, with and without the option; an integer (no NaN: unchanged); the MMA
+       layout's reduction; the misuses */
+    static const tl_dtype nan_dts[] = {TL_F16, TL_BF16, TL_F32, TL_F64};
+    for (int d = 0; d < 4; d++)
+        for (int pn = 0; pn < 2; pn++) {
+            for (int op = 0; op < 2; op++) {
+                test_nan_minmax(nan_dts[d], op, 0, pn);
+                test_nan_minmax(nan_dts[d], op, 1, pn);
+                test_nan_minmax(nan_dts[d], op, TL_ALL, pn);
+            }
+            test_nan_minmax(nan_dts[d], 2, 0, pn);
+            test_nan_minmax(nan_dts[d], 3, 0, pn);
+        }
+    test_nan_minmax(TL_I32, 0, 1, 1);
+    test_nan_minmax(TL_I32, 3, 0, 1);
+    test_nan_minmax(TL_F32, 4, 1, 1);
+    test_nan_minmax(TL_F32, 4, 1, 0);
+    test_nan_errors();
 
     /* scans: every axis, both directions, int and float */
     for (int si = 0; si < 3; si++) {

@@ -533,6 +533,22 @@ tl_t tl_mod_at(const char *file, int line, tl_t av, tl_t bv) {
 }
 tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_minimum", TILE__OP_MIN, a, b, TILE__A_NUM); }
 tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
+/* with .propagate_nan: MIN_NAN / MAX_NAN where the operands are floats (an integer has no NaN:
+   the plain op, as Triton's maximum ignores the option for integers) */
+static tl_t tile__minmax(const char *file, int line, int max, tl_t av, tl_t bv, tl_minmax_args o) {
+    const char *name = max ? "tl_maximum" : "tl_minimum";
+    int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
+    if (!a || !b || !tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
+    tile__opcode code = max ? TILE__OP_MAX : TILE__OP_MIN;
+    if (o.propagate_nan && tile__is_float(tile__common_dtype(a, b))) code = max ? TILE__OP_MAX_NAN : TILE__OP_MIN_NAN;
+    return tile__binary(file, line, name, code, av, bv, TILE__A_NUM);
+}
+tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 0, a, b, o); }
+tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 1, a, b, o); }
+tl_t tl__minmax_stk(const char *file, int line, int max, tl_minmax_args o) {
+    tl_t b = tile__pop(file, line), a = tile__pop(file, line);
+    return tile__minmax(file, line, max, a, b, o);
+}
 tl_t tl_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_and", TILE__OP_AND, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
 tl_t tl_or_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_or", TILE__OP_OR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
 tl_t tl_xor_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_xor", TILE__OP_XOR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
@@ -1536,6 +1552,8 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     int x = tile__use(file, line, name, xv);
     if (!x || !tile__check_num(file, line, name, x)) return tile__poison;
     if ((unsigned)kind > TL_REDUCE_AND) return tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce: unknown reduction %d", (int)kind);
+    if (o.propagate_nan && kind != TL_REDUCE_MAX && kind != TL_REDUCE_MIN)
+        return tile__berr(TILE_ERR_VALUE, file, line, "%s: .propagate_nan is an option of tl_max and tl_min only", name);
     if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
     tile__type xt = *tile__ty(x);
     if (axis == TL_ALL) {
@@ -1592,6 +1610,7 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     op->i[0] = kind;
     op->i[1] = axis;
     op->i[2] = o.keep_dims != 0;
+    op->i[3] = o.propagate_nan && tile__is_float(dt);   /* an integer has no NaN */
     return tile__mk(r);
 }
 tl_t tl_scan_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int axis, tl_scan_args o) {
@@ -1725,6 +1744,10 @@ static void tile__reduce_fn(const char *file, int line, int n, const tl_t *xs, i
     int x[TILE__MAX_COMBINE], cur[TILE__MAX_COMBINE], ev[TILE__MAX_COMBINE], od[TILE__MAX_COMBINE];
     tl_dtype dts[TILE__MAX_COMBINE];
     if (!tile__combine_begin(file, line, name, n, xs, fn1 || fnn, o.dtype != 0, out, x, dts)) return;
+    if (o.propagate_nan) {   /* the combine function decides what a NaN does (tl_maximum's option) */
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: no .propagate_nan: the combine function decides (tl_maximum(a, b, .propagate_nan = 1))", name);
+        return;
+    }
     tile__type xt = *tile__ty(x[0]);
     if (axis == TL_ALL) {   /* over every dim: flattened, then rank-many 1s if asked */
         tl_t flat[TILE__MAX_COMBINE] = {{0, 0}};

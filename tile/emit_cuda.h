@@ -302,6 +302,13 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
             return tile__cc_def(c, rt, "%s", z);
         }
         return tile__cc_def(c, rt, "(r%d %s r%d ? r%d : r%d)", a, code == TILE__OP_MIN ? "<" : ">", b, a, b);
+    case TILE__OP_MIN_NAN: case TILE__OP_MAX_NAN:   /* a NaN wins (propagate_nan): PTX min.NaN / max.NaN.f32 (sm_80), a compare in f64 */
+        if (fl) {
+            snprintf(s, sizeof s, "tile_%s_nan%s(%s, %s)", code == TILE__OP_MIN_NAN ? "min" : "max", f64 ? "64" : "", x, y);
+            tile__cc_fenc(rt, s, z, sizeof z);
+            return tile__cc_def(c, rt, "%s", z);
+        }
+        return tile__cc_op2(e, code == TILE__OP_MIN_NAN ? TILE__OP_MIN : TILE__OP_MAX, t, rt, a, b);   /* integers: no NaN */
     case TILE__OP_AND: return tile__cc_def(c, rt, "(%s)(r%d & r%d)", ct, a, b);
     case TILE__OP_OR: return tile__cc_def(c, rt, "(%s)(r%d | r%d)", ct, a, b);
     case TILE__OP_XOR: return tile__cc_def(c, rt, "(%s)(r%d ^ r%d)", ct, a, b);
@@ -622,6 +629,10 @@ static const char *const tile__cc_prelude[] = {
     "__device__ __forceinline__ unsigned short tile_f2h(float f) { unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
     "__device__ __forceinline__ float tile_b2f(unsigned short h) { return __uint_as_float((unsigned)h << 16); }\n",
     "__device__ __forceinline__ unsigned short tile_f2b(float f) { unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f)); return h; }\n",
+    "__device__ __forceinline__ float tile_max_nan(float a, float b) { float r; asm(\"max.NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b)); return r; }\n",
+    "__device__ __forceinline__ float tile_min_nan(float a, float b) { float r; asm(\"min.NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b)); return r; }\n",
+    "__device__ __forceinline__ double tile_max_nan64(double a, double b) { return a != a || b != b ? a + b : fmax(a, b); }\n",
+    "__device__ __forceinline__ double tile_min_nan64(double a, double b) { return a != a || b != b ? a + b : fmin(a, b); }\n",
     "__device__ __forceinline__ float tile_ull2f_odd(unsigned long long u) {\n",
     "  float f = __ull2float_rz(u); if ((unsigned long long)f != u) f = __uint_as_float(__float_as_uint(f) | 1u); return f; }\n",
     "__device__ __forceinline__ float tile_ll2f_odd(long long i) {\n",

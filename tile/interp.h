@@ -467,10 +467,11 @@ static void tile__interp_reduce(tile__interp *I, const tile__op *op) {
                 break;
             case TL_REDUCE_MAX:
             case TL_REDUCE_MIN: {
-                int mx = kind == TL_REDUCE_MAX;
+                int mx = kind == TL_REDUCE_MAX, nan = op->i[3] != 0;   /* propagate_nan: a NaN wins */
                 for (int k = 1; k < n; k++) {
                     tile__elem v = p[(size_t)k * inner];
-                    if (fl) r.f = mx ? fmax(r.f, v.f) : fmin(r.f, v.f);
+                    if (fl && nan && (r.f != r.f || v.f != v.f)) r.f = NAN;
+                    else if (fl) r.f = mx ? fmax(r.f, v.f) : fmin(r.f, v.f);
                     else if (mx ? (sg ? v.i > r.i : v.u > r.u) : (sg ? v.i < r.i : v.u < r.u)) r = v;
                 }
                 break;

@@ -268,6 +268,8 @@ static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
     X(MOD,          "mod",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* floats: fmod; ints: C remainder */ \
     X(MIN,          "min",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* min; floats: a NaN loses */ \
     X(MAX,          "max",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* max */ \
+    X(MIN_NAN,      "min_nan",      2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* min; floats: a NaN wins (propagate_nan) */ \
+    X(MAX_NAN,      "max_nan",      2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* max; floats: a NaN wins */ \
     X(AND,          "and",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise and */ \
     X(OR,           "or",           2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise or */ \
     X(XOR,          "xor",          2,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* bitwise xor */ \
@@ -319,7 +321,7 @@ static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
     X(FMA,          "fma",          3,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* a * b + c, one rounding */ \
     X(LOAD,         "load",         3,  1,  0,                      0,       0,     6, RES,  "cache,evict,volatile") /* *ptr where mask (operand 1, optional) else other (2, optional) */ \
     X(STORE,        "store",        3,  0,  0,                      0,       0,     4, PTR,  "cache,evict")          /* *ptr = value where mask (optional) */ \
-    X(REDUCE,       "reduce",       1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,keep_dims")  /* the axis dropped unless keep_dims */ \
+    X(REDUCE,       "reduce",       1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,keep_dims,propagate_nan") /* the axis dropped unless keep_dims; max, min of floats: a NaN wins when propagate_nan */ \
     X(SCAN,         "scan",         1,  1,  TILE__F_PURE,           0,       0,     0, OWN,  "kind,axis,reverse")    /* inclusive along axis */ \
     X(DOT,          "dot",          3,  1,  TILE__F_PURE,           0,       0,     4, ACC,  "precision,max_num_imprecise_acc") /* a[M,K] @ b[K,N] (+ acc, optional) */ \
     X(ATOMIC,       "atomic",       3,  1,  0,                      0,       0,     4, PTR,  "op,sem,scope")         /* old = *ptr; *ptr = op(old, val) where mask */ \
@@ -1263,6 +1265,10 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     case TILE__OP_MAX:
         if (fl) r.f = fmax(a.f, b.f);
         else r = (sg ? a.i > b.i : a.u > b.u) ? a : b;
+        break;
+    case TILE__OP_MIN_NAN: case TILE__OP_MAX_NAN:
+        if (fl && (a.f != a.f || b.f != b.f)) r.f = NAN;
+        else r = tile__ew_eval(code == TILE__OP_MIN_NAN ? TILE__OP_MIN : TILE__OP_MAX, t, rt, x);
         break;
     case TILE__OP_AND: r.u = a.u & b.u; break;
     case TILE__OP_OR: r.u = a.u | b.u; break;

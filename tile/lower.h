@@ -507,14 +507,17 @@ static int *tile__converted(tile__lower *lw, int v, const tile__layout *L) {
 }
 
 /* ---- combining for reductions ---------------------------------------------------- */
-/* (v, i) = combine((v, i), (w, j)) for kind; i/j are -1 unless arg-kinds */
+/* (v, i) = combine((v, i), (w, j)) for kind; i/j are -1 unless arg-kinds. kind | TILE__REDUCE_NAN:
+   max and min where a NaN wins (the reduction's propagate_nan) */
+enum { TILE__REDUCE_NAN = 256 };
 static void tile__combine(tile__lower *lw, int kind, tl_dtype t, int *v, int *i, int w, int j) {
     tile__emitter *em = lw->em;
-    switch (kind) {
+    int nan = kind & TILE__REDUCE_NAN;
+    switch (kind & ~TILE__REDUCE_NAN) {
     case TL_REDUCE_SUM: *v = em->op2(em, TILE__OP_ADD, t, t, *v, w); break;
     case TL_REDUCE_PROD: *v = em->op2(em, TILE__OP_MUL, t, t, *v, w); break;
-    case TL_REDUCE_MAX: *v = em->op2(em, TILE__OP_MAX, t, t, *v, w); break;
-    case TL_REDUCE_MIN: *v = em->op2(em, TILE__OP_MIN, t, t, *v, w); break;
+    case TL_REDUCE_MAX: *v = em->op2(em, nan ? TILE__OP_MAX_NAN : TILE__OP_MAX, t, t, *v, w); break;
+    case TL_REDUCE_MIN: *v = em->op2(em, nan ? TILE__OP_MIN_NAN : TILE__OP_MIN, t, t, *v, w); break;
     case TL_REDUCE_XOR_SUM: *v = em->op2(em, TILE__OP_XOR, t, t, *v, w); break;
     case TL_REDUCE_OR: *v = em->op2(em, TILE__OP_OR, t, t, *v, w); break;
     case TL_REDUCE_AND: *v = em->op2(em, TILE__OP_AND, t, t, *v, w); break;
@@ -588,6 +591,7 @@ static void tile__lower_reduce(tile__lower *lw, const tile__op *op) {
     const tile__layout *L = &lw->lay[x], *Lr = &lw->lay[res];
     tl_dtype t = tile__vdt(lw, x);
     int arg = kind == TL_REDUCE_ARGMAX || kind == TL_REDUCE_ARGMIN;
+    if (op->i[3]) kind |= TILE__REDUCE_NAN;   /* max, min: propagate_nan */
     if (Lr->kind == TILE__LAYOUT_SLICE && L->kind == TILE__LAYOUT_MMA) {
         tile__lower_reduce_mma(lw, x, res, kind, axis, arg);
         return;

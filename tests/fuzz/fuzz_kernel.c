@@ -160,7 +160,8 @@ enum {
     X(LIBDEVICE, "k picks: tl_libdevice(the k-th math row's name, x[, y]); k >= 250: a bad name or count")     \
     X(ASM,       "k flags picks: tl_inline_asm_elementwise(_n)(the k-th PTX form, operands cast); k >= 250: a bad one") \
     X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse") \
-    X(ROUNDED,   "k flags [lit] picks: tl_libdevice(a rounding-mode function in a mode, operands cast); k >= 240: jn, yn")
+    X(ROUNDED,   "k flags [lit] picks: tl_libdevice(a rounding-mode function in a mode, operands cast); k >= 240: jn, yn") \
+    X(NAN_MINMAX, "which pick [like | axis flags]: tl_maximum / tl_minimum, tl_max / tl_min with .propagate_nan")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -909,6 +910,33 @@ static void fz_rounded(void) {
     }
 }
 
+/* FZ_NAN_MINMAX: .propagate_nan. which & 1: the min; which & 4: the reduction (tl_max, tl_min of a
+   tile along an axis; which & 8 another kind, an error with the option; flags & 2: keep_dims),
+   else the elementwise op of two picks (which & 2: through the tl_maximum(a, b, ...) macro's
+   stack function); which & 16: the option off (NaN loses) */
+static void fz_nan_minmax(void) {
+    unsigned w = fz_u8();
+    int min = w & 1, pn = !(w & 16);
+    if (w & 4) {
+        tl_t x = fz_pick_where(FZ_W_TILE, fz_pool[fz_n - 1]);
+        int axis = fz_axis(tl_rank(x));
+        unsigned fl = fz_u8();
+        tl_reduce_args o;
+        memset(&o, 0, sizeof o);
+        o.keep_dims = (int)(fl >> 1 & 1);
+        o.propagate_nan = pn;
+        tl_reduce_op kind = w & 8 ? (tl_reduce_op)(fl >> 2 & 7) : min ? TL_REDUCE_MIN : TL_REDUCE_MAX;
+        fz_push(tl_reduce_at(FZ_AT, kind, x, axis, o));
+        return;
+    }
+    tl_t a = fz_pick(), b = fz_pick_like(a);
+    tl_minmax_args o;
+    memset(&o, 0, sizeof o);
+    o.propagate_nan = pn;
+    if (w & 2) fz_push((tl__push(a), tl__push(b), tl__minmax_stk(FZ_AT, !min, o)));
+    else fz_push(min ? tl_minimum_opts_at(FZ_AT, a, b, o) : tl_maximum_opts_at(FZ_AT, a, b, o));
+}
+
 /* ---- runtime control flow ------------------------------------------------------------- */
 /* The begin calls take the carried variables as varargs: one call per count. */
 #define FZ_R4(p) p, p, p, p
@@ -1199,6 +1227,7 @@ static void fz_step(unsigned op) {
     case FZ_ASM: fz_inline_asm(); break;
     case FZ_MAP: fz_map(); break;
     case FZ_ROUNDED: fz_rounded(); break;
+    case FZ_NAN_MINMAX: fz_nan_minmax(); break;
     case FZ_UNARY: {
         unsigned k = fz_u8() % FZ_NUNARY;
         const char *name = fz_unary_names[k];

@@ -34,6 +34,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
     X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n) X(libdevice_rounded)      \
+    X(propagate_nan)                                                                             \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -98,6 +99,14 @@ FZ_SEED(libdevice_rounded, FZ_HDR0,
         FZ_ROUNDED, 25, 0, 0, 1, FZ_ROUNDED, 54, 32, 0, 1, 2, FZ_ROUNDED, 80, 0, 0, FZ_ROUNDED, 6, 8 | 64, FZ_LF(8), 0,
         FZ_ROUNDED, 63, 0, 1, FZ_ROUNDED, 92, 0, 0, FZ_ROUNDED, 33, 0, 0,
         FZ_ROUNDED, 240, 0, 0, 0, FZ_ROUNDED, 241, 0, 0, 0, FZ_LIBDEVICE, 46, 0, FZ_LIBDEVICE, 51, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* .propagate_nan: tl_maximum of the loaded tile and a NaN literal (160), tl_minimum of the tile
+   and that through the stack, tl_max along 0 and tl_min with keep_dims, then tl_maximum without
+   the option */
+FZ_SEED(propagate_nan, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM, FZ_LIT_FLT, 160,
+        FZ_NAN_MINMAX, 0, 1, 0, FZ_NAN_MINMAX, 3, 2, 0, FZ_NAN_MINMAX, 4, 0, 1, 0, FZ_NAN_MINMAX, 5, 0, 1, 2,
+        FZ_NAN_MINMAX, 16, 3, 0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
