@@ -439,19 +439,27 @@ TL__CXX_BINARY(logical_or, tl_logical_or_at)
 struct minmax_opts {
     int propagate_nan = 0;
 };
+namespace detail {
+/* tl::maximum / tl::minimum with options: the C call (tl_maximum_opts_at or tl_minimum_opts_at) on the two operands */
+struct minmax_call {
+    minmax_opts o;
+    tl_t (*fn)(const char *, int, tl_t, tl_t, tl_minmax_args);
+    tl_t operator()(here h, const tl_t *v) const {
+        tl_minmax_args m = tl_minmax_args();
+        m.propagate_nan = o.propagate_nan;
+        return fn(h.file, h.line, v[0], v[1], m);
+    }
+};
+} // namespace detail
 template <class A, class B>
     requires detail::operand<A> && detail::operand<B>
 auto maximum(A &&a, B &&b, minmax_opts o, TL__CXX_AT) {
-    return detail::make(
-        TL__CXX_HERE, [o](here h, const tl_t *v) { tl_minmax_args m = tl_minmax_args(); m.propagate_nan = o.propagate_nan; return tl_maximum_opts_at(h.file, h.line, v[0], v[1], m); },
-        std::forward<A>(a), std::forward<B>(b));
+    return detail::make(TL__CXX_HERE, detail::minmax_call{o, tl_maximum_opts_at}, std::forward<A>(a), std::forward<B>(b));
 }
 template <class A, class B>
     requires detail::operand<A> && detail::operand<B>
 auto minimum(A &&a, B &&b, minmax_opts o, TL__CXX_AT) {
-    return detail::make(
-        TL__CXX_HERE, [o](here h, const tl_t *v) { tl_minmax_args m = tl_minmax_args(); m.propagate_nan = o.propagate_nan; return tl_minimum_opts_at(h.file, h.line, v[0], v[1], m); },
-        std::forward<A>(a), std::forward<B>(b));
+    return detail::make(TL__CXX_HERE, detail::minmax_call{o, tl_minimum_opts_at}, std::forward<A>(a), std::forward<B>(b));
 }
 template <class C, class A, class B> auto where(C &&c, A &&a, B &&b, TL__CXX_AT) {
     return detail::ter(TL__CXX_HERE, tl_where_at, std::forward<C>(c), std::forward<A>(a), std::forward<B>(b));
