@@ -18,7 +18,6 @@
 */
 #include <assert.h>
 #include <errno.h>
-#include <fenv.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -1128,44 +1127,147 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
 }
 
 /* ---- libdevice's rounding modes, bit for bit ------------------------------------------
-   A float operation runs on the host's own floating point in its operands'
-   precision, with the rounding mode set around it (fesetround): the
-   operands and the result are volatile, so the compiler neither folds the
-   operation in its own rounding nor moves it past the fesetround calls
-   (the users of a header cannot all be asked for -frounding-math). The
-   conversions to and from integers are integer arithmetic. */
-static double tile__rnd_fenv(tile__opcode op, int mode, tl_dtype t, double a, double b, double c) {
-    static const int modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
-    int saved = fegetround();
-    double r;
-    fesetround(modes[mode]);
-    if (t == TL_F64) {
-        volatile double x = a, y = b, z = c, v = 0.0;
-        switch (op) {
-        case TILE__OP_ADD_RN: v = x + y; break;
-        case TILE__OP_SUB_RN: v = x - y; break;
-        case TILE__OP_MUL_RN: v = x * y; break;
-        case TILE__OP_DIV_RN: v = x / y; break;
-        case TILE__OP_FMA_RN: v = fma(x, y, z); break;
-        case TILE__OP_RCP_RN: v = 1.0 / x; break;
-        case TILE__OP_SQRT_RN: v = sqrt(x); break;
-        default: { volatile float w = (float)x; v = w; } break;   /* CVT: f64 to f32 */
+   The floating-point environment is never touched: a compiler may move
+   arithmetic past fesetround (the users of a header cannot all be asked for
+   -frounding-math), and valgrind runs every operation rounded to nearest
+   whatever the mode. The host's arithmetic in the operation's precision
+   gives the result rounded to nearest; the sign of the exact result less
+   that one, computed exactly, says whether a directed rounding is the
+   neighbour one ulp away. The conversions to and from integers are integer
+   arithmetic. */
+
+/* An exact sum of products of two doubles: a two's complement integer in
+   units of 2^-TILE__XS_BIAS, wide enough for any product of finite doubles
+   (each m 2^e, m < 2^53, -1126 <= e <= 971) and a few of them added. */
+enum { TILE__XS_WORDS = 70, TILE__XS_BIAS = 2304 };
+typedef struct tile__xsum { uint64_t w[TILE__XS_WORDS]; } tile__xsum;
+
+/* |x| = m 2^e, m an integer below 2^53 (x finite, nonzero) */
+static uint64_t tile__xs_split(double x, int *e) {
+    int ex;
+    double f = frexp(fabs(x), &ex);
+    *e = ex - 53;
+    return (uint64_t)ldexp(f, 53);
+}
+/* s += hi:lo 2^(sh - TILE__XS_BIAS), or -= where neg */
+static void tile__xs_add(tile__xsum *s, uint64_t hi, uint64_t lo, int sh, int neg) {
+    int q = sh / 64, b = sh % 64;
+    uint64_t v[3], carry = 0;
+    v[0] = lo << b;
+    v[1] = b ? (lo >> (64 - b)) | (hi << b) : hi;
+    v[2] = b ? hi >> (64 - b) : 0;
+    for (int i = q; i < TILE__XS_WORDS && (i - q < 3 || carry); i++) {
+        uint64_t w = s->w[i], d = i - q < 3 ? v[i - q] : 0, t;
+        if (!neg) {
+            t = w + d;
+            uint64_t c = t < w;
+            s->w[i] = t + carry;
+            carry = c + (s->w[i] < t);
+        } else {
+            t = w - d;
+            uint64_t c = w < d;
+            s->w[i] = t - carry;
+            carry = c + (t < carry);
         }
-        r = v;
-    } else {
-        volatile float x = (float)a, y = (float)b, z = (float)c, v = 0.0f;
-        switch (op) {
-        case TILE__OP_ADD_RN: v = x + y; break;
-        case TILE__OP_SUB_RN: v = x - y; break;
-        case TILE__OP_MUL_RN: v = x * y; break;
-        case TILE__OP_DIV_RN: v = x / y; break;
-        case TILE__OP_FMA_RN: v = fmaf(x, y, z); break;
-        case TILE__OP_RCP_RN: v = 1.0f / x; break;
-        default: v = sqrtf(x); break;
-        }
-        r = v;
     }
-    fesetround(saved);
+}
+/* s += x y, exactly (x, y finite) */
+static void tile__xs_term(tile__xsum *s, double x, double y) {
+    if (x == 0 || y == 0) return;
+    int ex, ey;
+    uint64_t mx = tile__xs_split(x, &ex), my = tile__xs_split(y, &ey);
+    uint64_t x0 = mx & 0xffffffffu, x1 = mx >> 32, y0 = my & 0xffffffffu, y1 = my >> 32;
+    uint64_t lo = x0 * y0, mid = x0 * y1 + x1 * y0, hi = x1 * y1;   /* mid < 2^54 */
+    uint64_t l = lo + (mid << 32);
+    hi += (mid >> 32) + (l < lo);
+    tile__xs_add(s, hi, l, ex + ey + TILE__XS_BIAS, (x < 0) != (y < 0));
+}
+static int tile__xs_sign(const tile__xsum *s) {
+    if (s->w[TILE__XS_WORDS - 1] >> 63) return -1;
+    for (int i = 0; i < TILE__XS_WORDS; i++)
+        if (s->w[i]) return 1;
+    return 0;
+}
+/* the sign of (the exact result of op on a, b, c) - r, all finite */
+static int tile__rnd_side(tile__opcode op, double a, double b, double c, double r) {
+    tile__xsum s;
+    memset(&s, 0, sizeof s);
+    switch (op) {
+    case TILE__OP_ADD_RN: tile__xs_term(&s, a, 1.0); tile__xs_term(&s, b, 1.0); break;
+    case TILE__OP_SUB_RN: tile__xs_term(&s, a, 1.0); tile__xs_term(&s, -b, 1.0); break;
+    case TILE__OP_MUL_RN: tile__xs_term(&s, a, b); break;
+    case TILE__OP_FMA_RN: tile__xs_term(&s, a, b); tile__xs_term(&s, c, 1.0); break;
+    case TILE__OP_DIV_RN: /* a / b - r = (a - r b) / b */
+        tile__xs_term(&s, a, 1.0);
+        tile__xs_term(&s, -r, b);
+        return tile__xs_sign(&s) * (b < 0 ? -1 : 1);
+    case TILE__OP_RCP_RN:
+        tile__xs_term(&s, 1.0, 1.0);
+        tile__xs_term(&s, -r, a);
+        return tile__xs_sign(&s) * (a < 0 ? -1 : 1);
+    case TILE__OP_SQRT_RN: /* sqrt(a) - r has the sign of a - r^2 (r >= 0) */
+        tile__xs_term(&s, a, 1.0);
+        tile__xs_term(&s, -r, r);
+        return tile__xs_sign(&s);
+    default: tile__xs_term(&s, a, 1.0); break;   /* CVT */
+    }
+    tile__xs_term(&s, -r, 1.0);
+    return tile__xs_sign(&s);
+}
+/* op (a TILE__ROUNDED_OPS row's _rn opcode) on a, b, c of float dtype t, rounded by mode to rt */
+static double tile__rnd_float(tile__opcode op, int mode, tl_dtype t, tl_dtype rt, double a, double b, double c) {
+    int f64 = t == TL_F64, zero_sum = 0;
+    double r;
+    if (op == TILE__OP_CVT_RN && (!f64 || rt == TL_F64)) return a;   /* to a wider float: exact */
+    if (f64) {
+        switch (op) {
+        case TILE__OP_ADD_RN: r = a + b; break;
+        case TILE__OP_SUB_RN: r = a - b; break;
+        case TILE__OP_MUL_RN: r = a * b; break;
+        case TILE__OP_DIV_RN: r = a / b; break;
+        case TILE__OP_FMA_RN: r = fma(a, b, c); break;
+        case TILE__OP_RCP_RN: r = 1.0 / a; break;
+        case TILE__OP_SQRT_RN: r = sqrt(a); break;
+        default: r = (float)a; break;   /* CVT: f64 to f32 */
+        }
+    } else {
+        float x = (float)a, y = (float)b, z = (float)c;
+        switch (op) {
+        case TILE__OP_ADD_RN: r = (float)(x + y); break;
+        case TILE__OP_SUB_RN: r = (float)(x - y); break;
+        case TILE__OP_MUL_RN: r = (float)(x * y); break;
+        case TILE__OP_DIV_RN: r = (float)(x / y); break;
+        case TILE__OP_FMA_RN: r = fmaf(x, y, z); break;
+        case TILE__OP_RCP_RN: r = (float)(1.0f / x); break;
+        default: r = sqrtf(x); break;
+        }
+        a = x, b = y, c = z;
+    }
+    int binary = op == TILE__OP_ADD_RN || op == TILE__OP_SUB_RN || op == TILE__OP_MUL_RN || op == TILE__OP_DIV_RN;
+    if (mode == TILE__RN || r != r || !isfinite(a) || ((binary || op == TILE__OP_FMA_RN) && !isfinite(b)) ||
+        (op == TILE__OP_FMA_RN && !isfinite(c)))
+        return r;   /* rounded to nearest; NaN; or an infinite operand: exact */
+    int f32r = !f64 || op == TILE__OP_CVT_RN;   /* the result is an f32 */
+    double big = f32r ? FLT_MAX : DBL_MAX;
+    if (isinf(r)) {
+        if ((op == TILE__OP_DIV_RN && b == 0) || (op == TILE__OP_RCP_RN && a == 0)) return r;   /* exact */
+        /* an overflow: the largest finite toward zero */
+        if (mode == TILE__RZ || mode == (r > 0 ? TILE__RD : TILE__RU)) return copysign(big, r);
+        return r;
+    }
+    int side = tile__rnd_side(op, a, b, c, r), step = 0;
+    if (mode == TILE__RZ) step = (r > 0 && side < 0) || (r < 0 && side > 0) ? (r > 0 ? -1 : 1) : 0;
+    else if (mode == TILE__RD) step = side < 0 ? -1 : 0;
+    else step = side > 0 ? 1 : 0;
+    if (step) return f32r ? (double)nextafterf((float)r, step > 0 ? INFINITY : -INFINITY) : nextafter(r, step > 0 ? INFINITY : -INFINITY);
+    /* an exact zero sum: -0 rounding down, unless both addends are +0 (IEEE 754's sign rule) */
+    if (op == TILE__OP_ADD_RN) zero_sum = !(a == 0 && b == 0 && !signbit(a) && !signbit(b));
+    else if (op == TILE__OP_SUB_RN) zero_sum = !(a == 0 && b == 0 && !signbit(a) && signbit(b));
+    else if (op == TILE__OP_FMA_RN) {
+        double p = f64 ? a * b : (double)((float)a * (float)b);
+        zero_sum = !(p == 0 && c == 0 && !signbit(p) && !signbit(c));
+    }
+    if (r == 0 && side == 0 && mode == TILE__RD && zero_sum) return -0.0;
     return r;
 }
 /* v rounded to an integer (a double) by mode; NaN and infinities stay */
@@ -1223,7 +1325,7 @@ static tile__elem tile__rnd_eval(tile__opcode code, tl_dtype t, tl_dtype rt, con
     r.u = 0;
     if (op == TILE__OP_RSQRT_RN) r.f = tile__rsqrt_rn(x[0].f);
     else if (op != TILE__OP_CVT_RN || (tile__is_float(t) && tile__is_float(rt)))
-        r.f = tile__rnd_fenv(op, mode, t, x[0].f, n > 1 ? x[1].f : 0.0, n > 2 ? x[2].f : 0.0);
+        r.f = tile__rnd_float(op, mode, t, rt, x[0].f, n > 1 ? x[1].f : 0.0, n > 2 ? x[2].f : 0.0);
     else if (tile__is_float(t)) {
         /* to an integer: rounded by mode, then saturated (NaN to 0) as every float-to-integer cvt */
         r.f = tile__rnd_int(x[0].f, mode);
