@@ -253,6 +253,87 @@ static void check_ptx_hook(void) {
     TILE_FREE(c.buf);
     TILE_FREE(c.types);
 }
+/* the merging emitter (tile__mrg, between the lowering and the back end): a
+   pure request already made, whose register is in scope, is answered
+   without the back end (the CUDA C emitter here; its nregs counts what it
+   made); a register made in an if or a loop is forgotten when it closes,
+   everything made before a loop when the loop ends; an op on a variable is
+   never merged, nor anything once a register that is not a variable is
+   assigned; thousands of requests grow its table */
+static void check_merging(void) {
+    tile__cuda_em c;
+    tile__mrg m;
+    memset(&c, 0, sizeof c);
+#define TT_CC_HOOK(ret, name, params) c.em.name = tile__cc_##name;
+    TILE__EMITTER_HOOKS(TT_CC_HOOK)
+#undef TT_CC_HOOK
+    tile__mrg_init(&m, &c.em);
+    tile__emitter *e = &m.em;
+    tile__elem k31;
+    k31.i = 31;
+    int tid = e->special(e, 0), lit = e->lit(e, TL_I32, k31), n0 = c.nregs;
+    TT_CHECK(e->special(e, 0) == tid && e->lit(e, TL_I32, k31) == lit && c.nregs == n0, "special and lit asked again: the same registers, nothing made");
+    int lane = e->op2(e, TILE__OP_AND, TL_I32, TL_I32, tid, lit), n1 = c.nregs;
+    TT_CHECK(n1 == n0 + 1 && e->op2(e, TILE__OP_AND, TL_I32, TL_I32, tid, lit) == lane && c.nregs == n1, "tid & 31 twice: made once");
+    TT_CHECK(e->op2(e, TILE__OP_AND, TL_I32, TL_I32, lit, tid) != lane && c.nregs == n1 + 1, "31 & tid is another request (operands in order)");
+    TT_CHECK(e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, tid, lit) != e->op2(e, TILE__OP_SUB, TL_I32, TL_I32, tid, lit), "add and sub differ");
+    TT_CHECK(e->op2(e, TILE__OP_ADD, TL_I64, TL_I64, tid, lit) != e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, tid, lit), "the dtype is part of a request");
+    /* an if: the outer register is visible inside; what the if made is not after it */
+    int cond = e->op2(e, TILE__OP_LT, TL_I32, TL_I1, tid, lit);
+    e->if_begin(e, cond);
+    int n2 = c.nregs;
+    TT_CHECK(e->op2(e, TILE__OP_AND, TL_I32, TL_I32, tid, lit) == lane && c.nregs == n2, "inside an if, the lane made before it is merged");
+    int in_then = e->op2(e, TILE__OP_DIV, TL_I32, TL_I32, tid, lit);
+    TT_CHECK(e->op2(e, TILE__OP_DIV, TL_I32, TL_I32, tid, lit) == in_then, "within the then branch: merged");
+    e->if_else(e);
+    int in_else = e->op2(e, TILE__OP_DIV, TL_I32, TL_I32, tid, lit);
+    TT_CHECK(in_else != in_then, "the else branch does not see the then branch's register");
+    e->if_end(e);
+    int after_if = e->op2(e, TILE__OP_DIV, TL_I32, TL_I32, tid, lit);
+    TT_CHECK(after_if != in_then && after_if != in_else, "after the if, neither branch's register is reused");
+    TT_CHECK(e->op2(e, TILE__OP_DIV, TL_I32, TL_I32, tid, lit) == after_if, "and the one made after it is");
+    /* a variable: never merged; a loop: its body's registers and everything before it forgotten at its end */
+    int v = e->var(e, TL_I32, lane), n3 = c.nregs;
+    int rv1 = e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, v, lit);
+    e->assign(e, v, rv1);
+    int rv2 = e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, v, lit);
+    TT_CHECK(rv1 != rv2 && c.nregs == n3 + 2, "v + 31 before and after v is assigned: two registers");
+    int iv = e->var(e, TL_I32, lit);
+    e->for_begin(e, TL_I32, iv, lit, tid, lit);
+    int n4 = c.nregs;
+    TT_CHECK(e->op2(e, TILE__OP_AND, TL_I32, TL_I32, tid, lit) == lane && c.nregs == n4, "in a loop's body, the lane made before the loop is merged");
+    int body = e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, tid, tid);
+    TT_CHECK(e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, tid, tid) == body, "in the body: merged");
+    TT_CHECK(e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, iv, lit) != e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, iv, lit), "the induction variable is a variable");
+    e->for_end(e);
+    int n5 = c.nregs;
+    TT_CHECK(e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, tid, tid) != body && e->op2(e, TILE__OP_AND, TL_I32, TL_I32, tid, lit) != lane &&
+                 c.nregs == n5 + 2,
+             "after the loop, neither the body's register nor the lane from before it is reused (it would be live across the loop)");
+    /* many requests: the table grows, every distinct one is made once, every repeat merged */
+    int regs[3000], n6 = c.nregs, same = 1;
+    for (int i = 0; i < 3000; i++) {
+        tile__elem x;
+        x.i = i;
+        regs[i] = e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, tid, e->lit(e, TL_I32, x));
+    }
+    int made = c.nregs - n6;
+    for (int i = 0; i < 3000; i++) {
+        tile__elem x;
+        x.i = i;
+        same &= e->op2(e, TILE__OP_MUL, TL_I32, TL_I32, tid, e->lit(e, TL_I32, x)) == regs[i];
+    }
+    TT_CHECK(same && c.nregs - n6 == made && made <= 6000 && m.cap >= 6000 && !m.off, "3000 requests and their repeats: %d made, %zu slots, the repeats merged", made,
+             m.cap);
+    /* a register that is not a variable assigned: merging stops */
+    e->assign(e, lane, tid);
+    int n7 = c.nregs;
+    TT_CHECK(m.off && e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, tid, lit) != e->op2(e, TILE__OP_ADD, TL_I32, TL_I32, tid, lit) && c.nregs == n7 + 2,
+             "after an assignment to a register that is not a variable, nothing is merged");
+    tile__mrg_done(&m);
+    TILE_FREE(c.buf);
+    TILE_FREE(c.types);
+}
 /* a 128x256 accumulator on 4 warps: each wgmma fence and wait carries 256
    in-out registers, the widest inline PTX the lowering makes; every back
    end must write it (the LLVM twin runs with TILE_BACKEND=llvm: no falling
@@ -402,6 +483,7 @@ int main(void) {
     check_lowering_follows("sm_80", TILE__HOPPER_OFF);
     check_lowering_follows("sm_90a", TILE__HOPPER_WAIT);
     check_ptx_hook();
+    check_merging();
     check_wide_wgmma();
     check_unroll();
     check_nomem();

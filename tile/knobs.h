@@ -34,6 +34,7 @@
     X(TILE_MAX_UNROLL, STR, max_unroll, 16, "16384", "<n>",                                                                             \
       "the most tile elements one thread's code may hold, summed over a kernel's ops (TILE_DUMP=ttgir prints it); past it TILE_ERR_BLOCK, not a compile of tens of seconds") \
     X(TILE_DEBUG, FLAG, debug, 0, "0", "1", "NVRTC emits line info (-lineinfo)")                                                       \
+    X(TILE_MERGE, FLAG, merge, 0, "1", "0|1", "the lowering hands the back end each repeated index computation once (NVRTC compiles a large matmul 5-13x faster); 0: once per element, as before")  \
     X(TILE_CUDA, STR, cuda, 512, "", "<path>", "the CUDA driver library")                                                              \
     X(TILE_NVRTC, STR, nvrtc, 512, "", "<path>", "the NVRTC library")                                                                  \
     X(TILE_DEVICE, STR, device, 32, "0", "<n>", "the GPU to use")                                                               \
