@@ -715,6 +715,14 @@ static double q_round(const qctx *c, double est, fmt f, int mode, int neg) {
     return neg ? -r : r;
 }
 /* the rounding-mode arithmetic op ("add", ..., "rsqrt") of a, b, c in format f */
+/* x rounded to the nearest f32, through a volatile: gcc 12 at -O3 (its SLP
+   vectorizer on an unswitched loop) dropped the rounding of
+   `in[j] = ct == TL_F32 ? (double)(float)in[j] : in[j]` in the loops below,
+   and the reference then took 0.1 for float(0.1) (CI's Release build) */
+static double as_f32(double x) {
+    volatile float f = (float)x;
+    return f;
+}
 static double ref_arith(const char *op, int mode, fmt f, double a, double b, double c) {
     xv v;
     xv_zero(&v);
@@ -1002,10 +1010,10 @@ static void check_rnd(int k, int mode, tl_dtype tx, tl_dtype ty, int lit) {
         }
         if (lit && f->n > 0 && !(f->from != TL_VOID && !isflt(f->from))) {
             double l = flits[lit - 1];
-            in[f->n - 1] = ct == TL_F32 ? (double)(float)l : l;
+            in[f->n - 1] = ct == TL_F32 ? as_f32(l) : l;
         }
         if (lit && f->from != TL_VOID && !isflt(f->from)) iin = (uint64_t)ilits[lit - 1];
-        for (int j = 0; arith && j < f->n; j++) in[j] = ct == TL_F32 ? (double)(float)in[j] : in[j];   /* f32 operands are exact in f64 */
+        for (int j = 0; arith && j < f->n; j++) in[j] = ct == TL_F32 ? as_f32(in[j]) : in[j];   /* f32 operands are exact in f64 */
         int same;
         char gs[64], ws[64];
         if (isflt(ot)) {
@@ -1063,7 +1071,7 @@ static void check_rnd_fold(int k, int mode, int a, int b, int c) {
     int bad = 0;
     /* the operands as the builder takes them: a C float in the operand dtype, a C integer as it is */
     double in[3] = {flits[a], flits[b], flits[c]};
-    for (int j = 0; j < 3; j++) in[j] = ct == TL_F32 ? (double)(float)in[j] : in[j];
+    for (int j = 0; j < 3; j++) in[j] = ct == TL_F32 ? as_f32(in[j]) : in[j];
     for (int i = 0; i < NF; i++) {
         if (isflt(ot)) {
             double want, got = fget(ot, ho, i);
