@@ -1504,8 +1504,9 @@ static void tile__lower_run(tile__lower *lw, const tile__config *cfg) {
 /* ---- common subexpressions, merged as they are emitted ------------------------------
    The lowering asks for the same index arithmetic once per element it
    places (a lane's row and column, each one's mask and address): a 128x256
-   matmul asked LLVM for 18500 instructions of which 6000 differed, and its
-   O3 pipeline spent most of its time merging them back. This emitter sits
+   matmul asked LLVM for 18500 instructions of which 6000 differed, and
+   wrote NVRTC 45000 statements of CUDA C, which it took 2.2 s to merge back
+   (0.3 s for the merged 4500). This emitter sits
    between the lowering and the real one and answers a pure operation (lit,
    special, param, op1-op3 of a pure opcode, ptr_add, round_tf32) that it
    has already passed on with the register it got then, where that register
