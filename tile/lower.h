@@ -1617,9 +1617,7 @@ static void tile__mrg_pop(tile__mrg *c) {
     if (!c->off && c->depth > 0) c->depth--;
 }
 /* after a loop, nothing made before it is reused: a value kept for after
-   the loop would be live across it, in registers the loop wants (NVRTC
-   kept a 128x256 matmul's epilogue addresses from its prologue: 238
-   registers instead of 200) */
+   the loop would be live across it, in registers the loop wants */
 static void tile__mrg_forget(tile__mrg *c) {
     if (c->off) return;
     for (int d = 0; d <= c->depth; d++) c->open[d] = ++c->serial;
