@@ -231,6 +231,19 @@ static unsigned rand_scale(int mode, int side, int f16) {
 
 static const char *const fname[] = {"?", "e2m1", "e4m3", "e5m2", "bf16", "fp16"};
 
+/* element (r, k) of the lhs (row r) or rhs (column r) as the dot takes it: in the compute dtype, then
+   times its scale (scales[r * G + k / 32]) and rounded again when scaled; 0 past the real rows or columns */
+static double dot_input(const uint8_t *p, const uint8_t *scales, int fmt, int packed_mn, int lhs, int scaled, int r, int real, int k, int N, int K,
+                        int G, int f16, int fast) {
+    if (r >= real) return 0.0;
+    double v = operand(p, fmt, packed_mn, lhs, r, k, N, K);
+    v = f16 ? to_f16(v) : to_bf16(v);
+    if (scaled) {
+        double s = factor(scales[r * G + k / 32], f16, fast);
+        v = f16 ? to_f16(v * s) : to_bf16(v * s);
+    }
+    return v;
+}
 static void run_case(const scase *sc, int mode, int nonfinite) {
     const int M = sc->M, N = sc->N, K = sc->K, G = K / 32;
     int f16 = sc->fa == TL_FMT_FP16 || sc->fb == TL_FMT_FP16;
@@ -305,25 +318,9 @@ static void run_case(const scase *sc, int mode, int nonfinite) {
         return;
     }
     for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++) {
-            double v = i < sc->m_real ? operand(ha, sc->fa, sc->mp, 1, i, k, N, K) : 0.0;
-            v = f16 ? to_f16(v) : to_bf16(v);
-            if (sc->sa) {
-                double s = i < sc->m_real ? factor(has[i * G + k / 32], f16, sc->fast) : 0.0;
-                v = f16 ? to_f16(v * s) : to_bf16(v * s);
-            }
-            x[(size_t)i * K + k] = v;
-        }
+        for (int k = 0; k < K; k++) x[(size_t)i * K + k] = dot_input(ha, has, sc->fa, sc->mp, 1, sc->sa, i, sc->m_real, k, N, K, G, f16, sc->fast);
     for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++) {
-            double v = j < sc->n_real ? operand(hb, sc->fb, sc->np, 0, j, k, N, K) : 0.0;
-            v = f16 ? to_f16(v) : to_bf16(v);
-            if (sc->sb) {
-                double s = j < sc->n_real ? factor(hbs[j * G + k / 32], f16, sc->fast) : 0.0;
-                v = f16 ? to_f16(v * s) : to_bf16(v * s);
-            }
-            y[(size_t)k * N + j] = v;
-        }
+        for (int j = 0; j < N; j++) y[(size_t)k * N + j] = dot_input(hb, hbs, sc->fb, sc->np, 0, sc->sb, j, sc->n_real, k, N, K, G, f16, sc->fast);
     int bad = 0, nan_seen = 0, untouched = 1;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
