@@ -132,6 +132,24 @@ static void run_form(int form) {
     free(ho);
 }
 
+/* kernel k's PTX for sm_80 and sm_90a, launched with o and args, has asm_text's first instruction
+   (its opcode and its first operand's space); what names the case */
+static void ptx_has_asm(tile_kernel *k, const tile_launch *o, const tile_arg *args, const char *asm_text, const char *what) {
+    /* TILE_ARCH's last: TILE_DUMP=ptx (tests/ptx_check.sh) keeps a kernel's last PTX */
+    const char *env = getenv("TILE_ARCH");
+    int last80 = env && strcmp(env, "sm_80") == 0;
+    const char *archs[2] = {last80 ? "sm_90a" : "sm_80", last80 ? "sm_80" : "sm_90a"};
+    char first[32];
+    size_t m = strcspn(asm_text, " ");
+    snprintf(first, sizeof first, "%.*s ", (int)m, asm_text);
+    for (int a = 0; a < 2; a++) {
+        char *ptx = NULL;
+        tile_status st = tile_kernel_ptx_for(k, o, args, archs[a], &ptx);
+        TT_CHECK(st == TILE_OK && ptx && strstr(ptx, first), "%s for %s: %s (looked for \"%s\")", what, archs[a],
+                 st == TILE_OK ? "the instruction is not in the PTX" : tile_last_error(), first);
+        tile_free_text(ptx);
+    }
+}
 /* the PTX for both targets has the user's instructions */
 static void check_ptx(int form) {
     tl_dtype t = form_dt[form];
@@ -139,21 +157,9 @@ static void check_ptx(int form) {
     tile_arg args[5];
     for (int k = 0; k < 4; k++) args[k].p = dummy, args[k].elem = t;
     args[4].i = N, args[4].elem = TL_VOID;
-    const tile_launch *o = TILE_OPTS(.grid = {1}, .meta = {{"FORM", form}, {"BLOCK", BLOCK}});
-    /* TILE_ARCH's last: TILE_DUMP=ptx (tests/ptx_check.sh) keeps a kernel's last PTX */
-    const char *env = getenv("TILE_ARCH");
-    int last80 = env && strcmp(env, "sm_80") == 0;
-    const char *archs[2] = {last80 ? "sm_90a" : "sm_80", last80 ? "sm_80" : "sm_90a"};
-    char first[32];
-    size_t m = strcspn(forms[form].asm_text, " ");
-    snprintf(first, sizeof first, "%.*s ", (int)m, forms[form].asm_text);   /* the opcode and its first operand's space */
-    for (int a = 0; a < 2; a++) {
-        char *ptx = NULL;
-        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(asm_kernel), o, args, archs[a], &ptx);
-        TT_CHECK(st == TILE_OK && ptx && strstr(ptx, first), "form %d for %s: %s (looked for \"%s\")", form, archs[a],
-                 st == TILE_OK ? "the instruction is not in the PTX" : tile_last_error(), first);
-        tile_free_text(ptx);
-    }
+    char what[32];
+    snprintf(what, sizeof what, "form %d", form);
+    ptx_has_asm(TILE_KERNEL_OF(asm_kernel), TILE_OPTS(.grid = {1}, .meta = {{"FORM", form}, {"BLOCK", BLOCK}}), args, forms[form].asm_text, what);
 }
 
 /* ---- several results (Triton's tuple of dtypes), and packs of any width ---------------------
@@ -242,20 +248,9 @@ static void check_multi_ptx(int form) {
     args[0].p = args[1].p = args[2].p = args[3].p = dummy;
     args[0].elem = multi[form].in[0], args[1].elem = multi[form].in[1], args[2].elem = multi[form].out[0], args[3].elem = multi[form].out[1];
     args[4].i = 1000, args[4].elem = TL_VOID;
-    const tile_launch *o = TILE_OPTS(.grid = {1}, .meta = {{"FORM", form}, {"BLOCK", BLOCK}});
-    const char *env = getenv("TILE_ARCH");
-    int last80 = env && strcmp(env, "sm_80") == 0;
-    const char *archs[2] = {last80 ? "sm_90a" : "sm_80", last80 ? "sm_80" : "sm_90a"};
-    char first[32];
-    size_t m = strcspn(multi[form].asm_text, " ");
-    snprintf(first, sizeof first, "%.*s ", (int)m, multi[form].asm_text);
-    for (int a = 0; a < 2; a++) {
-        char *ptx = NULL;
-        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(asm_multi), o, args, archs[a], &ptx);
-        TT_CHECK(st == TILE_OK && ptx && strstr(ptx, first), "multi-result form %d for %s: %s (looked for \"%s\")", form, archs[a],
-                 st == TILE_OK ? "the instruction is not in the PTX" : tile_last_error(), first);
-        tile_free_text(ptx);
-    }
+    char what[32];
+    snprintf(what, sizeof what, "multi-result form %d", form);
+    ptx_has_asm(TILE_KERNEL_OF(asm_multi), TILE_OPTS(.grid = {1}, .meta = {{"FORM", form}, {"BLOCK", BLOCK}}), args, multi[form].asm_text, what);
 }
 
 /* misuse: each an error with its id at its line */
