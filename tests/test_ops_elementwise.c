@@ -19,7 +19,7 @@
 
 /* ---- host-side values ------------------------------------------------------ */
 /* one element: integers sign- or zero-extended to 64 bits, floats as double */
-typedef union val { int64_t i; uint64_t u; double f; } val;
+typedef tt_val val;
 
 static int dt_float(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5M2; }
 static int dt_signed(tl_dtype t) { return t >= TL_I8 && t <= TL_I64; }
@@ -68,45 +68,6 @@ static double ulp_of(tl_dtype t, double x) {
     return ldexp(1.0, e - mant);
 }
 
-static void put(tl_dtype t, void *p, size_t k, val v) {
-    switch (t) {
-    case TL_I1: ((uint8_t *)p)[k] = (uint8_t)(v.u != 0); break;
-    case TL_I8: ((int8_t *)p)[k] = (int8_t)v.i; break;
-    case TL_I16: ((int16_t *)p)[k] = (int16_t)v.i; break;
-    case TL_I32: ((int32_t *)p)[k] = (int32_t)v.i; break;
-    case TL_I64: ((int64_t *)p)[k] = v.i; break;
-    case TL_U8: ((uint8_t *)p)[k] = (uint8_t)v.u; break;
-    case TL_U16: ((uint16_t *)p)[k] = (uint16_t)v.u; break;
-    case TL_U32: ((uint32_t *)p)[k] = (uint32_t)v.u; break;
-    case TL_U64: ((uint64_t *)p)[k] = v.u; break;
-    case TL_F16: ((tile_f16 *)p)[k] = tile_f16_from(v.f); break;
-    case TL_BF16: ((tile_bf16 *)p)[k] = tile_bf16_from(v.f); break;
-    case TL_F32: ((float *)p)[k] = (float)v.f; break;
-    case TL_F64: ((double *)p)[k] = v.f; break;
-    default: break;
-    }
-}
-static val get(tl_dtype t, const void *p, size_t k) {
-    val v;
-    v.u = 0;
-    switch (t) {
-    case TL_I1: v.u = ((const uint8_t *)p)[k]; break;
-    case TL_I8: v.i = ((const int8_t *)p)[k]; break;
-    case TL_I16: v.i = ((const int16_t *)p)[k]; break;
-    case TL_I32: v.i = ((const int32_t *)p)[k]; break;
-    case TL_I64: v.i = ((const int64_t *)p)[k]; break;
-    case TL_U8: v.u = ((const uint8_t *)p)[k]; break;
-    case TL_U16: v.u = ((const uint16_t *)p)[k]; break;
-    case TL_U32: v.u = ((const uint32_t *)p)[k]; break;
-    case TL_U64: v.u = ((const uint64_t *)p)[k]; break;
-    case TL_F16: v.f = tile_f16_to(((const tile_f16 *)p)[k]); break;
-    case TL_BF16: v.f = tile_bf16_to(((const tile_bf16 *)p)[k]); break;
-    case TL_F32: v.f = ((const float *)p)[k]; break;
-    case TL_F64: v.f = ((const double *)p)[k]; break;
-    default: break;
-    }
-    return v;
-}
 static void show(char *buf, size_t n, tl_dtype t, val v) {
     if (dt_float(t)) snprintf(buf, n, "%.9g", v.f);
     else if (dt_signed(t)) snprintf(buf, n, "%lld", (long long)v.i);
@@ -552,9 +513,9 @@ static void run_op(bufs *B, tl_dtype t, int op) {
     size_t es = tile_dtype_size(t);
     gen_inputs(op, t, n, B->vx, B->vy, B->vz);
     for (int k = 0; k < n; k++) {
-        put(t, B->hx, (size_t)k, B->vx[k]);
-        put(t, B->hy, (size_t)k, B->vy[k]);
-        put(t, B->hz, (size_t)k, B->vz[k]);
+        tt_put(t, B->hx, (size_t)k, B->vx[k]);
+        tt_put(t, B->hy, (size_t)k, B->vy[k]);
+        tt_put(t, B->hz, (size_t)k, B->vz[k]);
     }
     TT_OK(tile_memcpy_htod(B->x, B->hx, (size_t)n * es));
     TT_OK(tile_memcpy_htod(B->y, B->hy, (size_t)n * es));
@@ -584,7 +545,7 @@ static void run_op(bufs *B, tl_dtype t, int op) {
     int bad = 0;
     for (int k = 0; k < n; k++) {
         int ulps;
-        val want = ref_lane(op, t, rt, B->vx[k], B->vy[k], B->vz[k], &ulps), got = get(rt, res, (size_t)k);
+        val want = ref_lane(op, t, rt, B->vx[k], B->vy[k], B->vz[k], &ulps), got = tt_get(rt, res, (size_t)k);
         tt_checks++;
         if (!same_lane(rt, got, want, ulps)) {
             if (bad < 4) {
@@ -663,7 +624,7 @@ static void run_fold(bufs *B, tl_dtype t, int op, int seq) {
     int bad = 0;
     for (int k = 0; k < FOLD_N; k++) {
         int ulps;
-        val want = ref_lane(op, t, rt, fold_in[0][k], fold_in[1][k], fold_in[2][k], &ulps), got = get(rt, res, (size_t)k);
+        val want = ref_lane(op, t, rt, fold_in[0][k], fold_in[1][k], fold_in[2][k], &ulps), got = tt_get(rt, res, (size_t)k);
         tt_checks++;
         if (!same_lane(rt, got, want, ulps)) {
             if (bad < 3) {

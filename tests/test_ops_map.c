@@ -22,52 +22,9 @@
 #include "test_util.h"
 
 /* ---- host values of any dtype ------------------------------------------------- */
-typedef union val { int64_t i; uint64_t u; double f; } val;
+typedef tt_val val;
 static int is_flt(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5M2; }
 static int is_sgn(tl_dtype t) { return t >= TL_I8 && t <= TL_I64; }
-static void put(tl_dtype t, void *p, size_t k, val v) {
-    switch (t) {
-    case TL_I1: ((uint8_t *)p)[k] = (uint8_t)(v.u != 0); break;
-    case TL_I8: ((int8_t *)p)[k] = (int8_t)v.i; break;
-    case TL_I16: ((int16_t *)p)[k] = (int16_t)v.i; break;
-    case TL_I32: ((int32_t *)p)[k] = (int32_t)v.i; break;
-    case TL_I64: ((int64_t *)p)[k] = v.i; break;
-    case TL_U8: ((uint8_t *)p)[k] = (uint8_t)v.u; break;
-    case TL_U16: ((uint16_t *)p)[k] = (uint16_t)v.u; break;
-    case TL_U32: ((uint32_t *)p)[k] = (uint32_t)v.u; break;
-    case TL_U64: ((uint64_t *)p)[k] = v.u; break;
-    case TL_F16: ((tile_f16 *)p)[k] = tile_f16_from(v.f); break;
-    case TL_BF16: ((tile_bf16 *)p)[k] = tile_bf16_from(v.f); break;
-    case TL_F32: ((float *)p)[k] = (float)v.f; break;
-    case TL_F64: ((double *)p)[k] = v.f; break;
-    case TL_F8E4M3: ((tile_f8e4m3 *)p)[k] = tile_f8e4m3_from(v.f); break;
-    case TL_F8E5M2: ((tile_f8e5m2 *)p)[k] = tile_f8e5m2_from(v.f); break;
-    default: break;
-    }
-}
-static val get(tl_dtype t, const void *p, size_t k) {
-    val v;
-    v.u = 0;
-    switch (t) {
-    case TL_I1: v.u = ((const uint8_t *)p)[k]; break;
-    case TL_I8: v.i = ((const int8_t *)p)[k]; break;
-    case TL_I16: v.i = ((const int16_t *)p)[k]; break;
-    case TL_I32: v.i = ((const int32_t *)p)[k]; break;
-    case TL_I64: v.i = ((const int64_t *)p)[k]; break;
-    case TL_U8: v.u = ((const uint8_t *)p)[k]; break;
-    case TL_U16: v.u = ((const uint16_t *)p)[k]; break;
-    case TL_U32: v.u = ((const uint32_t *)p)[k]; break;
-    case TL_U64: v.u = ((const uint64_t *)p)[k]; break;
-    case TL_F16: v.f = tile_f16_to(((const tile_f16 *)p)[k]); break;
-    case TL_BF16: v.f = tile_bf16_to(((const tile_bf16 *)p)[k]); break;
-    case TL_F32: v.f = ((const float *)p)[k]; break;
-    case TL_F64: v.f = ((const double *)p)[k]; break;
-    case TL_F8E4M3: v.f = tile_f8e4m3_to(((const tile_f8e4m3 *)p)[k]); break;
-    case TL_F8E5M2: v.f = tile_f8e5m2_to(((const tile_f8e5m2 *)p)[k]); break;
-    default: break;
-    }
-    return v;
-}
 /* as a double (exact for every integer the tests make) */
 static double num(tl_dtype t, val v) { return is_flt(t) ? v.f : is_sgn(t) ? (double)v.i : (double)v.u; }
 /* a random value of t: integers over their whole range (i1: 0 or 1), floats in [-lim, lim] on t's grid */
@@ -79,8 +36,8 @@ static val rand_val(tl_dtype t, double lim) {
         v.f = tile_round_to(t, tt_uniform(-lim, lim));
         return v;
     }
-    put(t, b, 0, v);   /* truncated to t's width, read back extended */
-    return get(t, b, 0);
+    tt_put(t, b, 0, v);   /* truncated to t's width, read back extended */
+    return tt_get(t, b, 0);
 }
 /* device copies of host arrays, and an output poisoned */
 static void *dev_of(const void *h, size_t bytes) {
@@ -123,13 +80,13 @@ static void test_selu(void) {
         size_t es = tile_dtype_size(t);
         unsigned char *hx = (unsigned char *)malloc(N * es), *hy = (unsigned char *)malloc(N * es);
         float alpha = (float)tt_uniform(0.5, 2.0);
-        for (int i = 0; i < N; i++) put(t, hx, (size_t)i, rand_val(t, 6.0));
+        for (int i = 0; i < N; i++) tt_put(t, hx, (size_t)i, rand_val(t, 6.0));
         void *dx = dev_of(hx, N * es), *dy = dev_poisoned(N * es);
         TT_OK(map_selu(TILE_OPTS(.grid = {(N + 255) / 256}), TILE_PTR(dx, t), TILE_PTR(dy, t), alpha, N));
         tile_memcpy_dtoh(hy, dy, N * es);
         int bad = 0;
         for (int i = 0; i < N; i++) {
-            double xv = get(t, hx, (size_t)i).f, got = get(t, hy, (size_t)i).f;
+            double xv = tt_get(t, hx, (size_t)i).f, got = tt_get(t, hy, (size_t)i).f;
             double want = xv > 0 ? xv : (double)alpha * expm1(xv);
             /* e^x and the product round in the dtype (f16, bf16: e^x in f32, then each step in the dtype) */
             double tol = xv > 0 ? 0 : ulps(t, want, 3) + ulps(t, 1.0, t == TL_F64 ? 4 : 2) * alpha;
@@ -316,8 +273,8 @@ static void test_pack(void) {
         size_t es = tile_dtype_size(t);
         unsigned char *ha = (unsigned char *)malloc((size_t)n * es), *hb = (unsigned char *)malloc((size_t)C * es);
         unsigned char *h0 = (unsigned char *)malloc((size_t)n * es), *h1 = (unsigned char *)malloc((size_t)n * es);
-        for (int k = 0; k < n; k++) put(t, ha, (size_t)k, rand_val(t, 1000));
-        for (int k = 0; k < C; k++) put(t, hb, (size_t)k, rand_val(t, 1000));
+        for (int k = 0; k < n; k++) tt_put(t, ha, (size_t)k, rand_val(t, 1000));
+        for (int k = 0; k < C; k++) tt_put(t, hb, (size_t)k, rand_val(t, 1000));
         void *da = dev_of(ha, (size_t)n * es), *db = dev_of(hb, (size_t)C * es), *d0 = dev_poisoned((size_t)n * es), *d1 = dev_poisoned((size_t)n * es);
         TT_OK(map_pack(TILE_OPTS(.grid = {1}, .num_warps = cases[c].warps, .meta = {{"R", R}, {"C", C}, {"P", p}}), TILE_PTR(da, t), TILE_PTR(db, t),
                        TILE_PTR(d0, t), TILE_PTR(d1, t)));
@@ -328,20 +285,20 @@ static void test_pack(void) {
         for (int k = 0; k < n; k++) {
             int j = k % C % p, g = k - j;   /* its place in its pack, the pack's first element */
             double s = 0;   /* exact for the floats here (f32 values below 2^10) */
-            for (int q = 0; q < p; q++) s += num(t, get(t, ha, (size_t)(g + q)));
-            val a = get(t, ha, (size_t)k), b = get(t, hb, (size_t)(k % C - j + (j + 1) % p));
+            for (int q = 0; q < p; q++) s += num(t, tt_get(t, ha, (size_t)(g + q)));
+            val a = tt_get(t, ha, (size_t)k), b = tt_get(t, hb, (size_t)(k % C - j + (j + 1) % p));
             double w0, w1 = j == 0 ? s : num(t, a);
-            double g0 = num(t, get(t, h0, (size_t)k)), g1 = num(t, get(t, h1, (size_t)k));
+            double g0 = num(t, tt_get(t, h0, (size_t)k)), g1 = num(t, tt_get(t, h1, (size_t)k));
             if (!is_flt(t)) {   /* integers wrap at their width: the sums modulo 2^64, then wrapped to t */
                 val v;
-                v.u = 3 * a.u + b.u, put(t, w, 0, v), w0 = num(t, get(t, w, 0));
+                v.u = 3 * a.u + b.u, tt_put(t, w, 0, v), w0 = num(t, tt_get(t, w, 0));
                 v.u = a.u;
-                for (int q = 1; j == 0 && q < p; q++) v.u += get(t, ha, (size_t)(g + q)).u;
-                put(t, w, 0, v), w1 = num(t, get(t, w, 0));
+                for (int q = 1; j == 0 && q < p; q++) v.u += tt_get(t, ha, (size_t)(g + q)).u;
+                tt_put(t, w, 0, v), w1 = num(t, tt_get(t, w, 0));
             } else {   /* the float sums round step by step: 3a + b once, the pack's sum p - 1 times */
                 w0 = (double)(float)((double)(float)(3 * a.f) + b.f);
-                double acc = num(t, get(t, ha, (size_t)g));
-                for (int q = 1; q < p; q++) acc = (double)(float)(acc + num(t, get(t, ha, (size_t)(g + q))));
+                double acc = num(t, tt_get(t, ha, (size_t)g));
+                for (int q = 1; q < p; q++) acc = (double)(float)(acc + num(t, tt_get(t, ha, (size_t)(g + q))));
                 if (j == 0) w1 = acc;
             }
             tt_checks++;
@@ -465,7 +422,7 @@ static void test_dtypes(void) {
                       *hl = (unsigned char *)malloc(N * es), he[N];
         for (int i = 0; i < N; i++) {
             val x = rand_val(t, 100), y = i % 5 == 0 ? x : rand_val(t, 100);   /* some equal pairs */
-            put(t, ha, (size_t)i, x), put(t, hb, (size_t)i, y);
+            tt_put(t, ha, (size_t)i, x), tt_put(t, hb, (size_t)i, y);
         }
         void *da = dev_of(ha, N * es), *db = dev_of(hb, N * es), *dh = dev_poisoned(N * es), *dl = dev_poisoned(N * es), *de = dev_poisoned(N);
         TT_OK(map_dt(TILE_OPTS(.grid = {(N + 127) / 128}), TILE_PTR(da, t), TILE_PTR(db, t), TILE_PTR(dh, t), TILE_PTR(dl, t), de, N));
@@ -474,8 +431,8 @@ static void test_dtypes(void) {
         tile_memcpy_dtoh(he, de, N);
         int bad = 0;
         for (int i = 0; i < N; i++) {
-            double x = num(t, get(t, ha, (size_t)i)), y = num(t, get(t, hb, (size_t)i));
-            double gh = num(t, get(t, hh, (size_t)i)), gl = num(t, get(t, hl, (size_t)i));
+            double x = num(t, tt_get(t, ha, (size_t)i)), y = num(t, tt_get(t, hb, (size_t)i));
+            double gh = num(t, tt_get(t, hh, (size_t)i)), gl = num(t, tt_get(t, hl, (size_t)i));
             tt_checks++;
             if ((gh != (x < y ? y : x) || gl != (x < y ? x : y) || he[i] != (x == y)) && bad++ < 3)
                 TT_CHECK(0, "max/min %s of %.17g, %.17g: %.17g, %.17g, %d", tile_dtype_name(t), x, y, gh, gl, he[i]);

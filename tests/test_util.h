@@ -12,6 +12,52 @@
 #include <string.h>
 #include <time.h>
 
+/* one element of any dtype as the references hold it (integers sign- or zero-extended, floats as
+   doubles), and its store into and load from a host array of that dtype */
+typedef union tt_val { int64_t i; uint64_t u; double f; } tt_val;
+static inline void tt_put(tl_dtype t, void *p, size_t k, tt_val v) {
+    switch (t) {
+    case TL_I1: ((uint8_t *)p)[k] = (uint8_t)(v.u != 0); break;
+    case TL_I8: ((int8_t *)p)[k] = (int8_t)v.i; break;
+    case TL_I16: ((int16_t *)p)[k] = (int16_t)v.i; break;
+    case TL_I32: ((int32_t *)p)[k] = (int32_t)v.i; break;
+    case TL_I64: ((int64_t *)p)[k] = v.i; break;
+    case TL_U8: ((uint8_t *)p)[k] = (uint8_t)v.u; break;
+    case TL_U16: ((uint16_t *)p)[k] = (uint16_t)v.u; break;
+    case TL_U32: ((uint32_t *)p)[k] = (uint32_t)v.u; break;
+    case TL_U64: ((uint64_t *)p)[k] = v.u; break;
+    case TL_F16: ((tile_f16 *)p)[k] = tile_f16_from(v.f); break;
+    case TL_BF16: ((tile_bf16 *)p)[k] = tile_bf16_from(v.f); break;
+    case TL_F32: ((float *)p)[k] = (float)v.f; break;
+    case TL_F64: ((double *)p)[k] = v.f; break;
+    case TL_F8E4M3: ((tile_f8e4m3 *)p)[k] = tile_f8e4m3_from(v.f); break;
+    case TL_F8E5M2: ((tile_f8e5m2 *)p)[k] = tile_f8e5m2_from(v.f); break;
+    default: break;
+    }
+}
+static inline tt_val tt_get(tl_dtype t, const void *p, size_t k) {
+    tt_val v;
+    v.u = 0;
+    switch (t) {
+    case TL_I1: v.u = ((const uint8_t *)p)[k]; break;
+    case TL_I8: v.i = ((const int8_t *)p)[k]; break;
+    case TL_I16: v.i = ((const int16_t *)p)[k]; break;
+    case TL_I32: v.i = ((const int32_t *)p)[k]; break;
+    case TL_I64: v.i = ((const int64_t *)p)[k]; break;
+    case TL_U8: v.u = ((const uint8_t *)p)[k]; break;
+    case TL_U16: v.u = ((const uint16_t *)p)[k]; break;
+    case TL_U32: v.u = ((const uint32_t *)p)[k]; break;
+    case TL_U64: v.u = ((const uint64_t *)p)[k]; break;
+    case TL_F16: v.f = tile_f16_to(((const tile_f16 *)p)[k]); break;
+    case TL_BF16: v.f = tile_bf16_to(((const tile_bf16 *)p)[k]); break;
+    case TL_F32: v.f = ((const float *)p)[k]; break;
+    case TL_F64: v.f = ((const double *)p)[k]; break;
+    case TL_F8E4M3: v.f = tile_f8e4m3_to(((const tile_f8e4m3 *)p)[k]); break;
+    case TL_F8E5M2: v.f = tile_f8e5m2_to(((const tile_f8e5m2 *)p)[k]); break;
+    default: break;
+    }
+    return v;
+}
 static int tt_failures, tt_checks;
 static uint64_t tt_state;
 
