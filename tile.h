@@ -117,6 +117,9 @@
      TMPDIR=<dir>: NVRTC's failing source, without TILE_DUMP_DIR or a cache
        directory (default: /tmp)
      TILE_LLVM=<path>: the libLLVM of the LLVM back end (tile_backend_llvm.c)
+     TILE_LLVM_OPT=1|2|3: the LLVM back end's optimizer, default<O1>, <O2> or
+       <O3> (O1 compiles a large matmul an eighth faster than O3 and its
+       kernels run as fast) (default: 1)
      TILE_PROFILE=<path>|-: profile the whole program: the report at its end,
        in <path>.txt/.json/.html (- : the tree on stderr)
      TILE_CUPTI=<path>|0: the CUPTI library a profile reads kernel times from;
