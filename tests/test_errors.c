@@ -203,6 +203,17 @@ ERR_KERNEL(dtype_mask_float, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t v = tl_load(tl_add(x, offs), .mask = keep); L_dtype_mask_float = __LINE__;
     tl_store(tl_add(out, offs), v);
 }
+/* Triton's clamp takes PropagateNan.NONE or ALL, nothing else (a ValueError) */
+ERR_KERNEL(clamp_propagate_nan, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t c = tl_clamp(tl_load(tl_add(x, offs)), -1.0, 1.0, .propagate_nan = 2); L_clamp_propagate_nan = __LINE__;
+    tl_store(tl_add(out, offs), c);
+}
+ERR_KERNEL(clamp_ptr, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t c = tl_clamp(tl_add(x, offs), 0, 8, .propagate_nan = 1); L_clamp_ptr = __LINE__;
+    tl_store(tl_add(out, offs), tl_load(c));
+}
 
 /* ---- tl_dot -------------------------------------------------------------------------- */
 ERR_KERNEL(dot_k_mismatch, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
@@ -947,6 +958,8 @@ static const tcase cases[] = {
     B(dtype_ptr_plus_ptr, DTYPE, "two pointers"),
     B(dtype_load_nonptr, DTYPE, "must be a pointer"),
     B(dtype_mask_float, DTYPE, "mask must be i1"),
+    B(clamp_propagate_nan, VALUE, "tl_clamp: .propagate_nan = 2"),
+    B(clamp_ptr, DTYPE, "tl_clamp: operand of type"),
     B(dtype_mask_int, DTYPE, "mask must be i1"),
     B(dtype_xor_sum_f64, DTYPE, ".dtype must be an integer"),
     B(block_zeros_huge, BLOCK, "limit"),

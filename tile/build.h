@@ -535,19 +535,18 @@ tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__bi
 tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
 /* with .propagate_nan: MIN_NAN / MAX_NAN where the operands are floats (an integer has no NaN:
    the plain op, as Triton's maximum ignores the option for integers) */
-static tl_t tile__minmax(const char *file, int line, int max, tl_t av, tl_t bv, tl_minmax_args o) {
-    const char *name = max ? "tl_maximum" : "tl_minimum";
+static tl_t tile__minmax(const char *file, int line, const char *name, int max, tl_t av, tl_t bv, tl_minmax_args o) {
     int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
     if (!a || !b || !tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
     tile__opcode code = max ? TILE__OP_MAX : TILE__OP_MIN;
     if (o.propagate_nan && tile__is_float(tile__common_dtype(a, b))) code = max ? TILE__OP_MAX_NAN : TILE__OP_MIN_NAN;
     return tile__binary(file, line, name, code, av, bv, TILE__A_NUM);
 }
-tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 0, a, b, o); }
-tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 1, a, b, o); }
+tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, "tl_minimum", 0, a, b, o); }
+tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, "tl_maximum", 1, a, b, o); }
 tl_t tl__minmax_stk(const char *file, int line, int max, tl_minmax_args o) {
     tl_t b = tile__pop(file, line), a = tile__pop(file, line);
-    return tile__minmax(file, line, max, a, b, o);
+    return tile__minmax(file, line, max ? "tl_maximum" : "tl_minimum", max, a, b, o);
 }
 tl_t tl_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_and", TILE__OP_AND, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
 tl_t tl_or_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_or", TILE__OP_OR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
@@ -685,8 +684,29 @@ tl_t tl_fma_at(const char *file, int line, tl_t av, tl_t bv, tl_t cv) {
                   tile__bcast(tile__cast(c, dt, file, line), &sh2, file, line)};
     return tile__mk(tile__emit1(TILE__OP_FMA, ops, 3, *tile__ty(ops[0]), file, line));
 }
+/* Triton's clamp is max then min: maxnum and minnum without .propagate_nan (a
+   NaN x gives lo), llvm.maximum and llvm.minimum with it (on sm_80 and later,
+   where a NaN bound wins too). Here MAX then MIN, or MAX_NAN then MIN_NAN: the
+   ops tl_maximum and tl_minimum make. Triton takes only PropagateNan.NONE and
+   ALL; 1 is ALL here too, as for tl_maximum. */
+static tl_t tile__clamp(const char *file, int line, tl_t xv, tl_t lov, tl_t hiv, tl_minmax_args o) {
+    int x = tile__use(file, line, "tl_clamp", xv), lo = tile__use(file, line, "tl_clamp", lov), hi = tile__use(file, line, "tl_clamp", hiv);
+    if (!x || !lo || !hi) return tile__poison;
+    if (o.propagate_nan != TL_PROPAGATE_NAN_NONE && o.propagate_nan != TL_PROPAGATE_NAN_ALL && o.propagate_nan != 1)
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_clamp: .propagate_nan = %d is not TL_PROPAGATE_NAN_NONE (0) or TL_PROPAGATE_NAN_ALL (or 1)",
+                          o.propagate_nan);
+    if (o.propagate_nan) o.propagate_nan = TL_PROPAGATE_NAN_ALL;
+    return tile__minmax(file, line, "tl_clamp", 0, tile__minmax(file, line, "tl_clamp", 1, xv, lov, o), hiv, o);
+}
 tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi) {
-    return tl_minimum_at(file, line, tl_maximum_at(file, line, x, lo), hi);
+    tl_minmax_args o;
+    memset(&o, 0, sizeof o);
+    return tile__clamp(file, line, x, lo, hi, o);
+}
+tl_t tl_clamp_opts_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi, tl_minmax_args o) { return tile__clamp(file, line, x, lo, hi, o); }
+tl_t tl__clamp_stk(const char *file, int line, tl_minmax_args o) {
+    tl_t hi = tile__pop(file, line), lo = tile__pop(file, line), x = tile__pop(file, line);
+    return tile__clamp(file, line, x, lo, hi, o);
 }
 
 static int tile__dtype_ok(const char *file, int line, const char *op, tl_dtype dt) {
