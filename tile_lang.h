@@ -959,11 +959,12 @@ tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
    .rhs_n_pack), e4m3 and e5m2 (TL_F8E4M3 / TL_F8E5M2 or their u8 bits),
    bf16 and fp16 (TL_BF16 / TL_F16 or their u16 bits). A scale is a u8 tile
    of e8m0 exponents, one per 32 values along K: [M, K/32] for lhs, [N, K/32]
-   for rhs, or TL_NO_SCALE. */
+   for rhs, or TL_NO_SCALE. Batched: lhs [B, M, K], rhs [B, K, N], scales
+   [B, M, K/32] and [B, N, K/32], acc and result [B, M, N]. */
 typedef enum tl_fmt { TL_FMT_E2M1 = 1, TL_FMT_E4M3, TL_FMT_E5M2, TL_FMT_BF16, TL_FMT_FP16 } tl_fmt;
 typedef struct tl_dot_scaled_args {
     int tl__none;
-    tl_t acc;            /* f32 [M, N], added to the product                         */
+    tl_t acc;            /* f32 [M, N] ([B, M, N]), added to the product             */
     int fast_math;       /* 1: a scale of 255 is not made NaN (Triton's fast_math)   */
     int lhs_m_pack;      /* 1: an e2m1 lhs is packed along M (Triton's lhs_k_pack=False) */
     int rhs_n_pack;      /* 1: an e2m1 rhs is packed along N (Triton's rhs_k_pack=False) */
