@@ -2199,7 +2199,8 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
    Triton does, its byte shifted into the exponent field (of bf16; for f16
    of f32, then rounded to f16), so that 0 is 0 (the OCP spec's 2^-127) and
    255 is inf, made NaN unless fast_math; it multiplies its group of 32
-   values along K in the compute dtype. Then one tl_dot, f32 accumulation. */
+   values along K in the compute dtype. Then one tl_dot, f32 accumulation
+   (one a batch for 3-D operands: tile__unbatch below). */
 static const char *const tile__fmt_names[] = {"?", "e2m1", "e4m3", "e5m2", "bf16", "fp16"};
 static const tl_dtype tile__fmt_dtype[] = {TL_VOID, TL_U8, TL_F8E4M3, TL_F8E5M2, TL_BF16, TL_F16};   /* as the dot reads it */
 
@@ -2267,11 +2268,11 @@ static tl_t tile__e8m0_factors(const char *file, int line, int s, int k_last, tl
     sh.dim[k_last ? r - 1 : r - 2] *= 32;
     return tl_reshape_at(file, line, f, sh);
 }
-/* Batched operands: tl_dot takes [M, K] and [K, N], so a batch of B is cut
-   into B of those, B dots made, and their results put back together. Each
-   cut halves the batch dim, moved last, with tl_split (even batches, odd
-   batches), and each join undoes one: the same ops as a program's own
-   split and join, for every back end. */
+/* Batched operands: tl_dot takes [M, K] and [K, N], so a batch of B (a
+   power of two, as every dim) is cut into B of those, B dots made, and
+   their results put back together. Each cut halves the batch dim, moved
+   last, with tl_split (even batches, odd batches), and each join undoes
+   one: the same ops as a program's own split and join, for every back end. */
 static void tile__unbatch_rec(const char *file, int line, tl_t t, int n, int base, int step, tl_t *out) {
     if (t.id <= 0) {
         for (int i = 0; i < n; i++) out[base + i * step] = tile__poison;
