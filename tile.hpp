@@ -435,7 +435,7 @@ TL__CXX_BINARY(logical_and, tl_logical_and_at)
 TL__CXX_BINARY(logical_or, tl_logical_or_at)
 #undef TL__CXX_UNARY
 #undef TL__CXX_BINARY
-/* tl::maximum(a, b, {.propagate_nan = 1}), tl::minimum: a NaN wins (Triton's propagate_nan=ALL), as tl_maximum(a, b, .propagate_nan = 1) */
+/* tl::maximum(a, b, {.propagate_nan = 1}), tl::minimum, tl::clamp: a NaN wins (Triton's propagate_nan=ALL), as tl_maximum(a, b, .propagate_nan = 1) */
 struct minmax_opts {
     int propagate_nan = 0;
 };
@@ -469,6 +469,23 @@ template <class A, class B, class C> auto fma(A &&a, B &&b, C &&c, TL__CXX_AT) {
 }
 template <class X, class L, class H> auto clamp(X &&x, L &&lo, H &&hi, TL__CXX_AT) {
     return detail::ter(TL__CXX_HERE, tl_clamp_at, std::forward<X>(x), std::forward<L>(lo), std::forward<H>(hi));
+}
+namespace detail {
+/* tl::clamp with options: tl_clamp_opts_at on the three operands */
+struct clamp_call {
+    minmax_opts o;
+    tl_t operator()(here h, const tl_t *v) const {
+        tl_minmax_args m = tl_minmax_args();
+        m.propagate_nan = o.propagate_nan;
+        return tl_clamp_opts_at(h.file, h.line, v[0], v[1], v[2], m);
+    }
+};
+} // namespace detail
+/* tl::clamp(x, lo, hi, {.propagate_nan = 1}): a NaN in x, lo or hi gives NaN, as tl_clamp(x, lo, hi, .propagate_nan = 1) */
+template <class X, class L, class H>
+    requires detail::operand<X> && detail::operand<L> && detail::operand<H>
+auto clamp(X &&x, L &&lo, H &&hi, minmax_opts o, TL__CXX_AT) {
+    return detail::make(TL__CXX_HERE, detail::clamp_call{o}, std::forward<X>(x), std::forward<L>(lo), std::forward<H>(hi));
 }
 /* Triton's swizzle2d: auto [new_i, new_j] = tl::swizzle2d(i, j, size_i, size_j, size_g), traced now */
 template <class I, class J, class SI, class SJ, class SG>

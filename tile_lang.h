@@ -629,9 +629,19 @@ tl_t tl_where_at(const char *file, int line, tl_t c, tl_t a, tl_t b);
 /* a * b + c, rounded once (floats) */
 #define tl_fma(a, b, c) TILE__TER(tl_fma_at, a, b, c)
 tl_t tl_fma_at(const char *file, int line, tl_t a, tl_t b, tl_t c);
-/* min(max(x, lo), hi) */
-#define tl_clamp(x, lo, hi) TILE__TER(tl_clamp_at, x, lo, hi)
+/* tl_clamp(x, lo, hi): min(max(x, lo), hi), a NaN losing each comparison as Triton's
+   clamp with PropagateNan.NONE (maxnum, then minnum: a NaN x gives lo, a NaN bound is
+   ignored). tl_clamp(x, lo, hi, .propagate_nan = TL_PROPAGATE_NAN_ALL) (or 1): a NaN in
+   x, lo or hi gives NaN, as Triton's lowering on sm_80 and later (PTX max.NaN, then
+   min.NaN); any other value is TILE_ERR_VALUE, as Triton's ValueError. Integers (which
+   Triton's clamp refuses) have no NaN: the option changes nothing for them. */
+#define tl_clamp(...) TILE__CAT(TILE__CLAMP_, TILE__ONE(TILE__DROP2(__VA_ARGS__)))(__VA_ARGS__)
+#define TILE__CLAMP_ONE(x, lo, hi) TILE__TER(tl_clamp_at, x, lo, hi)
+#define TILE__CLAMP_MANY(x, lo, hi, ...) \
+    (tl__push(TL__V(x)), tl__push(TL__V(lo)), tl__push(TL__V(hi)), tl__clamp_stk(TL__HERE, (tl_minmax_args){.tl__none = 0, __VA_ARGS__}))
 tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi);
+tl_t tl_clamp_opts_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi, tl_minmax_args o);
+tl_t tl__clamp_stk(const char *file, int line, tl_minmax_args o);
 /* value conversion (floats round to nearest even, float->int truncates) */
 #define tl_cast(x, dtype) tl_cast_at(TL__HERE, TL__V(x), (dtype))
 tl_t tl_cast_at(const char *file, int line, tl_t x, tl_dtype dtype);
@@ -949,11 +959,12 @@ tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
    .rhs_n_pack), e4m3 and e5m2 (TL_F8E4M3 / TL_F8E5M2 or their u8 bits),
    bf16 and fp16 (TL_BF16 / TL_F16 or their u16 bits). A scale is a u8 tile
    of e8m0 exponents, one per 32 values along K: [M, K/32] for lhs, [N, K/32]
-   for rhs, or TL_NO_SCALE. */
+   for rhs, or TL_NO_SCALE. Batched: lhs [B, M, K], rhs [B, K, N], scales
+   [B, M, K/32] and [B, N, K/32], acc and result [B, M, N]. */
 typedef enum tl_fmt { TL_FMT_E2M1 = 1, TL_FMT_E4M3, TL_FMT_E5M2, TL_FMT_BF16, TL_FMT_FP16 } tl_fmt;
 typedef struct tl_dot_scaled_args {
     int tl__none;
-    tl_t acc;            /* f32 [M, N], added to the product                         */
+    tl_t acc;            /* f32 [M, N] ([B, M, N]), added to the product             */
     int fast_math;       /* 1: a scale of 255 is not made NaN (Triton's fast_math)   */
     int lhs_m_pack;      /* 1: an e2m1 lhs is packed along M (Triton's lhs_k_pack=False) */
     int rhs_n_pack;      /* 1: an e2m1 rhs is packed along N (Triton's rhs_k_pack=False) */

@@ -3,7 +3,7 @@
    tl::associative_scan_n, the 4x random calls, tl::philox, tl::swizzle2d,
    tl::histogram, tl::broadcast, tl::print, tl::assume, the profile
    scopes, tl::dot_scaled, tl::map_elementwise, tl::inline_asm_elementwise of
-   two results; and tl::maximum / tl::max with .propagate_nan, tl::libdevice
+   two results; and tl::maximum / tl::max / tl::clamp with .propagate_nan, tl::libdevice
    of the rounding-mode and Bessel functions): the same kernels written with
    the C macros, compiled as C11 and linked into test_cxx, which compares
    each pair's IR (source locations
@@ -202,7 +202,7 @@ TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr
 
 /* NaNs that win (.propagate_nan), libdevice's rounding-mode and Bessel functions by name */
 TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
-            (tl_ptr_i32, ilib))
+            (tl_ptr_i32, ilib), (tl_ptr_f32, cl))
 {
     tl_t rows = tl_arange(0, R), cols = tl_arange(0, C);
     tl_t at = tl_add(tl_mul(tl_expand_dims(rows, 1), C), tl_expand_dims(cols, 0));
@@ -211,6 +211,7 @@ TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_
     tl_store(tl_add(mn, at), tl_minimum(v, w, .propagate_nan = TL_PROPAGATE_NAN_ALL));
     tl_store(tl_add(rmax, rows), tl_max(v, 1, .propagate_nan = 1));
     tl_store(tl_add(rmin, cols), tl_min(v, 0, .propagate_nan = 1));
+    tl_store(tl_add(cl, at), tl_clamp(v, w, 1.0, .propagate_nan = 1));
     tl_store(tl_add(lib, at), tl_add(tl_libdevice("fma_rz", v, w, 1.0), tl_libdevice("j0", w)));
     tl_store(tl_add(ilib, at), tl_libdevice("float2int_rd", w));
 }

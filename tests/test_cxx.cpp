@@ -11,7 +11,7 @@
    tl::swizzle2d, tl::broadcast, tl::histogram, tl::print, tl::assume, the
    profile scopes, tl::dot_scaled, tl::map_elementwise with a capture, a pack
    and several results, tl::inline_asm_elementwise of two results;
-   tl::maximum and tl::max with .propagate_nan, tl::libdevice's rounding-mode
+   tl::maximum, tl::max and tl::clamp with .propagate_nan, tl::libdevice's rounding-mode
    and Bessel functions): each kernel's IR against its C twin's (cxx_twins.c,
    compiled as C), its results against C references, and misuses at their
    lines. Random inputs, float64 references, outputs poisoned before each
@@ -261,10 +261,10 @@ TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i
 }
 
 /* NaNs that win: tl::maximum and tl::minimum of x and y with .propagate_nan, tl::max of each row and
-   tl::min of each column of x with it; and tl::libdevice's fma_rz of x, y, 1 plus j0 of y, and
-   float2int_rd of y */
+   tl::min of each column of x with it, tl::clamp of x to [y, 1] with it; and tl::libdevice's fma_rz
+   of x, y, 1 plus j0 of y, and float2int_rd of y */
 TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
-            (tl_ptr_i32, ilib))
+            (tl_ptr_i32, ilib), (tl_ptr_f32, cl))
 {
     tl::tensor rows = tl::arange(0, R), cols = tl::arange(0, C);
     tl::tensor at = rows(_, None) * C + cols(None, _);
@@ -273,6 +273,7 @@ TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_
     tl::store(mn + at, tl::minimum(v, w, {.propagate_nan = TL_PROPAGATE_NAN_ALL}));
     tl::store(rmax + rows, tl::max(v, 1, {.propagate_nan = 1}));
     tl::store(rmin + cols, tl::min(v, 0, {.propagate_nan = 1}));
+    tl::store(cl + at, tl::clamp(v, w, 1.0, {.propagate_nan = 1}));
     tl::store(lib + at, tl::libdevice("fma_rz", v, w, 1.0) + tl::libdevice("j0", w));
     tl::store(ilib + at, tl::libdevice("float2int_rd", w));
 }
@@ -812,7 +813,7 @@ static void test_map(void) {
 
 static void test_nan(void) {
     enum { N = R * C };
-    static float hx[N], hy[N], mx[N], mn[N], rmax[R], rmin[C], lib[N];
+    static float hx[N], hy[N], mx[N], mn[N], rmax[R], rmin[C], lib[N], cl[N];
     static int32_t ilib[N];
     for (int i = 0; i < N; i++) {
         hx[i] = tt_int(0, 9) == 0 ? NAN : (float)tt_normal();
@@ -821,9 +822,9 @@ static void test_nan(void) {
     for (int c = 0; c < C; c++) hx[3 * C + c] = (float)tt_normal();   /* a row without NaNs */
     for (int r = 0; r < R; r++) hx[r * C + 5] = (float)tt_normal();   /* a column without NaNs */
     hx[3 * C + 5] = 1.0f;
-    float *d[8];
-    size_t sz[8] = {sizeof hx, sizeof hy, sizeof mx, sizeof mn, sizeof rmax, sizeof rmin, sizeof lib, sizeof ilib};
-    for (int k = 0; k < 8; k++) {
+    float *d[9];
+    size_t sz[9] = {sizeof hx, sizeof hy, sizeof mx, sizeof mn, sizeof rmax, sizeof rmin, sizeof lib, sizeof ilib, sizeof cl};
+    for (int k = 0; k < 9; k++) {
         d[k] = (float *)tile_malloc(sz[k]);
         TT_CHECK(d[k] != nullptr, "tile_malloc");
         if (!d[k]) return;
@@ -832,15 +833,17 @@ static void test_nan(void) {
     tile_memcpy_htod(d[0], hx, sizeof hx), tile_memcpy_htod(d[1], hy, sizeof hy);
     tl::opts o({.grid = {1}});
     check_twin(TILE_KERNEL_OF(cx_nan), o, "grid 1");
-    tile_status st = cx_nan(o, d[0], d[1], d[2], d[3], d[4], d[5], d[6], (int32_t *)d[7]);
+    tile_status st = cx_nan(o, d[0], d[1], d[2], d[3], d[4], d[5], d[6], (int32_t *)d[7], d[8]);
     TT_CHECK(st == TILE_OK, "cx_nan: %s", tile_last_error());
     tile_memcpy_dtoh(mx, d[2], sizeof mx), tile_memcpy_dtoh(mn, d[3], sizeof mn), tile_memcpy_dtoh(rmax, d[4], sizeof rmax);
     tile_memcpy_dtoh(rmin, d[5], sizeof rmin), tile_memcpy_dtoh(lib, d[6], sizeof lib), tile_memcpy_dtoh(ilib, d[7], sizeof ilib);
+    tile_memcpy_dtoh(cl, d[8], sizeof cl);
     auto same = [](float got, double want) { return want != want ? got != got : got == (float)want; };
-    int bad_e = 0, bad_r = 0, bad_l = 0;
+    int bad_e = 0, bad_r = 0, bad_l = 0, bad_c = 0;
     for (int i = 0; i < N; i++) {
         double a = hx[i], b = hy[i], nan = a != a || b != b ? NAN : 0;
         bad_e += !same(mx[i], nan == nan ? (a > b ? a : b) : NAN) + !same(mn[i], nan == nan ? (a < b ? a : b) : NAN);
+        bad_c += !same(cl[i], nan == nan ? fmin(fmax(a, b), 1.0) : NAN);   /* b > 1: 1 */
         /* fma_rz in f32 plus J_0 (even: std::cyl_bessel_j takes x >= 0), within f32's and libdevice's errors */
         double want = b != b ? NAN : a * b + 1.0 + std::cyl_bessel_j(0.0, fabs(b));
         bad_l += want != want ? lib[i] == lib[i] : !(fabs(lib[i] - want) <= 1e-5 * (1 + fabs(want)));
@@ -858,8 +861,9 @@ static void test_nan(void) {
     }
     TT_CHECK(bad_e == 0, "tl::maximum / tl::minimum with .propagate_nan: %d of %d wrong", bad_e, 2 * N);
     TT_CHECK(bad_r == 0, "tl::max / tl::min with .propagate_nan: %d of %d wrong", bad_r, R + C);
+    TT_CHECK(bad_c == 0, "tl::clamp with .propagate_nan: %d of %d wrong", bad_c, N);
     TT_CHECK(bad_l == 0, "tl::libdevice(\"fma_rz\", ...) + tl::libdevice(\"j0\", ...), tl::libdevice(\"float2int_rd\", ...): %d of %d wrong", bad_l, 2 * N);
-    for (int k = 0; k < 8; k++) tile_free(d[k]);
+    for (int k = 0; k < 9; k++) tile_free(d[k]);
 }
 
 static void test_print(void) {

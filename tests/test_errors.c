@@ -40,6 +40,13 @@ static tl_t load2d(tl_t p, int rows, int cols) {
     tl_t c = tl_expand_dims(tl_arange(0, cols), 0);
     return tl_load(tl_add(p, tl_add(tl_mul(r, cols), c)));
 }
+/* a [n, rows, cols] tile: n [rows, cols] matrices one after another from p */
+static tl_t load3d(tl_t p, int n, int rows, int cols) {
+    tl_t b = tl_expand_dims(tl_expand_dims(tl_arange(0, n), 1), 2);
+    tl_t r = tl_expand_dims(tl_expand_dims(tl_arange(0, rows), 1), 0);
+    tl_t c = tl_expand_dims(tl_expand_dims(tl_arange(0, cols), 0), 0);
+    return tl_load(tl_add(p, tl_add(tl_mul(b, rows * cols), tl_add(tl_mul(r, cols), c))));
+}
 
 /* ---- shapes ---------------------------------------------------------------------- */
 ERR_KERNEL(shape_add, (tl_ptr_f32, x), (tl_ptr_f32, out), (tl_i32, n)) {
@@ -203,6 +210,17 @@ ERR_KERNEL(dtype_mask_float, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t v = tl_load(tl_add(x, offs), .mask = keep); L_dtype_mask_float = __LINE__;
     tl_store(tl_add(out, offs), v);
 }
+/* Triton's clamp takes PropagateNan.NONE or ALL, nothing else (a ValueError) */
+ERR_KERNEL(clamp_propagate_nan, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t c = tl_clamp(tl_load(tl_add(x, offs)), -1.0, 1.0, .propagate_nan = 2); L_clamp_propagate_nan = __LINE__;
+    tl_store(tl_add(out, offs), c);
+}
+ERR_KERNEL(clamp_ptr, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t c = tl_clamp(tl_add(x, offs), 0, 8, .propagate_nan = 1); L_clamp_ptr = __LINE__;
+    tl_store(tl_add(out, offs), tl_load(c));
+}
 
 /* ---- tl_dot -------------------------------------------------------------------------- */
 ERR_KERNEL(dot_k_mismatch, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
@@ -299,6 +317,28 @@ ERR_KERNEL(ds_rank, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
 ERR_KERNEL(ds_small, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
     tl_t r = tl_dot_scaled(load2d(a, 4, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 32, 32), TL_NO_SCALE, TL_FMT_E4M3, .lhs_m_pack = 1); L_ds_small = __LINE__;
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(r));
+}
+/* batched: both operands 3-D, one batch dim, the scales and the accumulator with it */
+ERR_KERNEL(ds_rank_mixed, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load3d(a, 2, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load2d(b, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_rank_mixed = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 2048)), tl_ravel(r));
+}
+ERR_KERNEL(ds_batch, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load3d(a, 2, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load3d(b, 4, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_batch = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 2048)), tl_ravel(r));
+}
+ERR_KERNEL(ds_batch_scale_rank, (tl_ptr_u8, a), (tl_ptr_u8, s), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load3d(a, 2, 32, 32), load2d(s, 32, 2), TL_FMT_E2M1, load3d(b, 2, 64, 32), TL_NO_SCALE, TL_FMT_E4M3); L_ds_batch_scale_rank = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 2048)), tl_ravel(r));
+}
+ERR_KERNEL(ds_batch_scale, (tl_ptr_u8, a), (tl_ptr_u8, s), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t r = tl_dot_scaled(load3d(a, 2, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load3d(b, 2, 64, 32), load3d(s, 4, 32, 2), TL_FMT_E4M3); L_ds_batch_scale = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 2048)), tl_ravel(r));
+}
+ERR_KERNEL(ds_batch_acc, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_zeros(TL_F32, 4, 32, 32);
+    acc = tl_dot_scaled(load3d(a, 2, 32, 32), TL_NO_SCALE, TL_FMT_E2M1, load3d(b, 2, 64, 32), TL_NO_SCALE, TL_FMT_E4M3, .acc = acc); L_ds_batch_acc = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 4096)), tl_ravel(acc));
 }
 
 /* ---- tensor descriptors ------------------------------------------------------------ */
@@ -947,6 +987,8 @@ static const tcase cases[] = {
     B(dtype_ptr_plus_ptr, DTYPE, "two pointers"),
     B(dtype_load_nonptr, DTYPE, "must be a pointer"),
     B(dtype_mask_float, DTYPE, "mask must be i1"),
+    B(clamp_propagate_nan, VALUE, "tl_clamp: .propagate_nan = 2"),
+    B(clamp_ptr, DTYPE, "tl_clamp: operand of type"),
     B(dtype_mask_int, DTYPE, "mask must be i1"),
     B(dtype_xor_sum_f64, DTYPE, ".dtype must be an integer"),
     B(block_zeros_huge, BLOCK, "limit"),
@@ -977,8 +1019,13 @@ static const tcase cases[] = {
     B(ds_out_dtype, DTYPE, "only f32"),
     B(ds_acc_dtype, DTYPE, "must be f32"),
     B(ds_acc_shape, SHAPE, "accumulator f32[32,64] must be [32,32]"),
-    B(ds_rank, SHAPE, "must be 2-D"),
+    B(ds_rank, SHAPE, "must both be 2-D"),
     B(ds_small, SHAPE, "M=8"),
+    B(ds_rank_mixed, SHAPE, "must both be 2-D"),
+    B(ds_batch, SHAPE, "batch dims 2 and 4"),
+    B(ds_batch_scale_rank, SHAPE, "lhs_scale u8[32,2] must be [2, 32, 2] ([B, M, K / 32])"),
+    B(ds_batch_scale, SHAPE, "rhs_scale u8[4,32,2] must be [2, 32, 2] ([B, N, K / 32])"),
+    B(ds_batch_acc, SHAPE, "accumulator f32[4,32,32] must be [2,32,32]"),
     B(lopt_twice, CONTROL, "have no TL_FOR yet"),
     B(lopt_if, CONTROL, "not a TL_FOR"),
     B(lopt_no_for, CONTROL, "no TL_FOR follows"),

@@ -79,7 +79,7 @@ static void show(char *buf, size_t n, tl_dtype t, val v) {
     X(ADD, 2) X(SUB, 2) X(MUL, 2) X(DIV, 2) X(FLOORDIV, 2) X(MOD, 2) X(CDIV, 2)        \
     X(MINIMUM, 2) X(MAXIMUM, 2) X(EQ, 2) X(NE, 2) X(LT, 2) X(LE, 2) X(GT, 2) X(GE, 2)  \
     X(AND, 2) X(OR, 2) X(XOR, 2) X(SHL, 2) X(SHR, 2) X(LAND, 2) X(LOR, 2)              \
-    X(NEG, 1) X(ABS, 1) X(NOT, 1) X(WHERE, 3) X(FMA, 3) X(CLAMP, 3)                    \
+    X(NEG, 1) X(ABS, 1) X(NOT, 1) X(WHERE, 3) X(FMA, 3) X(CLAMP, 3) X(CLAMP_NAN, 3)    \
     X(EXP, 1) X(EXP2, 1) X(LOG, 1) X(LOG2, 1) X(SQRT, 1) X(RSQRT, 1) X(SIN, 1)         \
     X(COS, 1) X(TANH, 1) X(SIGMOID, 1) X(ERF, 1) X(FLOOR, 1) X(CEIL, 1)
 enum {
@@ -127,6 +127,7 @@ static tl_t apply_op(int op, tl_t a, tl_t b, tl_t c) {
     case OP_WHERE: return tl_where(a, b, c);
     case OP_FMA: return tl_fma(a, b, c);
     case OP_CLAMP: return tl_clamp(a, b, c);
+    case OP_CLAMP_NAN: return tl_clamp(a, b, c, .propagate_nan = TL_PROPAGATE_NAN_ALL);
     case OP_EXP: return tl_exp(a);
     case OP_EXP2: return tl_exp2(a);
     case OP_LOG: return tl_log(a);
@@ -321,7 +322,7 @@ static val ref_lane(int op, tl_dtype t, tl_dtype rt, val a, val b, val c, int *u
         case OP_ABS: return sg && a.i < 0 ? wrap(t, 0 - a.u) : a;
         case OP_NOT: return wrap(t, ~a.u);
         case OP_WHERE: return a.u ? b : c;
-        case OP_CLAMP: {
+        case OP_CLAMP: case OP_CLAMP_NAN: {   /* an integer has no NaN: the option changes nothing */
             val m = icmp(OP_GT, sg, b, a) ? b : a;
             return icmp(OP_LT, sg, c, m) ? c : m;
         }
@@ -348,7 +349,10 @@ static val ref_lane(int op, tl_dtype t, tl_dtype rt, val a, val b, val c, int *u
     case OP_FMA:
         r.f = t == TL_F64 ? fma(x, y, z) : t == TL_F32 ? (double)fmaf((float)x, (float)y, (float)z) : rnd(t, fma_odd(x, y, z));
         break;
+    /* C's fmax and fmin are IEEE maxNum and minNum: a NaN loses (lo for a NaN x); with
+       propagate_nan a NaN anywhere gives NaN. lo > hi gives hi. */
     case OP_CLAMP: r.f = fmin(fmax(x, y), z); break;
+    case OP_CLAMP_NAN: r.f = x != x || y != y || z != z ? NAN : fmin(fmax(x, y), z); break;
     default:
         r.f = rnd(rt, ref_math(op, x));
         if (is_transcendental(op)) *ulps = rt == TL_F16 || rt == TL_BF16 ? 1 : 2;
@@ -421,10 +425,16 @@ static void gen_inputs(int op, tl_dtype t, int n, val *x, val *y, val *z) {
             y[k].f = gen_float(t);
             z[k].f = gen_float(t);
             if (op == OP_WHERE && tt_int(0, 1)) x[k].f = 0.0;
-            if (op == OP_FMA || op == OP_CLAMP) {
+            if (op == OP_FMA) {
                 x[k].f = rnd(t, tt_normal() * 4);
                 y[k].f = rnd(t, tt_normal() * 4);
                 z[k].f = rnd(t, tt_normal() * 4);
+            }
+            if (op == OP_CLAMP || op == OP_CLAMP_NAN) {
+                /* x a special one time in four, each bound one time in eight */
+                x[k].f = tt_int(0, 3) ? rnd(t, tt_normal() * 4) : gen_special(t);
+                y[k].f = tt_int(0, 7) ? rnd(t, tt_normal() * 4) : gen_special(t);
+                z[k].f = tt_int(0, 7) ? rnd(t, tt_normal() * 4) : gen_special(t);
             }
         } else {
             x[k] = gen_int(t);
@@ -436,9 +446,9 @@ static void gen_inputs(int op, tl_dtype t, int n, val *x, val *y, val *z) {
             }
             if (op == OP_WHERE && tt_int(0, 1)) x[k].u = 0;
         }
-        if (op == OP_CLAMP) {
-            /* lo <= hi */
-            int swap = dt_float(t) ? y[k].f > z[k].f : icmp(OP_GT, sg, y[k], z[k]);
+        if (op == OP_CLAMP || op == OP_CLAMP_NAN) {
+            /* lo <= hi but one time in eight */
+            int swap = tt_int(0, 7) && (dt_float(t) ? y[k].f > z[k].f : icmp(OP_GT, sg, y[k], z[k]));
             if (swap) {
                 val s = y[k];
                 y[k] = z[k];
@@ -450,7 +460,18 @@ static void gen_inputs(int op, tl_dtype t, int n, val *x, val *y, val *z) {
         /* the special operands of every function */
         double s[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0, 0.5};
         for (int k = 0; k < 8 && k < n; k++) x[k].f = s[k];
-    } else if (dt_float(t) && op != OP_FMA && op != OP_CLAMP) {
+    } else if (dt_float(t) && (op == OP_CLAMP || op == OP_CLAMP_NAN)) {
+        /* a NaN, an infinity or a zero in each place, bounds crossed */
+        double s[][3] = {{NAN, -1.0, 1.0},   {0.5, NAN, 1.0},       {0.5, -1.0, NAN},     {NAN, NAN, 1.0},       {NAN, -1.0, NAN},
+                         {NAN, NAN, NAN},    {3.0, NAN, NAN},       {INFINITY, -1.0, 1.0}, {-INFINITY, -1.0, 1.0}, {2.0, -INFINITY, INFINITY},
+                         {NAN, -INFINITY, INFINITY}, {-2.0, INFINITY, INFINITY}, {2.0, 3.0, 1.0}, {-0.0, 0.0, 1.0}, {0.0, -1.0, -0.0},
+                         {-5.0, 1.0, NAN}};
+        for (int k = 0; k < 16 && k < n; k++) {
+            x[k].f = s[k][0];
+            y[k].f = s[k][1];
+            z[k].f = s[k][2];
+        }
+    } else if (dt_float(t) && op != OP_FMA) {
         /* NaN loses in minimum/maximum, is unordered in comparisons */
         double s[][2] = {{NAN, 1.0}, {1.0, NAN}, {NAN, NAN}, {INFINITY, -INFINITY}, {-INFINITY, NAN},
                          {-0.0, 0.0}, {2.0, 0.0}, {0.0, 0.0}, {-3.0, 2.0}, {3.0, -2.0}};

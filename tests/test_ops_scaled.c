@@ -9,6 +9,9 @@
    32 to 256. Then the scales' extremes: 0, 1, 2, 126..128, 200, 253, 254,
    and 255 (NaN, or with fast_math inf), for bf16 and f16 compute, non-finite
    fp8 inputs, and bf16 operands beside fp16 ones that f16 cannot hold.
+   Batched (3-D) operands [B, M, K] x [B, K, N] with scales [B, M, K/32] and
+   [B, N, K/32] and an accumulator [B, M, N]: every format pair, the scales'
+   edges, non-finite inputs, each batch against its own reference.
    Last, README.md's MXFP4 x bf16 matmul: a K loop of dot_scaled over blocks
    that the tensor cores take (wgmma on sm_90a).
 
@@ -32,7 +35,7 @@
 #include "test_util.h"
 
 /* what the last build made of the result, read while the body ran */
-static int g_traced, g_rank, g_dims[2];
+static int g_traced, g_rank, g_dims[3];
 static tl_dtype g_dtype;
 /* elements compared, and how many of them NaN */
 static long g_checked, g_nan;
@@ -44,41 +47,51 @@ static tl_dtype fmt_dtype(int f) {
     static const tl_dtype dt[] = {TL_VOID, TL_U8, TL_F8E4M3, TL_F8E5M2, TL_BF16, TL_F16};
     return dt[f];
 }
-/* a [rows, cols] tile of p (bytes, or u16 for 16-bit formats), rows (lhs) or
-   columns (rhs) past `real` read as 0 */
-static tl_t load_operand(tl_t p, int fmt, int as_dtype, int rows, int cols, tl_t real, int mask_rows) {
+/* the offsets of a row-major [rows, cols] tile, or with nb a [nb, rows, cols]
+   one (nb matrices one after another), and `keep` made 3-D to match */
+static tl_t offsets(int nb, int rows, int cols, tl_t r, tl_t c, tl_t *keep) {
+    tl_t off = tl_add(tl_mul(r, cols), c);
+    if (!nb) return off;
+    *keep = tl_expand_dims(*keep, 0);
+    return tl_add(tl_mul(tl_expand_dims(tl_expand_dims(tl_arange(0, nb), 1), 2), rows * cols), tl_expand_dims(off, 0));
+}
+/* a [rows, cols] tile of p (bytes, or u16 for 16-bit formats), or [nb, rows,
+   cols]; rows (lhs) or columns (rhs) past `real` read as 0 */
+static tl_t load_operand(tl_t p, int fmt, int as_dtype, int nb, int rows, int cols, tl_t real, int mask_rows) {
     tl_t r = tl_expand_dims(tl_arange(0, rows), 1), c = tl_expand_dims(tl_arange(0, cols), 0);
     if (fmt_bytes(fmt) == 2) p = tl_ptr_cast(p, TL_U16);
-    tl_t v = tl_load(tl_add(p, tl_add(tl_mul(r, cols), c)), .mask = tl_lt(mask_rows ? r : c, real), .other = 0);
+    tl_t keep = tl_lt(mask_rows ? r : c, real), off = offsets(nb, rows, cols, r, c, &keep);
+    tl_t v = tl_load(tl_add(p, off), .mask = keep, .other = 0);
     if (as_dtype && fmt != TL_FMT_E2M1) v = tl_bitcast(v, fmt_dtype(fmt));
     return v;
 }
-static tl_t load_scale(tl_t p, int rows, int groups, tl_t real) {
+static tl_t load_scale(tl_t p, int nb, int rows, int groups, tl_t real) {
     tl_t r = tl_expand_dims(tl_arange(0, rows), 1), g = tl_expand_dims(tl_arange(0, groups), 0);
-    return tl_load(tl_add(p, tl_add(tl_mul(r, groups), g)), .mask = tl_lt(r, real), .other = 0);
+    tl_t keep = tl_lt(r, real), off = offsets(nb, rows, groups, r, g, &keep);
+    return tl_load(tl_add(p, off), .mask = keep, .other = 0);
 }
 TILE_KERNEL(dot_scaled_k, (tl_ptr_u8, a), (tl_ptr_u8, as), (tl_ptr_u8, b), (tl_ptr_u8, bs), (tl_ptr_f32, c0), (tl_ptr_f32, c),
             (tl_i32, a_rows), (tl_i32, b_cols), (tl_i32, m_real), (tl_i32, n_real))
 {
     int FA = TL_META(FA), FB = TL_META(FB), M = TL_META(M), N = TL_META(N), K = TL_META(K);
     int SA = TL_META(SA), SB = TL_META(SB), MP = TL_META(MP), NP = TL_META(NP), ACC = TL_META(ACC), FAST = TL_META(FAST);
+    int NB = TL_META(BATCH);   /* 0: 2-D operands; else [NB, M, K] x [NB, K, N] */
     /* the stored shapes: an e2m1 operand holds two values a byte along K, or along M / N */
     int ar = FA == TL_FMT_E2M1 && MP ? M / 2 : M, ac = FA == TL_FMT_E2M1 && !MP ? K / 2 : K;
     int br = FB == TL_FMT_E2M1 && !NP ? K / 2 : K, bc = FB == TL_FMT_E2M1 && NP ? N / 2 : N;
-    tl_t A = load_operand(a, FA, TL_META(RA), ar, ac, a_rows, 1);
-    tl_t sa = SA ? load_scale(as, M, K / 32, m_real) : TL_NO_SCALE;
-    tl_t B = load_operand(b, FB, TL_META(RB), br, bc, b_cols, 0);
-    tl_t sb = SB ? load_scale(bs, N, K / 32, n_real) : TL_NO_SCALE;
+    tl_t A = load_operand(a, FA, TL_META(RA), NB, ar, ac, a_rows, 1);
+    tl_t sa = SA ? load_scale(as, NB, M, K / 32, m_real) : TL_NO_SCALE;
+    tl_t B = load_operand(b, FB, TL_META(RB), NB, br, bc, b_cols, 0);
+    tl_t sb = SB ? load_scale(bs, NB, N, K / 32, n_real) : TL_NO_SCALE;
     tl_t rm = tl_expand_dims(tl_arange(0, M), 1), rn = tl_expand_dims(tl_arange(0, N), 0);
-    tl_t pc = tl_add(tl_mul(rm, N), rn), keep = tl_and(tl_lt(rm, m_real), tl_lt(rn, n_real));
+    tl_t keep = tl_and(tl_lt(rm, m_real), tl_lt(rn, n_real)), pc = offsets(NB, M, N, rm, rn, &keep);
     tl_t acc = TL_NO_SCALE, r;
     if (ACC) acc = tl_load(tl_add(c0, pc));
     if (!ACC && !FAST && !MP && !NP) r = tl_dot_scaled(A, sa, (tl_fmt)FA, B, sb, (tl_fmt)FB);
     else r = tl_dot_scaled(A, sa, (tl_fmt)FA, B, sb, (tl_fmt)FB, .acc = acc, .fast_math = FAST, .lhs_m_pack = MP, .rhs_n_pack = NP);
     g_traced = 1;
     g_rank = tl_rank(r);
-    g_dims[0] = g_rank == 2 ? tl_dim(r, 0) : 0;
-    g_dims[1] = g_rank == 2 ? tl_dim(r, 1) : 0;
+    for (int d = 0; d < 3; d++) g_dims[d] = d < g_rank ? tl_dim(r, d) : 0;
     g_dtype = tl_dtype_of(r);
     tl_store(tl_add(c, pc), r, .mask = keep);
 }
@@ -156,6 +169,7 @@ static double to_f16(double x) { return round_fmt(x, 11, -14, 65504.0); }
 typedef struct scase {
     int fa, fb, M, N, K, m_real, n_real;
     int sa, sb, mp, np, ra, rb, acc, fast;
+    int batch;   /* 0: 2-D; else 3-D operands with this batch dim */
 } scase;
 
 /* element (i, k) of the lhs, or (k, i) of the rhs, decoded */
@@ -245,32 +259,33 @@ static double dot_input(const uint8_t *p, const uint8_t *scales, int fmt, int pa
     return v;
 }
 static void run_case(const scase *sc, int mode, int nonfinite) {
-    const int M = sc->M, N = sc->N, K = sc->K, G = K / 32;
+    const int M = sc->M, N = sc->N, K = sc->K, G = K / 32, NB = sc->batch ? sc->batch : 1;
     int f16 = sc->fa == TL_FMT_FP16 || sc->fb == TL_FMT_FP16;
-    /* the stored shapes and the real rows of lhs / columns of rhs */
+    /* the stored shapes and the real rows of lhs / columns of rhs; with a batch, NB of each one after another */
     int e2a = sc->fa == TL_FMT_E2M1, e2b = sc->fb == TL_FMT_E2M1;
     int ar = e2a && sc->mp ? M / 2 : M, ac = e2a && !sc->mp ? K / 2 : K;
     int br = e2b && !sc->np ? K / 2 : K, bc = e2b && sc->np ? N / 2 : N;
     int a_rows = e2a && sc->mp ? (sc->m_real + 1) / 2 : sc->m_real, b_cols = e2b && sc->np ? (sc->n_real + 1) / 2 : sc->n_real;
-    size_t na = (size_t)ar * ac * fmt_bytes(sc->fa), nb = (size_t)br * bc * fmt_bytes(sc->fb);
-    uint8_t *a = (uint8_t *)tile_malloc(na), *b = (uint8_t *)tile_malloc(nb);
-    uint8_t *as = (uint8_t *)tile_malloc((size_t)M * G), *bs = (uint8_t *)tile_malloc((size_t)N * G);
-    float *c0 = (float *)tile_malloc((size_t)M * N * sizeof(float)), *c = (float *)tile_malloc((size_t)M * N * sizeof(float));
+    size_t na = (size_t)ar * ac * fmt_bytes(sc->fa), nb = (size_t)br * bc * fmt_bytes(sc->fb);   /* one matrix's bytes */
+    size_t nsa = (size_t)M * G, nsb = (size_t)N * G, nc = (size_t)M * N;
+    uint8_t *a = (uint8_t *)tile_malloc(NB * na), *b = (uint8_t *)tile_malloc(NB * nb);
+    uint8_t *as = (uint8_t *)tile_malloc(NB * nsa), *bs = (uint8_t *)tile_malloc(NB * nsb);
+    float *c0 = (float *)tile_malloc(NB * nc * sizeof(float)), *c = (float *)tile_malloc(NB * nc * sizeof(float));
     TT_CHECK(a && b && as && bs && c0 && c, "tile_malloc");
     if (!a || !b || !as || !bs || !c0 || !c) return;
     /* host copies, written to the device buffers (unified or not) */
-    uint8_t *ha = (uint8_t *)malloc(na), *hb = (uint8_t *)malloc(nb), *has = (uint8_t *)malloc((size_t)M * G), *hbs = (uint8_t *)malloc((size_t)N * G);
-    float *hc0 = (float *)malloc((size_t)M * N * sizeof(float)), *hc = (float *)malloc((size_t)M * N * sizeof(float));
+    uint8_t *ha = (uint8_t *)malloc(NB * na), *hb = (uint8_t *)malloc(NB * nb), *has = (uint8_t *)malloc(NB * nsa), *hbs = (uint8_t *)malloc(NB * nsb);
+    float *hc0 = (float *)malloc(NB * nc * sizeof(float)), *hc = (float *)malloc(NB * nc * sizeof(float));
     if (!ha || !hb || !has || !hbs || !hc0 || !hc) {
         TT_CHECK(0, "malloc");
         return;
     }
-    for (size_t i = 0; i < na / (size_t)fmt_bytes(sc->fa); i++) {
+    for (size_t i = 0; i < NB * na / (size_t)fmt_bytes(sc->fa); i++) {
         unsigned v = rand_code(sc->fa, f16, mode != MODE_TYPICAL);
         if (fmt_bytes(sc->fa) == 2) memcpy(ha + 2 * i, &(uint16_t){(uint16_t)v}, 2);
         else ha[i] = (uint8_t)v;
     }
-    for (size_t i = 0; i < nb / (size_t)fmt_bytes(sc->fb); i++) {
+    for (size_t i = 0; i < NB * nb / (size_t)fmt_bytes(sc->fb); i++) {
         unsigned v = rand_code(sc->fb, f16, mode != MODE_TYPICAL);
         if (fmt_bytes(sc->fb) == 2) memcpy(hb + 2 * i, &(uint16_t){(uint16_t)v}, 2);
         else hb[i] = (uint8_t)v;
@@ -278,77 +293,84 @@ static void run_case(const scase *sc, int mode, int nonfinite) {
     /* a few non-finite fp8 codes: e4m3's NaN, e5m2's inf and NaN */
     for (int n = 0; n < nonfinite; n++) {
         if (sc->fa == TL_FMT_E4M3 || sc->fa == TL_FMT_E5M2)
-            ha[tt_int(0, (long long)na - 1)] = sc->fa == TL_FMT_E4M3 ? 0x7f : (uint8_t)(tt_int(0, 1) ? 0x7c : 0xfe);
+            ha[tt_int(0, (long long)(NB * na) - 1)] = sc->fa == TL_FMT_E4M3 ? 0x7f : (uint8_t)(tt_int(0, 1) ? 0x7c : 0xfe);
         if (sc->fb == TL_FMT_E4M3 || sc->fb == TL_FMT_E5M2)
-            hb[tt_int(0, (long long)nb - 1)] = sc->fb == TL_FMT_E4M3 ? 0xff : (uint8_t)(tt_int(0, 1) ? 0xfc : 0x7d);
+            hb[tt_int(0, (long long)(NB * nb) - 1)] = sc->fb == TL_FMT_E4M3 ? 0xff : (uint8_t)(tt_int(0, 1) ? 0xfc : 0x7d);
     }
-    for (int i = 0; i < M * G; i++) has[i] = (uint8_t)rand_scale(mode, 0, f16);
-    for (int i = 0; i < N * G; i++) hbs[i] = (uint8_t)rand_scale(mode, 1, f16);
-    for (int i = 0; i < M * N; i++) hc0[i] = (float)tt_normal();
-    tile_memcpy_htod(a, ha, na), tile_memcpy_htod(b, hb, nb);
-    tile_memcpy_htod(as, has, (size_t)M * G), tile_memcpy_htod(bs, hbs, (size_t)N * G);
-    tile_memcpy_htod(c0, hc0, (size_t)M * N * sizeof(float));
-    tile_memset(c, 0xA5, (size_t)M * N * sizeof(float));
+    for (size_t i = 0; i < NB * nsa; i++) has[i] = (uint8_t)rand_scale(mode, 0, f16);
+    for (size_t i = 0; i < NB * nsb; i++) hbs[i] = (uint8_t)rand_scale(mode, 1, f16);
+    for (size_t i = 0; i < NB * nc; i++) hc0[i] = (float)tt_normal();
+    tile_memcpy_htod(a, ha, NB * na), tile_memcpy_htod(b, hb, NB * nb);
+    tile_memcpy_htod(as, has, NB * nsa), tile_memcpy_htod(bs, hbs, NB * nsb);
+    tile_memcpy_htod(c0, hc0, NB * nc * sizeof(float));
+    tile_memset(c, 0xA5, NB * nc * sizeof(float));
 
-    char what[200];
-    snprintf(what, sizeof what, "tl_dot_scaled %s%s%s x %s%s%s %dx%dx%d (real %dx%d)%s%s%s%s", fname[sc->fa], sc->sa ? "*scale" : "",
+    char what[220], batch[24] = "";
+    if (sc->batch) snprintf(batch, sizeof batch, " batch %d", sc->batch);
+    snprintf(what, sizeof what, "tl_dot_scaled %s%s%s x %s%s%s%s %dx%dx%d (real %dx%d)%s%s%s%s", fname[sc->fa], sc->sa ? "*scale" : "",
              sc->fa == TL_FMT_E2M1 ? (sc->mp ? " packed along M" : "") : sc->ra ? " (dtype)" : " (bits)", fname[sc->fb], sc->sb ? "*scale" : "",
-             sc->fb == TL_FMT_E2M1 ? (sc->np ? " packed along N" : "") : sc->rb ? " (dtype)" : " (bits)", M, N, K, sc->m_real, sc->n_real,
+             sc->fb == TL_FMT_E2M1 ? (sc->np ? " packed along N" : "") : sc->rb ? " (dtype)" : " (bits)", batch, M, N, K, sc->m_real, sc->n_real,
              sc->acc ? " +acc" : "", sc->fast ? " fast_math" : "", mode == MODE_TYPICAL ? "" : mode == MODE_EXTREME_A ? " lhs scale edges" : " rhs scale edges",
              nonfinite ? " non-finite inputs" : "");
     tile_launch o;
     memset(&o, 0, sizeof o);
     o.file = __FILE__;
     o.line = __LINE__;
-    tile_meta m[] = {{"FA", sc->fa}, {"FB", sc->fb}, {"M", M},        {"N", N},        {"K", K},          {"SA", sc->sa},   {"SB", sc->sb},
-                     {"MP", sc->mp}, {"NP", sc->np}, {"RA", sc->ra}, {"RB", sc->rb}, {"ACC", sc->acc}, {"FAST", sc->fast}};
+    tile_meta m[] = {{"FA", sc->fa}, {"FB", sc->fb}, {"M", M},        {"N", N},          {"K", K},           {"SA", sc->sa},        {"SB", sc->sb},
+                     {"MP", sc->mp}, {"NP", sc->np}, {"RA", sc->ra}, {"RB", sc->rb}, {"ACC", sc->acc}, {"FAST", sc->fast}, {"BATCH", sc->batch}};
     memcpy(o.meta, m, sizeof m);
     tile_arg args[10] = {{.p = a}, {.p = as}, {.p = b}, {.p = bs}, {.p = c0}, {.p = c}, {.i = a_rows}, {.i = b_cols}, {.i = sc->m_real}, {.i = sc->n_real}};
     g_traced = 0;
     tile_status st = tile_launch_kernel(TILE_KERNEL_OF(dot_scaled_k), &o, args);
     TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
-    TT_CHECK(g_traced && g_dtype == TL_F32 && g_rank == 2 && g_dims[0] == M && g_dims[1] == N, "%s: result %s rank %d [%d, %d], want f32[%d, %d]",
-             what, tile_dtype_name(g_dtype), g_rank, g_dims[0], g_dims[1], M, N);
-    tile_memcpy_dtoh(hc, c, (size_t)M * N * sizeof(float));
+    int want_rank = sc->batch ? 3 : 2, want_dims[3] = {sc->batch ? sc->batch : M, sc->batch ? M : N, sc->batch ? N : 0};
+    TT_CHECK(g_traced && g_dtype == TL_F32 && g_rank == want_rank && !memcmp(g_dims, want_dims, sizeof want_dims),
+             "%s: result %s rank %d [%d, %d, %d], want f32 rank %d [%d, %d, %d]", what, tile_dtype_name(g_dtype), g_rank, g_dims[0], g_dims[1], g_dims[2],
+             want_rank, want_dims[0], want_dims[1], want_dims[2]);
+    tile_memcpy_dtoh(hc, c, NB * nc * sizeof(float));
 
-    /* the operands as the dot takes them: in the compute dtype, scaled, rounded */
+    /* the operands as the dot takes them: in the compute dtype, scaled, rounded; a batch at a time */
     double *x = (double *)malloc(sizeof(double) * (size_t)M * K), *y = (double *)malloc(sizeof(double) * (size_t)K * N);
     if (!x || !y) {
         TT_CHECK(0, "malloc");
         return;
     }
-    for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++) x[(size_t)i * K + k] = dot_input(ha, has, sc->fa, sc->mp, 1, sc->sa, i, sc->m_real, k, N, K, G, f16, sc->fast);
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++) y[(size_t)k * N + j] = dot_input(hb, hbs, sc->fb, sc->np, 0, sc->sb, j, sc->n_real, k, N, K, G, f16, sc->fast);
     int bad = 0, nan_seen = 0, untouched = 1;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            float got = hc[i * N + j];
-            if (i >= sc->m_real || j >= sc->n_real) {
-                uint32_t u;
-                memcpy(&u, &got, 4);
-                untouched &= u == 0xA5A5A5A5u;
-                continue;
+    for (int t = 0; t < NB; t++) {
+        const uint8_t *ta = ha + t * na, *tb = hb + t * nb, *tas = has + t * nsa, *tbs = hbs + t * nsb;
+        const float *tc0 = hc0 + t * nc, *tc = hc + t * nc;
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) x[(size_t)i * K + k] = dot_input(ta, tas, sc->fa, sc->mp, 1, sc->sa, i, sc->m_real, k, N, K, G, f16, sc->fast);
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++) y[(size_t)k * N + j] = dot_input(tb, tbs, sc->fb, sc->np, 0, sc->sb, j, sc->n_real, k, N, K, G, f16, sc->fast);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float got = tc[i * N + j];
+                if (i >= sc->m_real || j >= sc->n_real) {
+                    uint32_t u;
+                    memcpy(&u, &got, 4);
+                    untouched &= u == 0xA5A5A5A5u;
+                    continue;
+                }
+                double ref = sc->acc ? tc0[i * N + j] : 0.0, mag = fabs(ref);
+                for (int k = 0; k < K; k++) {
+                    double p = x[(size_t)i * K + k] * y[(size_t)k * N + j];
+                    ref += p;
+                    mag += fabs(p);
+                }
+                nan_seen += ref != ref;
+                double tol = (K + 2) * ldexp(mag, -23) + K * ldexp(1.0, -126);
+                int ok = ref != ref ? got != got : isinf(ref) ? (double)got == ref : fabs((double)got - ref) <= tol;
+                if (!ok && bad++ < 3) printf("  %s at (%d, %d, %d): got %.9g, want %.9g (tol %.3g)\n", what, t, i, j, (double)got, ref, tol);
             }
-            double ref = sc->acc ? hc0[i * N + j] : 0.0, mag = fabs(ref);
-            for (int k = 0; k < K; k++) {
-                double p = x[(size_t)i * K + k] * y[(size_t)k * N + j];
-                ref += p;
-                mag += fabs(p);
-            }
-            nan_seen += ref != ref;
-            double tol = (K + 2) * ldexp(mag, -23) + K * ldexp(1.0, -126);
-            int ok = ref != ref ? got != got : isinf(ref) ? (double)got == ref : fabs((double)got - ref) <= tol;
-            if (!ok && bad++ < 3) printf("  %s at (%d, %d): got %.9g, want %.9g (tol %.3g)\n", what, i, j, (double)got, ref, tol);
-        }
-    TT_CHECK(bad == 0, "%s: %d of %d elements out of tolerance", what, bad, sc->m_real * sc->n_real);
+    }
+    TT_CHECK(bad == 0, "%s: %d of %d elements out of tolerance", what, bad, NB * sc->m_real * sc->n_real);
     TT_CHECK(untouched, "%s: an element outside the masked store was written", what);
     free(x), free(y);
     free(ha), free(hb), free(has), free(hbs), free(hc0), free(hc);
     tile_free(a), tile_free(b), tile_free(as), tile_free(bs), tile_free(c0), tile_free(c);
     tile_kernel_release(TILE_KERNEL_OF(dot_scaled_k));   /* the next case builds afresh (and records its result) */
-    g_checked += sc->m_real * sc->n_real, g_nan += nan_seen;
+    g_checked += NB * sc->m_real * sc->n_real, g_nan += nan_seen;
 }
 
 /* README.md's mxfp4_matmul at M x N x K in blocks of BM x BN x BK */
@@ -418,6 +440,19 @@ static scase random_case(int fa, int fb, int sa, int sb) {
     return s;
 }
 
+/* s with a batch of nb, its K (then M and N) halved while a batch of operands holds more values
+   than the largest 2-D case's (64 x 256): the GPU's code unrolls every matrix of the batch */
+static scase batched(scase s, int nb) {
+    s.batch = nb;
+    while (nb * s.K * (s.M > s.N ? s.M : s.N) > 64 * 256) {
+        if (s.K > 32) s.K /= 2;
+        else if (s.M >= s.N) s.M /= 2;
+        else s.N /= 2;
+    }
+    s.m_real = s.m_real > s.M ? s.M : s.m_real, s.n_real = s.n_real > s.N ? s.N : s.n_real;
+    return s;
+}
+
 int main(void) {
     tt_seed();
     /* every format pair, with no scale, either and both */
@@ -443,10 +478,27 @@ int main(void) {
         scase s = random_case(nf[p][0], nf[p][1], (int)tt_int(0, 1), (int)tt_int(0, 1));
         run_case(&s, MODE_TYPICAL, 2);
     }
+    /* batched (3-D) operands, a batch of 1, 2 or 4: every format pair with a scale on either side or
+       none, then the scales' edges and non-finite inputs */
+    for (int fa = TL_FMT_E2M1; fa <= TL_FMT_FP16; fa++)
+        for (int fb = TL_FMT_E2M1; fb <= TL_FMT_FP16; fb++) {
+            scase s = batched(random_case(fa, fb, (int)tt_int(0, 1), (int)tt_int(0, 1)), 1 << tt_int(0, 2));
+            run_case(&s, MODE_TYPICAL, 0);
+        }
+    for (int p = 0; p < 6; p++) {
+        scase s = batched(random_case(pairs[p][0], pairs[p][1], 1, 1), 2 << tt_int(0, 1));
+        s.fast = p & 1;
+        run_case(&s, p & 2 ? MODE_EXTREME_B : MODE_EXTREME_A, 0);
+    }
+    scase nb = batched(random_case(TL_FMT_E5M2, TL_FMT_E4M3, 1, 0), 4);
+    run_case(&nb, MODE_TYPICAL, 3);
     /* the largest tiles, scaled both sides, through the accumulator */
     scase big = random_case(TL_FMT_E2M1, TL_FMT_E4M3, 1, 1);
     big.M = 64, big.N = 64, big.K = 256, big.m_real = 61, big.n_real = 37, big.acc = 1;
     run_case(&big, MODE_TYPICAL, 0);
+    scase bigb = big;
+    bigb.batch = 4, bigb.M = 32, bigb.N = 64, bigb.K = 128, bigb.m_real = 32, bigb.n_real = 53, bigb.mp = 1, bigb.np = 0;
+    run_case(&bigb, MODE_TYPICAL, 0);
     /* README.md's kernel: a K loop, blocks the tensor cores take (wgmma on sm_90a at 64 x 64 x 64) */
     run_matmul(128, 128, 256, 64, 64, 64);
     run_matmul(64, 128, 256, 32, 64, 128);

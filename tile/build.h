@@ -535,19 +535,18 @@ tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__bi
 tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
 /* with .propagate_nan: MIN_NAN / MAX_NAN where the operands are floats (an integer has no NaN:
    the plain op, as Triton's maximum ignores the option for integers) */
-static tl_t tile__minmax(const char *file, int line, int max, tl_t av, tl_t bv, tl_minmax_args o) {
-    const char *name = max ? "tl_maximum" : "tl_minimum";
+static tl_t tile__minmax(const char *file, int line, const char *name, int max, tl_t av, tl_t bv, tl_minmax_args o) {
     int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
     if (!a || !b || !tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
     tile__opcode code = max ? TILE__OP_MAX : TILE__OP_MIN;
     if (o.propagate_nan && tile__is_float(tile__common_dtype(a, b))) code = max ? TILE__OP_MAX_NAN : TILE__OP_MIN_NAN;
     return tile__binary(file, line, name, code, av, bv, TILE__A_NUM);
 }
-tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 0, a, b, o); }
-tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, 1, a, b, o); }
+tl_t tl_minimum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, "tl_minimum", 0, a, b, o); }
+tl_t tl_maximum_opts_at(const char *file, int line, tl_t a, tl_t b, tl_minmax_args o) { return tile__minmax(file, line, "tl_maximum", 1, a, b, o); }
 tl_t tl__minmax_stk(const char *file, int line, int max, tl_minmax_args o) {
     tl_t b = tile__pop(file, line), a = tile__pop(file, line);
-    return tile__minmax(file, line, max, a, b, o);
+    return tile__minmax(file, line, max ? "tl_maximum" : "tl_minimum", max, a, b, o);
 }
 tl_t tl_and_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_and", TILE__OP_AND, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
 tl_t tl_or_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_or", TILE__OP_OR, a, b, TILE__A_INT | TILE__A_BOOL_OK); }
@@ -685,8 +684,29 @@ tl_t tl_fma_at(const char *file, int line, tl_t av, tl_t bv, tl_t cv) {
                   tile__bcast(tile__cast(c, dt, file, line), &sh2, file, line)};
     return tile__mk(tile__emit1(TILE__OP_FMA, ops, 3, *tile__ty(ops[0]), file, line));
 }
+/* Triton's clamp is max then min: maxnum and minnum without .propagate_nan (a
+   NaN x gives lo), llvm.maximum and llvm.minimum with it (on sm_80 and later,
+   where a NaN bound wins too). Here MAX then MIN, or MAX_NAN then MIN_NAN: the
+   ops tl_maximum and tl_minimum make. Triton takes only PropagateNan.NONE and
+   ALL; 1 is ALL here too, as for tl_maximum. */
+static tl_t tile__clamp(const char *file, int line, tl_t xv, tl_t lov, tl_t hiv, tl_minmax_args o) {
+    int x = tile__use(file, line, "tl_clamp", xv), lo = tile__use(file, line, "tl_clamp", lov), hi = tile__use(file, line, "tl_clamp", hiv);
+    if (!x || !lo || !hi) return tile__poison;
+    if (o.propagate_nan != TL_PROPAGATE_NAN_NONE && o.propagate_nan != TL_PROPAGATE_NAN_ALL && o.propagate_nan != 1)
+        return tile__berr(TILE_ERR_VALUE, file, line, "tl_clamp: .propagate_nan = %d is not TL_PROPAGATE_NAN_NONE (0) or TL_PROPAGATE_NAN_ALL (or 1)",
+                          o.propagate_nan);
+    if (o.propagate_nan) o.propagate_nan = TL_PROPAGATE_NAN_ALL;
+    return tile__minmax(file, line, "tl_clamp", 0, tile__minmax(file, line, "tl_clamp", 1, xv, lov, o), hiv, o);
+}
 tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi) {
-    return tl_minimum_at(file, line, tl_maximum_at(file, line, x, lo), hi);
+    tl_minmax_args o;
+    memset(&o, 0, sizeof o);
+    return tile__clamp(file, line, x, lo, hi, o);
+}
+tl_t tl_clamp_opts_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi, tl_minmax_args o) { return tile__clamp(file, line, x, lo, hi, o); }
+tl_t tl__clamp_stk(const char *file, int line, tl_minmax_args o) {
+    tl_t hi = tile__pop(file, line), lo = tile__pop(file, line), x = tile__pop(file, line);
+    return tile__clamp(file, line, x, lo, hi, o);
 }
 
 static int tile__dtype_ok(const char *file, int line, const char *op, tl_dtype dt) {
@@ -2179,24 +2199,38 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
    Triton does, its byte shifted into the exponent field (of bf16; for f16
    of f32, then rounded to f16), so that 0 is 0 (the OCP spec's 2^-127) and
    255 is inf, made NaN unless fast_math; it multiplies its group of 32
-   values along K in the compute dtype. Then one tl_dot, f32 accumulation. */
+   values along K in the compute dtype. Then one tl_dot, f32 accumulation
+   (one a batch for 3-D operands: tile__unbatch below). */
 static const char *const tile__fmt_names[] = {"?", "e2m1", "e4m3", "e5m2", "bf16", "fp16"};
 static const tl_dtype tile__fmt_dtype[] = {TL_VOID, TL_U8, TL_F8E4M3, TL_F8E5M2, TL_BF16, TL_F16};   /* as the dot reads it */
 
-/* e2m1 values from the u8 tile p, two a byte along `axis`, the low nibble
+/* the order that swaps the last two dims of a tile of this rank */
+static tl_shape tile__swap_last2(int rank) {
+    tl_shape o;
+    memset(&o, 0, sizeof o);
+    o.rank = rank;
+    for (int d = 0; d < rank; d++) o.dim[d] = d;
+    o.dim[rank - 2] = rank - 1, o.dim[rank - 1] = rank - 2;
+    return o;
+}
+/* e2m1 values from the u8 tile p ([.., R, C], a batch dim or none first),
+   two a byte along its last dim (cols) or along R (!cols), the low nibble
    first, as bits of the 16-bit float ct: the sign to bit 15, the magnitude
    em (3 bits) to 0 (em 0), 0.5 (em 1, the subnormal) or 2^(e-1) (1 + m/2)
    for em = e:m >= 2 (em shifted under the exponent field, plus the bits of
    0.5, whose exponent is the bias less one) */
-static tl_t tile__e2m1_upcast(const char *file, int line, int p, int axis, tl_dtype ct) {
-    int rows = tile__ty(p)->shape[0], cols = tile__ty(p)->shape[1];
+static tl_t tile__e2m1_upcast(const char *file, int line, int p, int cols, tl_dtype ct) {
+    tl_shape sh = tile__shape_of(tile__ty(p));
+    int r = sh.rank;
     tl_t pv = tile__mk(p), n;
     tl_t lo = tl_and_at(file, line, pv, tl__cint(15)), hi = tl_shr_at(file, line, pv, tl__cint(4));
-    if (axis == 1) {
+    if (cols) {
         n = tl_interleave_at(file, line, lo, hi);
     } else {
-        n = tl_permute_at(file, line, tl_join_at(file, line, lo, hi), tl__shape(3, 0, 2, 1));
-        n = tl_reshape_at(file, line, n, tl__shape(2, 2 * rows, cols));
+        tl_t j = tl_join_at(file, line, lo, hi);   /* [.., R, C, 2] */
+        n = j.id > 0 ? tl_permute_at(file, line, j, tile__swap_last2(r + 1)) : j;
+        sh.dim[r - 2] *= 2;
+        n = tl_reshape_at(file, line, n, sh);
     }
     tl_t x = tl_cast_at(file, line, n, TL_U16);
     tl_t em = tl_and_at(file, line, x, tl__cint(7));
@@ -2206,10 +2240,11 @@ static tl_t tile__e2m1_upcast(const char *file, int line, int p, int axis, tl_dt
     tl_t sign = tl_shl_at(file, line, tl_and_at(file, line, x, tl__cint(8)), tl__cint(12));
     return tl_bitcast_at(file, line, tl_or_at(file, line, sign, mag), ct);
 }
-/* the factors of the u8 scale s [R, K/32] in ct, each repeated over its 32
-   values along K: [R, K] for the lhs (kaxis 1), [K, R] for the rhs (0) */
-static tl_t tile__e8m0_factors(const char *file, int line, int s, int kaxis, tl_dtype ct, int fast_math) {
-    int rows = tile__ty(s)->shape[0], groups = tile__ty(s)->shape[1];
+/* the factors of the u8 scale s [.., R, K/32] in ct, each repeated over its
+   32 values along K: [.., R, K] for the lhs (k_last), [.., K, R] for the rhs */
+static tl_t tile__e8m0_factors(const char *file, int line, int s, int k_last, tl_dtype ct, int fast_math) {
+    tl_shape sh = tile__shape_of(tile__ty(s));
+    int r = sh.rank;
     tl_t sv = tile__mk(s), f;
     if (ct == TL_BF16) {
         f = tl_bitcast_at(file, line, tl_shl_at(file, line, tl_cast_at(file, line, sv, TL_U16), tl__cint(7)), TL_BF16);
@@ -2218,15 +2253,67 @@ static tl_t tile__e8m0_factors(const char *file, int line, int s, int kaxis, tl_
         f = tl_cast_at(file, line, f, TL_F16);
     }
     if (!fast_math) f = tl_where_at(file, line, tl_eq_at(file, line, sv, tl__cint(255)), tl__cflt(NAN), f);
-    if (kaxis == 1) {
-        f = tl_broadcast_to_at(file, line, tl_expand_dims_at(file, line, f, 2), tl__shape(3, rows, groups, 32));
-        return tl_reshape_at(file, line, f, tl__shape(2, rows, groups * 32));
+    if (!k_last) {   /* [.., K/32, R]: the groups before the rows */
+        f = tl_permute_at(file, line, f, tile__swap_last2(r));
+        int t = sh.dim[r - 2];
+        sh.dim[r - 2] = sh.dim[r - 1], sh.dim[r - 1] = t;
     }
-    f = tl_broadcast_to_at(file, line, tl_expand_dims_at(file, line, tl_trans_at(file, line, f), 1), tl__shape(3, groups, 32, rows));
-    return tl_reshape_at(file, line, f, tl__shape(2, groups * 32, rows));
+    /* [.., A, B] to [.., A, 32, B] (k_last: [.., A, B, 32]), then the 32 folded into its neighbour */
+    int at = k_last ? r : r - 1;
+    tl_shape b = sh;
+    b.rank = r + 1;
+    for (int d = r; d > at; d--) b.dim[d] = b.dim[d - 1];
+    b.dim[at] = 32;
+    f = tl_broadcast_to_at(file, line, tl_expand_dims_at(file, line, f, at), b);
+    sh.dim[k_last ? r - 1 : r - 2] *= 32;
+    return tl_reshape_at(file, line, f, sh);
 }
-/* lhs [M, K] @ rhs [K, N] (+ acc) in f32; the dims of an e2m1 operand
-   count bytes, half its values along the packed dim */
+/* Batched operands: tl_dot takes [M, K] and [K, N], so a batch of B (a
+   power of two, as every dim) is cut into B of those, B dots made, and
+   their results put back together. Each cut halves the batch dim, moved
+   last, with tl_split (even batches, odd batches), and each join undoes
+   one: the same ops as a program's own split and join, for every back end. */
+static void tile__unbatch_rec(const char *file, int line, tl_t t, int n, int base, int step, tl_t *out) {
+    if (t.id <= 0) {
+        for (int i = 0; i < n; i++) out[base + i * step] = tile__poison;
+        return;
+    }
+    tl_shape sh = tile__shape_of(tile__ty(t.id));   /* [R, C, n] */
+    if (n == 1) {
+        sh.rank = 2;
+        out[base] = tl_reshape_at(file, line, t, sh);
+        return;
+    }
+    sh.rank = 4, sh.dim[2] = n / 2, sh.dim[3] = 2;
+    tl_t e, o;
+    tl_split_at(file, line, tl_reshape_at(file, line, t, sh), &e, &o);
+    tile__unbatch_rec(file, line, e, n / 2, base, 2 * step, out);
+    tile__unbatch_rec(file, line, o, n / 2, base + step, 2 * step, out);
+}
+/* x [B, R, C] as B tiles [R, C]: out[b] is batch b */
+static void tile__unbatch(const char *file, int line, tl_t x, int batch, tl_t *out) {
+    tl_t t = tl_permute_at(file, line, x, tl__shape(3, 1, 2, 0));
+    tile__unbatch_rec(file, line, t, batch, 0, 1, out);
+}
+/* the tiles y[base + i * step] (i < n), each [R, C], as one [R, C, n] */
+static tl_t tile__rebatch_rec(const char *file, int line, const tl_t *y, int n, int base, int step) {
+    if (n == 1) return tl_expand_dims_at(file, line, y[base], 2);
+    tl_t e = tile__rebatch_rec(file, line, y, n / 2, base, 2 * step), o = tile__rebatch_rec(file, line, y, n / 2, base + step, 2 * step);
+    tl_t j = tl_join_at(file, line, e, o);   /* [R, C, n/2, 2]: batch 2i + s */
+    if (j.id <= 0) return tile__poison;
+    tl_shape sh = tile__shape_of(tile__ty(j.id));
+    sh.rank = 3, sh.dim[2] = n;
+    return tl_reshape_at(file, line, j, sh);
+}
+/* B tiles [R, C] as one [B, R, C] */
+static tl_t tile__rebatch(const char *file, int line, const tl_t *y, int batch) {
+    tl_t t = tile__rebatch_rec(file, line, y, batch, 0, 1);
+    return t.id > 0 ? tl_permute_at(file, line, t, tl__shape(3, 2, 0, 1)) : t;
+}
+
+/* lhs [M, K] @ rhs [K, N] (+ acc) in f32, or [B, M, K] @ [B, K, N] a batch
+   at a time; the dims of an e2m1 operand count bytes, half its values along
+   the packed dim */
 tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_fmt lhs_format, tl_t rhs, tl_t rhs_scale, tl_fmt rhs_format,
                       tl_dot_scaled_args o) {
     static const char *const side[2] = {"lhs", "rhs"};
@@ -2251,13 +2338,23 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
     if (o.out_dtype != TL_VOID && o.out_dtype != TL_F32)
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: out_dtype %s: only f32 is supported, as in Triton",
                           tile_dtype_name(o.out_dtype));
-    /* each operand: 2-D, its format's dtype or that dtype's bits; only e2m1 packs along M or N */
+    /* both operands 2-D, or both 3-D with one batch dim first (Triton's rule) */
+    int rank = tile__ty(id[0])->rank, batch = 0;
+    if ((rank != 2 && rank != 3) || tile__ty(id[2])->rank != rank)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: lhs %s and rhs %s must both be 2-D ([M, K] and [K, N]) or both 3-D ([B, M, K] and [B, K, N])",
+                          tile__tys(id[0], s1), tile__tys(id[2], s2));
+    if (rank == 3) {
+        batch = tile__ty(id[0])->shape[0];
+        if (tile__ty(id[2])->shape[0] != batch)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: lhs %s and rhs %s have batch dims %d and %d", tile__tys(id[0], s1),
+                              tile__tys(id[2], s2), batch, tile__ty(id[2])->shape[0]);
+    }
+    int r0 = rank - 2;   /* the first of the matrix dims */
+    /* each operand: its format's dtype or that dtype's bits; only e2m1 packs along M or N */
     int rows[2], cols[2], packed_mn[2] = {o.lhs_m_pack != 0, o.rhs_n_pack != 0};
     for (int i = 0; i < 2; i++) {
         int v = id[2 * i];
         tl_dtype dt = tile__dty(v);
-        if (tile__ty(v)->rank != 2)
-            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: %s %s must be 2-D (batched operands: not yet)", side[i], tile__tys(v, s1));
         tl_dtype own = tile__fmt_dtype[fmt[i]], bits = fmt[i] == TL_FMT_BF16 || fmt[i] == TL_FMT_FP16 ? TL_U16 : TL_U8;
         if (dt != own && dt != bits) {
             if (fmt[i] == TL_FMT_E2M1)
@@ -2269,8 +2366,8 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
         if (packed_mn[i] && fmt[i] != TL_FMT_E2M1)
             return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot_scaled: only an e2m1 %s can be packed along %s (%s), not %s", side[i],
                               i ? "N" : "M", i ? "rhs_n_pack" : "lhs_m_pack", tile__fmt_names[fmt[i]]);
-        rows[i] = tile__ty(v)->shape[0];
-        cols[i] = tile__ty(v)->shape[1];
+        rows[i] = tile__ty(v)->shape[r0];
+        cols[i] = tile__ty(v)->shape[r0 + 1];
     }
     int e2[2] = {fmt[0] == TL_FMT_E2M1, fmt[1] == TL_FMT_E2M1};
     int M = rows[0] * (e2[0] && packed_mn[0] ? 2 : 1), KA = cols[0] * (e2[0] && !packed_mn[0] ? 2 : 1);
@@ -2281,6 +2378,8 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
     int K = KA;
     if (M < 16 || N < 16 || K < 16)
         return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: M, N and K must be at least 16 (got M=%d N=%d K=%d)", M, N, K);
+    char bdim[16] = "", bacc[16] = "", bname[8] = "";   /* the batch dim in messages */
+    if (batch) snprintf(bdim, sizeof bdim, "%d, ", batch), snprintf(bacc, sizeof bacc, "%d,", batch), snprintf(bname, sizeof bname, "B, ");
     for (int i = 0; i < 2; i++) {
         int s = id[2 * i + 1];
         if (!s) continue;
@@ -2289,34 +2388,56 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
         if (K % 32)
             return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: K = %d is not a multiple of 32, the values one scale covers", K);
         const tile__type *st = tile__ty(s);
-        if (st->rank != 2 || st->shape[0] != (i ? N : M) || st->shape[1] != K / 32)
-            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: %s_scale %s must be [%d, %d] ([%s, K / 32])", side[i], tile__tys(s, s1),
-                              i ? N : M, K / 32, i ? "N" : "M");
+        if (st->rank != rank || (batch && st->shape[0] != batch) || st->shape[r0] != (i ? N : M) || st->shape[r0 + 1] != K / 32)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: %s_scale %s must be [%s%d, %d] ([%s%s, K / 32])", side[i], tile__tys(s, s1),
+                              bdim, i ? N : M, K / 32, bname, i ? "N" : "M");
     }
     if (acc) {
         const tile__type *at = tile__ty(acc);
-        if (at->rank != 2 || at->shape[0] != M || at->shape[1] != N)
-            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: the accumulator %s must be [%d,%d]", tile__tys(acc, s1), M, N);
+        if (at->rank != rank || (batch && at->shape[0] != batch) || at->shape[r0] != M || at->shape[r0 + 1] != N)
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot_scaled: the accumulator %s must be [%s%d,%d]", tile__tys(acc, s1), bacc, M, N);
         if (at->dtype != TL_F32)
             return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: the accumulator %s must be f32 (out_dtype), as in Triton", tile__tys(acc, s1));
+    }
+    if (batch) {   /* the B dots' results together */
+        tile__type rt = tile__scalar_type(TL_F32);
+        rt.rank = 3, rt.shape[0] = batch, rt.shape[1] = M, rt.shape[2] = N;
+        if (!tile__check_shape(file, line, "tl_dot_scaled", &rt)) return tile__poison;
     }
 
     tl_dtype ct = fmt[0] == TL_FMT_FP16 || fmt[1] == TL_FMT_FP16 ? TL_F16 : TL_BF16;
     tl_t x[2];
     for (int i = 0; i < 2; i++) {
-        int v = id[2 * i], kaxis = i ? 0 : 1;
+        int v = id[2 * i];
         if (e2[i]) {
-            x[i] = tile__e2m1_upcast(file, line, v, packed_mn[i] ? 1 - kaxis : kaxis, ct);
+            /* lhs bytes along K are along its last dim, rhs bytes along K along its rows */
+            x[i] = tile__e2m1_upcast(file, line, v, i ? packed_mn[i] : !packed_mn[i], ct);
         } else {
             x[i] = tl_cast_at(file, line, tl_bitcast_at(file, line, tile__mk(v), tile__fmt_dtype[fmt[i]]), ct);
         }
-        if (id[2 * i + 1]) x[i] = tl_mul_at(file, line, x[i], tile__e8m0_factors(file, line, id[2 * i + 1], kaxis, ct, o.fast_math));
+        if (id[2 * i + 1]) x[i] = tl_mul_at(file, line, x[i], tile__e8m0_factors(file, line, id[2 * i + 1], !i, ct, o.fast_math));
     }
     tl_dot_args d;
     memset(&d, 0, sizeof d);
-    if (acc) d.acc = tile__mk(acc);
     d.out_dtype = TL_F32;
-    return tl_dot_at(file, line, x[0], x[1], d);
+    if (!batch) {
+        if (acc) d.acc = tile__mk(acc);
+        return tl_dot_at(file, line, x[0], x[1], d);
+    }
+    /* a batch at a time (B is a power of two, as every dim) */
+    tl_t *part = (tl_t *)tile__calloc(4 * (size_t)batch, sizeof(tl_t));
+    if (!part) return tile__berr(TILE_ERR_NOMEM, file, line, "tl_dot_scaled: out of host memory while building the kernel");
+    tl_t *xa = part, *xb = part + batch, *ca = part + 2 * batch, *r = part + 3 * batch;
+    tile__unbatch(file, line, x[0], batch, xa);
+    tile__unbatch(file, line, x[1], batch, xb);
+    if (acc) tile__unbatch(file, line, tile__mk(acc), batch, ca);
+    for (int b = 0; b < batch; b++) {
+        if (acc) d.acc = ca[b];
+        r[b] = tl_dot_at(file, line, xa[b], xb[b], d);
+    }
+    tl_t res = tile__rebatch(file, line, r, batch);
+    TILE_FREE(part);
+    return res;
 }
 
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis) {
