@@ -508,9 +508,9 @@ template <class X> auto ptr_cast(X &&x, tl_dtype dt, TL__CXX_AT) {
 }
 inline auto tensor::to(tl_dtype dt, const char *tl__file, int tl__line) const { return cast(*this, dt, tl__file, tl__line); }
 template <class N> auto expr<N>::to(tl_dtype dt, const char *tl__file, int tl__line) && { return cast(std::move(*this), dt, tl__file, tl__line); }
-/* tl::libdevice("erfinv", x), tl::libdevice("atan2", y, x) */
+/* tl::libdevice("erfinv", x), tl::libdevice("atan2", y, x), tl::libdevice("norm4d", x, y, z, w) */
 template <class... A>
-    requires(sizeof...(A) >= 1 && sizeof...(A) <= 3)
+    requires(sizeof...(A) >= 1 && sizeof...(A) <= 4)
 auto libdevice(const char *name, A &&...a) {
     return detail::make(here{nullptr, 0}, [name](here h, const tl_t *v) { return tl_libdevice_at(h.file, h.line, name, (int)sizeof...(A), v); },
                         std::forward<A>(a)...);

@@ -825,6 +825,24 @@ static int tile__ll_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         if (rt == TL_PTR) return tile__ll_new(c, rt, L.LLVMBuildIntToPtr(B, L.LLVMBuildBitCast(B, v, c->i64, ""), c->ptr, ""), 0);
         return tile__ll_new(c, rt, L.LLVMBuildBitCast(B, v, tile__ll_ty(c, rt), ""), 0);
     }
+    case TILE__OP_ILOGB: case TILE__OP_LLROUND: {   /* libdevice's __nv_ilogbf (an i32), __nv_llroundf (i64); f32 or f64 */
+        char fn[24];
+        LLVMTypeRef ft = tile__ll_fty(c, t);
+        LLVMValueRef x = tile__ll_fv(c, a);
+        snprintf(fn, sizeof fn, "__nv_%s%s", code == TILE__OP_ILOGB ? "ilogb" : "llround", t == TL_F64 ? "" : "f");
+        c->uses_math = 1;
+        return tile__ll_new(c, rt, tile__ll_call(c, fn, tile__ll_ty(c, rt), &ft, 1, &x), 0);
+    }
+    /* f32 only: libdevice's __nv_saturatef, __nv_fast_expf, ... */
+    case TILE__OP_SATURATE: math = "saturate"; break;
+    case TILE__OP_FAST_EXP: math = "fast_exp"; break;
+    case TILE__OP_FAST_LOG: math = "fast_log"; break;
+    case TILE__OP_FAST_LOG2: math = "fast_log2"; break;
+    case TILE__OP_FAST_LOG10: math = "fast_log10"; break;
+    case TILE__OP_FAST_EXP10: math = "fast_exp10"; break;
+    case TILE__OP_FAST_SIN: math = "fast_sin"; break;
+    case TILE__OP_FAST_COS: math = "fast_cos"; break;
+    case TILE__OP_FAST_TAN: math = "fast_tan"; break;
     default: break;
     }
     if (!math) math = tile__op_libm[code];   /* libdevice's: __nv_expf, __nv_exp (sqrt is llvm.sqrt, above) */
@@ -968,6 +986,16 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         c->uses_math = 1;
         return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call(c, fn, pt[1], pt, 2, args)), 0);
     }
+    if (code == TILE__OP_POWI || code == TILE__OP_LDEXP || code == TILE__OP_SCALBN) {
+        /* libdevice's __nv_powif(float x, i32 n), __nv_ldexpf, __nv_scalbnf (f64: __nv_powi, ...): x of the
+           result's dtype (f16 and bf16 in f32), n the i32 (t) */
+        char fn[24];
+        LLVMTypeRef pt[2] = {tile__ll_fty(c, rt), c->i32};
+        LLVMValueRef args[2] = {tile__ll_fv(c, a), tile__ll_get(c, b)};
+        snprintf(fn, sizeof fn, "__nv_%s%s", code == TILE__OP_POWI ? "powi" : code == TILE__OP_LDEXP ? "ldexp" : "scalbn", rt == TL_F64 ? "" : "f");
+        c->uses_math = 1;
+        return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call(c, fn, pt[0], pt, 2, args)), 0);
+    }
     if (tile__is_float(t)) {
         LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), r = NULL;
         int cmp = -1;
@@ -977,6 +1005,8 @@ static int tile__ll_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         case TILE__OP_MUL: r = L.LLVMBuildFMul(B, x, y, ""); break;
         case TILE__OP_DIV: r = L.LLVMBuildFDiv(B, x, y, ""); break;
         case TILE__OP_MOD: r = tile__ll_math(c, "fmod", t, x, y); break;
+        case TILE__OP_FAST_POW: r = tile__ll_math(c, "fast_pow", t, x, y); break;      /* f32: __nv_fast_powf */
+        case TILE__OP_FAST_DIV: r = tile__ll_math(c, "fast_fdivide", t, x, y); break;  /* __nv_fast_fdividef */
         case TILE__OP_MIN: r = tile__ll_call2(c, t == TL_F64 ? "llvm.minnum.f64" : "llvm.minnum.f32", tile__ll_fty(c, t), x, y); break;
         case TILE__OP_MAX: r = tile__ll_call2(c, t == TL_F64 ? "llvm.maxnum.f64" : "llvm.maxnum.f32", tile__ll_fty(c, t), x, y); break;
         case TILE__OP_MIN_NAN: case TILE__OP_MAX_NAN:   /* a NaN wins (propagate_nan) */
@@ -1027,12 +1057,34 @@ static int tile__ll_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         return tile__ll_new(c, rt, tile__ll_call(c, "llvm.nvvm.prmt", c->i32, pt, 3, args), 0);
     }
     LLVMValueRef x = tile__ll_fv(c, a), y = tile__ll_fv(c, b), z = tile__ll_fv(c, c3), r;
+    if (tile__op_libm[code]) {   /* tl_libdevice's three-operand ones: __nv_norm3df, __nv_rnorm3d, ... */
+        char fn[40];
+        LLVMTypeRef ft = tile__ll_fty(c, t), pt[3] = {ft, ft, ft};
+        LLVMValueRef args[3] = {x, y, z};
+        snprintf(fn, sizeof fn, "__nv_%s%s", tile__op_libm[code], t == TL_F64 ? "" : "f");
+        c->uses_math = 1;
+        return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call(c, fn, ft, pt, 3, args)), 0);
+    }
     if (t == TL_F32 || t == TL_F64) {
         LLVMTypeRef ft = tile__ll_fty(c, t), pt[3] = {ft, ft, ft};
         LLVMValueRef args[3] = {x, y, z};
         r = tile__ll_call(c, t == TL_F64 ? "llvm.fma.f64" : "llvm.fma.f32", ft, pt, 3, args);
     } else r = tile__ll_fma_odd(c, x, y, z);
     return tile__ll_new(c, rt, tile__ll_fenc(c, rt, r), 0);
+}
+/* the four-operand ops, tl_libdevice's norm4d and rnorm4d: libdevice's __nv_norm4df, ... (f16 and bf16 in f32) */
+static int tile__ll_op4(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3, int d) {
+    tile__ll_em *c = tile__ll_self(e);
+    char fn[40];
+    LLVMTypeRef ft = tile__ll_fty(c, t), pt[4] = {ft, ft, ft, ft};
+    LLVMValueRef args[4] = {tile__ll_fv(c, a), tile__ll_fv(c, b), tile__ll_fv(c, c3), tile__ll_fv(c, d)};
+    if (!tile__op_libm[code]) {
+        tile__ll_missing(c, "a four-operand op");
+        return tile__ll_new(c, rt, L.LLVMGetUndef(tile__ll_ty(c, rt)), 0);
+    }
+    snprintf(fn, sizeof fn, "__nv_%s%s", tile__op_libm[code], t == TL_F64 ? "" : "f");
+    c->uses_math = 1;
+    return tile__ll_new(c, rt, tile__ll_fenc(c, rt, tile__ll_call(c, fn, ft, pt, 4, args)), 0);
 }
 static int tile__ll_ptr_add(tile__emitter *e, int p, int off, tl_dtype off_t, int elem_bytes) {
     tile__ll_em *c = tile__ll_self(e);

@@ -582,8 +582,14 @@ void tl_swizzle2d_at(const char *file, int line, tl_t i, tl_t j, tl_t size_i, tl
    The rounding-mode variants, <name>_rn, _rz, _rd, _ru: add, sub, mul,
    div, fma, rcp, sqrt of f32 and f64, rsqrt_rn, and the conversions
    (float2int_rd, ull2double_ru, ...: each of exactly its dtype), bit for
-   bit in the interpreter. Every name tile knows is in README → The
-   language; any other is TILE_ERR_VALUE at the call's line. */
+   bit in the interpreter. The ones of other dtypes, as Triton declares
+   them: abs, int_as_float ... double2hiint, isnan, isinf (i1), signbit,
+   finitef, isfinited, ilogb (i32), llrint, llround (i64), ldexp(x, n),
+   scalbn(x, n), pow(x, n) of an i32 n, saturatef; norm3d, norm4d (three
+   and four operands); and the approximate fast_expf ... fast_dividef,
+   rcp64h (the exact function in the interpreter). Every name tile knows
+   (all of Triton 3.6's) is in README → The language; any other is
+   TILE_ERR_VALUE at the call's line. */
 #define tl_libdevice(name, ...) (TILE__MAP(TL__PUSHV, __VA_ARGS__), tl__libdevice_stk(TL__HERE, (name), TILE__NARG(__VA_ARGS__)))
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args);
 tl_t tl__libdevice_stk(const char *file, int line, const char *name, int n);

@@ -200,7 +200,7 @@ TILE_KERNEL(cx_asm_n, (tl_ptr_i32, x), (tl_ptr_u8, b), (tl_ptr_i32, qr), (tl_ptr
     tl_store(tl_add(f, offs), tl_add(w[1], tl_cast(w[0], TL_F32)));
 }
 
-/* NaNs that win (.propagate_nan), libdevice's rounding-mode and Bessel functions by name */
+/* NaNs that win (.propagate_nan), libdevice's rounding-mode and Bessel functions, norm4d and signbit by name */
 TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
             (tl_ptr_i32, ilib), (tl_ptr_f32, cl))
 {
@@ -212,8 +212,8 @@ TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_
     tl_store(tl_add(rmax, rows), tl_max(v, 1, .propagate_nan = 1));
     tl_store(tl_add(rmin, cols), tl_min(v, 0, .propagate_nan = 1));
     tl_store(tl_add(cl, at), tl_clamp(v, w, 1.0, .propagate_nan = 1));
-    tl_store(tl_add(lib, at), tl_add(tl_libdevice("fma_rz", v, w, 1.0), tl_libdevice("j0", w)));
-    tl_store(tl_add(ilib, at), tl_libdevice("float2int_rd", w));
+    tl_store(tl_add(lib, at), tl_add(tl_add(tl_libdevice("fma_rz", v, w, 1.0), tl_libdevice("j0", w)), tl_libdevice("norm4d", v, w, 1.0, 2.0)));
+    tl_store(tl_add(ilib, at), tl_add(tl_libdevice("float2int_rd", w), tl_libdevice("signbit", w)));
 }
 
 /* the twin of test_cxx.cpp's kernel of this name */

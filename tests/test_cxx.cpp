@@ -262,7 +262,7 @@ TILE_KERNEL(cx_map, (tl_ptr_f32, x), (tl_f32, alpha), (tl_ptr_i32, a), (tl_ptr_i
 
 /* NaNs that win: tl::maximum and tl::minimum of x and y with .propagate_nan, tl::max of each row and
    tl::min of each column of x with it, tl::clamp of x to [y, 1] with it; and tl::libdevice's fma_rz
-   of x, y, 1 plus j0 of y, and float2int_rd of y */
+   of x, y, 1 plus j0 of y plus norm4d of x, y, 1, 2 (four operands), and float2int_rd of y plus signbit of y */
 TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_f32, mn), (tl_ptr_f32, rmax), (tl_ptr_f32, rmin), (tl_ptr_f32, lib),
             (tl_ptr_i32, ilib), (tl_ptr_f32, cl))
 {
@@ -274,8 +274,8 @@ TILE_KERNEL(cx_nan, (tl_ptr_f32, x), (tl_ptr_f32, y), (tl_ptr_f32, mx), (tl_ptr_
     tl::store(rmax + rows, tl::max(v, 1, {.propagate_nan = 1}));
     tl::store(rmin + cols, tl::min(v, 0, {.propagate_nan = 1}));
     tl::store(cl + at, tl::clamp(v, w, 1.0, {.propagate_nan = 1}));
-    tl::store(lib + at, tl::libdevice("fma_rz", v, w, 1.0) + tl::libdevice("j0", w));
-    tl::store(ilib + at, tl::libdevice("float2int_rd", w));
+    tl::store(lib + at, tl::libdevice("fma_rz", v, w, 1.0) + tl::libdevice("j0", w) + tl::libdevice("norm4d", v, w, 1.0, 2.0));
+    tl::store(ilib + at, tl::libdevice("float2int_rd", w) + tl::libdevice("signbit", w));
 }
 
 /* device prints: a tile, a tile and a scalar, nothing but the prefix */
@@ -844,10 +844,11 @@ static void test_nan(void) {
         double a = hx[i], b = hy[i], nan = a != a || b != b ? NAN : 0;
         bad_e += !same(mx[i], nan == nan ? (a > b ? a : b) : NAN) + !same(mn[i], nan == nan ? (a < b ? a : b) : NAN);
         bad_c += !same(cl[i], nan == nan ? fmin(fmax(a, b), 1.0) : NAN);   /* b > 1: 1 */
-        /* fma_rz in f32 plus J_0 (even: std::cyl_bessel_j takes x >= 0), within f32's and libdevice's errors */
-        double want = b != b ? NAN : a * b + 1.0 + std::cyl_bessel_j(0.0, fabs(b));
+        /* fma_rz in f32 plus J_0 (even: std::cyl_bessel_j takes x >= 0) plus the norm, within f32's and
+           libdevice's errors; float2int_rd plus the sign bit (NaN's: 0 and +) */
+        double want = b != b ? NAN : a * b + 1.0 + std::cyl_bessel_j(0.0, fabs(b)) + sqrt(a * a + b * b + 5.0);
         bad_l += want != want ? lib[i] == lib[i] : !(fabs(lib[i] - want) <= 1e-5 * (1 + fabs(want)));
-        bad_l += b != b ? ilib[i] != 0 : ilib[i] != (int32_t)floor(b);
+        bad_l += b != b ? ilib[i] != 0 : ilib[i] != (int32_t)floor(b) + (b < 0);
     }
     for (int r = 0; r < R; r++) {
         double m = -INFINITY;
@@ -862,7 +863,7 @@ static void test_nan(void) {
     TT_CHECK(bad_e == 0, "tl::maximum / tl::minimum with .propagate_nan: %d of %d wrong", bad_e, 2 * N);
     TT_CHECK(bad_r == 0, "tl::max / tl::min with .propagate_nan: %d of %d wrong", bad_r, R + C);
     TT_CHECK(bad_c == 0, "tl::clamp with .propagate_nan: %d of %d wrong", bad_c, N);
-    TT_CHECK(bad_l == 0, "tl::libdevice(\"fma_rz\", ...) + tl::libdevice(\"j0\", ...), tl::libdevice(\"float2int_rd\", ...): %d of %d wrong", bad_l, 2 * N);
+    TT_CHECK(bad_l == 0, "tl::libdevice(\"fma_rz\", ...) + \"j0\" + \"norm4d\", tl::libdevice(\"float2int_rd\", ...) + \"signbit\": %d of %d wrong", bad_l, 2 * N);
     for (int k = 0; k < 9; k++) tile_free(d[k]);
 }
 

@@ -16,10 +16,20 @@
        number as the last operand, on random and edge patterns (every pair of
        INT_MIN, INT_MAX, 0xFFFFFFFF, bit 23, ...), bit for bit against float64
        arithmetic (exact at these sizes) and a byte table for byte_perm;
+     - the functions of other dtypes (abs, int_as_float ... double2hiint,
+       isnan, isinf, signbit, finitef, isfinited, llrint, llround, ilogb,
+       ldexp, scalbn, pow of an i32 exponent, saturatef, nearbyint) in each
+       dtype they take, on specials, ties and random bits, with C numbers,
+       bit for bit against references on the operands' bits; the result
+       dtypes (Triton's: an i1 for isnan and isinf, an i32 for signbit, ...);
+     - the approximate fast_expf ... fast_dividef and rcp64h: the exact
+       function in the interpreter (an ulp), the GPU's within CUDA's error
+       bounds; norm3d, rnorm3d, norm4d, rnorm4d of every magnitude, promoted;
      - user errors at the user's line: an unknown name, an integer tile, the
        wrong number of operands, a NULL name, a float or i1 tile for an
        integer function, and for a 32-bit one an f32, i64, u8 or i1 tile, a
-       C number past 32 bits and a C float.
+       C number past 32 bits and a C float; a dtype a function of exact
+       dtypes does not take, a float exponent.
    In the interpreter the results are the C library's (rounded to the
    dtype); on a GPU libdevice's, within a few ulps: the tolerances allow
    both. */
@@ -112,6 +122,10 @@ static double r_yn(int n, double x) {
 }
 static double r_y0(double x) { return r_yn(0, x); }
 static double r_y1(double x) { return r_yn(1, x); }
+/* the standard normal distribution and its inverse (bisection), 1 / hypot */
+static double r_normcdf(double x) { return (double)(0.5L * erfcl(-(long double)x / sqrtl(2.0L))); }
+static double r_normcdfinv(double p) { return bisect(r_normcdf, p, -40.0, 40.0, 1); }
+static double r_rhypot(double x, double y) { return (double)(1.0L / hypotl((long double)x, (long double)y)); }
 
 typedef struct fn {
     const char *name;
@@ -145,6 +159,8 @@ static const fn fns[] = {
     {"j0", 1, r_j0, 0, -30, 30, 0, 0, 1e-11},     {"j1", 1, r_j1, 0, -30, 30, 0, 0, 1e-11},
     {"y0", 1, r_y0, 0, 0.05, 30, 0, 0, 1e-11},    {"y1", 1, r_y1, 0, 0.05, 30, 0, 0, 1e-11},
     {"cyl_bessel_i0", 1, r_i0, 0, -30, 30, 0, 0, 1e-11}, {"cyl_bessel_i1", 1, r_i1, 0, -30, 30, 0, 0, 1e-11},
+    {"normcdf", 1, r_normcdf, 0, -10, 8, 0, 0, 0},   {"normcdfinv", 1, r_normcdfinv, 0, 0.0005, 0.9995, 0, 0, 0},
+    {"rhypot", 2, 0, r_rhypot, -100, 100, -100, 100, 0},
 };
 enum { NFN = sizeof fns / sizeof fns[0], N = 1000 };
 
@@ -1111,6 +1127,463 @@ static void check_rounding(void) {
         }
 }
 
+/* ---- the functions of other dtypes, bit for bit ----------------------------------------------
+   abs, the bit reinterpretations, the classifications, llrint, llround, ilogb, ldexp, scalbn, pow of
+   an i32 exponent, saturatef and nearbyint, in each dtype Triton's libdevice declares them for (and
+   f16 and bf16, which compute in f32), against references on the operands' bits: the
+   classifications by the exponent and significand fields, ldexp rounded once by the exact
+   arithmetic above, llround by trunc and the fraction, ilogb by the exponent field and the
+   significand's leading zeros, pow by libdevice's loop in the dtype's own arithmetic (x^|n| by
+   squaring, each product rounded, then 1 / it for n < 0). Each result is compared bit for bit (the
+   sign of a zero counts); a NaN as any NaN, but for the bit reinterpretations, where the bits are
+   the point, signaling NaNs and payloads included. */
+enum { CMP_VAL, CMP_BITS };
+/* lit: a C number may stand for operand 0 (taken in in0) */
+typedef struct mcase { const char *name; int n; tl_dtype in0, in1, out; int cmp, lit; } mcase;
+static const mcase mcases[] = {
+    {"abs", 1, TL_I32, TL_VOID, TL_I32, CMP_VAL, 1},
+    {"abs", 1, TL_I64, TL_VOID, TL_I64, CMP_VAL, 0},
+    {"abs", 1, TL_F32, TL_VOID, TL_F32, CMP_VAL, 1},
+    {"abs", 1, TL_F64, TL_VOID, TL_F64, CMP_VAL, 0},
+    {"abs", 1, TL_F16, TL_VOID, TL_F16, CMP_VAL, 0},
+    {"abs", 1, TL_BF16, TL_VOID, TL_BF16, CMP_VAL, 0},
+    {"int_as_float", 1, TL_I32, TL_VOID, TL_F32, CMP_BITS, 1},
+    {"uint_as_float", 1, TL_U32, TL_VOID, TL_F32, CMP_BITS, 1},
+    {"float_as_int", 1, TL_F32, TL_VOID, TL_I32, CMP_BITS, 1},
+    {"float_as_uint", 1, TL_F32, TL_VOID, TL_I32, CMP_BITS, 0},
+    {"longlong_as_double", 1, TL_I64, TL_VOID, TL_F64, CMP_BITS, 1},
+    {"double_as_longlong", 1, TL_F64, TL_VOID, TL_I64, CMP_BITS, 1},
+    {"hiloint2double", 2, TL_I32, TL_I32, TL_F64, CMP_BITS, 1},
+    {"double2loint", 1, TL_F64, TL_VOID, TL_I32, CMP_BITS, 1},
+    {"double2hiint", 1, TL_F64, TL_VOID, TL_I32, CMP_BITS, 0},
+    {"isnan", 1, TL_F32, TL_VOID, TL_I1, CMP_VAL, 1},
+    {"isnan", 1, TL_F64, TL_VOID, TL_I1, CMP_VAL, 0},
+    {"isnan", 1, TL_F16, TL_VOID, TL_I1, CMP_VAL, 0},
+    {"isinf", 1, TL_F32, TL_VOID, TL_I1, CMP_VAL, 1},
+    {"isinf", 1, TL_F64, TL_VOID, TL_I1, CMP_VAL, 0},
+    {"isinf", 1, TL_BF16, TL_VOID, TL_I1, CMP_VAL, 0},
+    {"signbit", 1, TL_F32, TL_VOID, TL_I32, CMP_VAL, 1},
+    {"signbit", 1, TL_F64, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"signbit", 1, TL_F16, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"signbit", 1, TL_BF16, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"finitef", 1, TL_F32, TL_VOID, TL_I32, CMP_VAL, 1},
+    {"isfinited", 1, TL_F64, TL_VOID, TL_I32, CMP_VAL, 1},
+    {"llrint", 1, TL_F32, TL_VOID, TL_I64, CMP_VAL, 1},
+    {"llrint", 1, TL_F64, TL_VOID, TL_I64, CMP_VAL, 0},
+    {"llrint", 1, TL_F16, TL_VOID, TL_I64, CMP_VAL, 0},
+    {"llround", 1, TL_F32, TL_VOID, TL_I64, CMP_VAL, 1},
+    {"llround", 1, TL_F64, TL_VOID, TL_I64, CMP_VAL, 0},
+    {"llround", 1, TL_BF16, TL_VOID, TL_I64, CMP_VAL, 0},
+    {"ilogb", 1, TL_F32, TL_VOID, TL_I32, CMP_VAL, 1},
+    {"ilogb", 1, TL_F64, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"ilogb", 1, TL_F16, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"ilogb", 1, TL_BF16, TL_VOID, TL_I32, CMP_VAL, 0},
+    {"ldexp", 2, TL_F32, TL_I32, TL_F32, CMP_VAL, 1},
+    {"ldexp", 2, TL_F64, TL_I32, TL_F64, CMP_VAL, 0},
+    {"ldexp", 2, TL_F16, TL_I32, TL_F16, CMP_VAL, 0},
+    {"scalbn", 2, TL_F32, TL_I32, TL_F32, CMP_VAL, 1},
+    {"scalbn", 2, TL_F64, TL_I32, TL_F64, CMP_VAL, 0},
+    {"scalbn", 2, TL_BF16, TL_I32, TL_BF16, CMP_VAL, 0},
+    {"pow", 2, TL_F32, TL_I32, TL_F32, CMP_VAL, 1},
+    {"pow", 2, TL_F64, TL_I32, TL_F64, CMP_VAL, 0},
+    {"pow", 2, TL_F16, TL_I32, TL_F16, CMP_VAL, 0},
+    {"saturatef", 1, TL_F32, TL_VOID, TL_F32, CMP_VAL, 1},
+    {"nearbyint", 1, TL_F32, TL_VOID, TL_F32, CMP_VAL, 1},
+    {"nearbyint", 1, TL_F64, TL_VOID, TL_F64, CMP_VAL, 0},
+    {"nearbyint", 1, TL_F16, TL_VOID, TL_F16, CMP_VAL, 0},
+};
+enum { NMCASE = sizeof mcases / sizeof mcases[0], NM = 1024 };
+/* C numbers: floats, and integers (each used where its dtype holds it) */
+static const double mflits[] = {1.5, -0.0, INFINITY, -INFINITY, NAN, -2.5, 1e-40, 3e38, 0.1, 2.5, -7.0, 1e300, 0x1p63, -0.5};
+static const long long milits[] = {0, 1, -1, 7, -7, INT32_MIN, INT32_MAX, 149, -150, 300, -1100, 0x7ff00000, 0x7f800001, 4294967295ll,
+                                   0x7ff0000000000001ll, -(1ll << 62) - 5};
+enum { NMFLIT = sizeof mflits / sizeof mflits[0], NMILIT = sizeof milits / sizeof milits[0] };
+static tl_dtype more_result[NMCASE];   /* each case's result dtype, as the kernel saw it */
+/* out = name(x[, y]); LIT: y is the C integer milits[B]; FOLD: x is the C number mflits[A] (milits[A]
+   for an integer operand) and y milits[B], so that the folder computes it */
+TILE_KERNEL(ld_more, (tl_ptr, x), (tl_ptr, y), (tl_ptr, out), (tl_i32, n))
+{
+    int k = TL_META(FN), BLOCK = TL_META(BLOCK), LIT = TL_META_OR(LIT, 0), FOLD = TL_META_OR(FOLD, 0);
+    const mcase *c = &mcases[k];
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t v0 = tl_load(tl_add(x, offs), .mask = mask, .other = 0), v1 = v0, r;
+    if (c->n == 2) v1 = tl_load(tl_add(y, offs), .mask = mask, .other = 0);
+    if (FOLD) v0 = isflt(c->in0) ? tl__cflt(mflits[TL_META(A)]) : tl__cint(milits[TL_META(A)]);
+    if (FOLD || LIT) v1 = tl__cint(milits[TL_META(B)]);
+    r = c->n == 1 ? tl_libdevice(c->name, v0) : tl_libdevice(c->name, v0, v1);
+    more_result[k] = tl_dtype_of(r);
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+/* a float dtype's fields: its width and significand bits */
+static unsigned fw(tl_dtype t) { return (unsigned)tile_dtype_size(t) * 8; }
+static unsigned fm(tl_dtype t) { return t == TL_F64 ? 52 : t == TL_F32 ? 23 : t == TL_F16 ? 10 : 7; }
+static uint64_t fexpo(tl_dtype t, uint64_t b) { return b >> fm(t) & ((1ull << (fw(t) - 1 - fm(t))) - 1); }
+static uint64_t fmant(tl_dtype t, uint64_t b) { return b & ((1ull << fm(t)) - 1); }
+static int fsign(tl_dtype t, uint64_t b) { return (int)(b >> (fw(t) - 1) & 1); }
+static int fnan(tl_dtype t, uint64_t b) { return fexpo(t, b) == (1ull << (fw(t) - 1 - fm(t))) - 1 && fmant(t, b) != 0; }
+static int finf(tl_dtype t, uint64_t b) { return fexpo(t, b) == (1ull << (fw(t) - 1 - fm(t))) - 1 && fmant(t, b) == 0; }
+/* the value of float bits b of dtype t, and the bits of value v rounded to t */
+static double fval(tl_dtype t, uint64_t b) {
+    if (t == TL_F64) {
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
+    if (t == TL_F32) {
+        uint32_t u = (uint32_t)b;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    if (t == TL_F16) {
+        tile_f16 h = {(uint16_t)b};
+        return tile_f16_to(h);
+    }
+    tile_bf16 h = {(uint16_t)b};
+    return tile_bf16_to(h);
+}
+static uint64_t fbits(tl_dtype t, double v) {
+    if (t == TL_F64) {
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        return u;
+    }
+    if (t == TL_F32) {
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    return t == TL_F16 ? tile_f16_from(v).bits : tile_bf16_from(v).bits;
+}
+/* a float operand's bits: specials (zeros, infinities, quiet and signaling NaNs, the subnormal and
+   normal bounds, ties, 2^63 and its neighbours), then random bits, small numbers, ties k + 1/2 and
+   numbers of every binade; pow gets mostly |x| <= 3 */
+static uint64_t more_float(tl_dtype t, int i, int pow_like) {
+    unsigned w = fw(t), m = fm(t);
+    uint64_t sgn = 1ull << (w - 1), inf = ((1ull << (w - 1 - m)) - 1) << m, top = 1ull << (m - 1);
+    const uint64_t bsp[] = {0, sgn, inf, inf | sgn, inf | top, inf | top | sgn, inf | 1, inf | 5 | sgn, 1, 1 | sgn, top * 2 - 1, 1ull << m,
+                            inf - 1, (inf - 1) | sgn};
+    const double vsp[] = {1, -1, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 0.49999999999999994, 0x1p63, -0x1p63, 0x1.fffffep62, -0x1.fffffffffffffp62,
+                          0x1p64, 1e30, -1e30, 0x1p31, 8388608.5, 4503599627370495.5, 1e-5};
+    enum { NB = sizeof bsp / sizeof bsp[0], NV = sizeof vsp / sizeof vsp[0] };
+    if (i < NB) return bsp[i];
+    if (i < NB + NV) return fbits(t, vsp[i - NB]);
+    if (pow_like && i % 2) return fbits(t, tt_uniform(-3, 3));
+    switch (i % 4) {
+    case 0: return tt_next() & (w == 64 ? ~0ull : (1ull << w) - 1);
+    case 1: return fbits(t, tt_uniform(-100, 100));
+    case 2: return fbits(t, (double)tt_int(-(1 << 20), 1 << 20) + 0.5);
+    default: return fbits(t, tt_uniform(-2.5, 2.5) * ldexp(1.0, (int)tt_int(-160, 80)));
+    }
+}
+/* the i32 operand n: ldexp's and scalbn's across the dtype's range and past it, pow's small, with
+   the edges; hiloint2double's any bits */
+static uint64_t more_n(const mcase *c, int i) {
+    static const int32_t edge[] = {0, 1, -1, 2, -2, INT32_MIN, INT32_MAX, 149, -149, 150, -150, 278, -279, 1074, -1075, 2099, -2100, 31, 127, -126};
+    enum { NE = sizeof edge / sizeof edge[0] };
+    int32_t v;
+    if (!strcmp(c->name, "hiloint2double")) return (uint32_t)tt_next();
+    if (i % 7 == 3) v = edge[tt_int(0, NE - 1)];
+    else if (!strcmp(c->name, "pow")) v = (int32_t)tt_int(-40, 40);
+    else v = (int32_t)(c->in0 == TL_F64 ? tt_int(-2200, 2200) : tt_int(-330, 330));
+    return (uint32_t)v;
+}
+/* x^n as libdevice's __nv_powif / __nv_powi compute it, in float or double arithmetic */
+static double ref_powi(double x, int32_t n, int f32) {
+    uint32_t e = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
+    if (f32) {
+        volatile float r = 1.0f, p = (float)x;
+        for (;;) {
+            if (e & 1) r = r * p;
+            e >>= 1;
+            if (!e) break;
+            p = p * p;
+        }
+        if (n < 0) r = 1.0f / r;
+        return r;
+    }
+    volatile double r = 1.0, p = x;
+    for (;;) {
+        if (e & 1) r = r * p;
+        e >>= 1;
+        if (!e) break;
+        p = p * p;
+    }
+    if (n < 0) r = 1.0 / r;
+    return r;
+}
+/* x 2^n rounded once to t's format (f16: 11 bits, bf16: 8, both as f32's range or f16's) */
+static double ref_ldexp(tl_dtype t, double x, int32_t n) {
+    static const fmt F16 = {11, -14, 15}, BF16 = {8, -126, 127};
+    fmt F = t == TL_F64 ? FMT_F64 : t == TL_F32 ? FMT_F32 : t == TL_F16 ? F16 : BF16;
+    if (x != x || isinf(x) || x == 0) return x;
+    int E;
+    uint64_t M = dsplit(x, &E);
+    long long e = (long long)E + n;
+    if (e > 1100) return x < 0 ? -INFINITY : INFINITY;
+    if (e < -1200) return x < 0 ? -0.0 : 0.0;
+    xv v;
+    xv_zero(&v);
+    xv_prod(&v, x < 0, M, 1, (int)e);
+    return xv_round(&v, F, RN);
+}
+/* the result's bits of case c on operand bits a and b */
+static uint64_t ref_more(const mcase *c, uint64_t a, uint64_t b) {
+    const char *nm = c->name;
+    tl_dtype t = c->in0;
+    double v = isflt(t) ? fval(t, a) : 0, r;
+    if (!strcmp(nm, "abs")) {
+        if (isflt(t)) return a & ~(1ull << (fw(t) - 1));
+        if (t == TL_I32) return (uint32_t)((int32_t)a < 0 ? 0u - (uint32_t)a : (uint32_t)a);
+        return (int64_t)a < 0 ? 0 - a : a;
+    }
+    if (!strcmp(nm, "int_as_float") || !strcmp(nm, "uint_as_float") || !strcmp(nm, "float_as_int") || !strcmp(nm, "float_as_uint"))
+        return a & 0xffffffffu;
+    if (!strcmp(nm, "longlong_as_double") || !strcmp(nm, "double_as_longlong")) return a;
+    if (!strcmp(nm, "hiloint2double")) return a << 32 | (b & 0xffffffffu);
+    if (!strcmp(nm, "double2loint")) return a & 0xffffffffu;
+    if (!strcmp(nm, "double2hiint")) return a >> 32;
+    if (!strcmp(nm, "isnan")) return (uint64_t)fnan(t, a);
+    if (!strcmp(nm, "isinf")) return (uint64_t)finf(t, a);
+    if (!strcmp(nm, "signbit")) return (uint64_t)fsign(t, a);
+    if (!strcmp(nm, "finitef") || !strcmp(nm, "isfinited")) return (uint64_t)(!fnan(t, a) && !finf(t, a));
+    if (!strcmp(nm, "llrint")) return ref_f2i(v, RN, 64, 1);
+    if (!strcmp(nm, "llround")) {
+        if (v != v) return t == TL_F64 ? 0 : 0x8000000000000000u;
+        if (v >= 0x1p63) return 0x7fffffffffffffffu;
+        if (v <= -0x1p63) return 0x8000000000000000u;
+        double tr = trunc(v);
+        return (uint64_t)(int64_t)(tr + (fabs(v - tr) >= 0.5 ? (v < 0 ? -1 : 1) : 0));
+    }
+    if (!strcmp(nm, "ilogb")) {
+        if (v != v || v == 0) return (uint32_t)INT32_MIN;
+        if (isinf(v)) return INT32_MAX;
+        uint64_t db = fbits(TL_F64, v), e = fexpo(TL_F64, db), mt = fmant(TL_F64, db);
+        int top = 51;
+        if (e) return (uint32_t)((int)e - 1023);
+        while (!(mt >> top & 1)) top--;
+        return (uint32_t)(top - 1074);
+    }
+    if (!strcmp(nm, "saturatef")) r = v != v || v <= 0 ? 0.0 : v >= 1 ? 1.0 : v;
+    else if (!strcmp(nm, "nearbyint")) {
+        double f = floor(v), d = v - f;
+        r = !isfinite(v) ? v : (d > 0.5 || (d == 0.5 && fmod(f, 2) != 0)) ? f + 1 : f;
+        if (r == 0) r = copysign(0.0, v);
+    } else if (!strcmp(nm, "pow")) r = ref_powi(v, (int32_t)b, t != TL_F64);
+    else r = ref_ldexp(t, v, (int32_t)b);   /* ldexp, scalbn */
+    return fbits(c->out, r);
+}
+/* case k on NM operands (LIT: the second a C number; FOLD: every operand one) */
+static void check_more(int k, int lit, int fold) {
+    const mcase *c = &mcases[k];
+    int A = 0, B = 0;
+    unsigned w0 = (unsigned)tile_dtype_size(c->in0) * 8, ow = (unsigned)tile_dtype_size(c->out) * 8;
+    uint64_t *a = (uint64_t *)malloc(NM * 8), *b = (uint64_t *)malloc(NM * 8), mask0 = w0 == 64 ? ~0ull : (1ull << w0) - 1;
+    void *hx = malloc(NM * 8), *hy = malloc(NM * 8), *ho = malloc(NM * 8);
+    if (lit || fold) {   /* a C integer that i32 holds for n, one that in0 holds for an integer x */
+        do B = (int)tt_int(0, NMILIT - 1);
+        while (milits[B] < INT32_MIN || milits[B] > INT32_MAX);
+    }
+    if (fold && isflt(c->in0)) A = (int)tt_int(0, NMFLIT - 1);
+    else if (fold)
+        do A = (int)tt_int(0, NMILIT - 1);
+        while (!(c->in0 == TL_I64 || (c->in0 == TL_I32 ? milits[A] >= INT32_MIN && milits[A] <= INT32_MAX
+                                                          : milits[A] >= 0 && milits[A] <= (long long)UINT32_MAX)));
+    for (int i = 0; i < NM; i++) {
+        if (fold) a[i] = isflt(c->in0) ? fbits(c->in0, c->in0 == TL_F32 ? as_f32(mflits[A]) : mflits[A]) : (uint64_t)milits[A] & mask0;
+        else a[i] = isflt(c->in0) ? more_float(c->in0, i, !strcmp(c->name, "pow")) : rnd_int_input(w0, i);
+        b[i] = lit || fold ? (uint32_t)milits[B] : c->n == 2 ? more_n(c, i) : 0;
+        iput(c->in0, hx, i, a[i]);
+        if (c->n == 2) iput(c->in1, hy, i, b[i]);
+    }
+    void *x, *y, *o;
+    dev_io(hx, hy, NM * 8, NM * 8, &x, &y, &o);
+    more_result[k] = TL_VOID;
+    tile_status st = ld_more(TILE_OPTS(.grid = {(NM + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}, {"LIT", lit}, {"FOLD", fold}, {"A", A}, {"B", B}}),
+                             TILE_PTR(x, c->in0), TILE_PTR(y, c->n == 2 ? c->in1 : c->in0), TILE_PTR(o, c->out), NM);
+    char what[128];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") of %s%s%s%s", c->name, fold ? "C numbers" : tile_dtype_name(c->in0),
+             c->n == 2 && !fold ? ", " : "", c->n == 2 && !fold ? (lit ? "a C integer" : tile_dtype_name(c->in1)) : "", fold ? " (folded)" : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    TT_CHECK(more_result[k] == TL_VOID || more_result[k] == c->out, "%s: the result is %s, want %s", what, tile_dtype_name(more_result[k]),
+             tile_dtype_name(c->out));
+    tile_memcpy_dtoh(ho, o, NM * (ow / 8));
+    int bad = 0;
+    uint64_t omask = ow == 64 ? ~0ull : (1ull << ow) - 1;
+    for (int i = 0; i < NM; i++) {
+        uint64_t want = ref_more(c, a[i], b[i]) & omask, got = iget(c->out, ho, i) & omask;
+        int same = got == want || (c->cmp == CMP_VAL && isflt(c->out) && fnan(c->out, want) && fnan(c->out, got));
+        if (!same && bad++ < 4)
+            TT_CHECK(0, "%s: element %d of 0x%llx, 0x%llx: 0x%llx, want 0x%llx", what, i, (unsigned long long)a[i], (unsigned long long)b[i],
+                     (unsigned long long)got, (unsigned long long)want);
+        tt_checks++;
+    }
+    TT_CHECK(!bad, "%s: %d of %d elements wrong", what, bad, NM);
+    dev_free(x, y, o);
+    free(a), free(b), free(hx), free(hy), free(ho);
+}
+
+/* ---- the approximate ones: fast_expf ... fast_dividef (f32), rcp64h (f64) ------------------
+   The interpreter computes the exact function, rounded once to the dtype: within an ulp of the
+   long double references here. The GPU's are the special-function unit's approximations
+   (ex2.approx, lg2.approx, sin.approx, div.approx, rcp.approx.ftz.f64): the tolerances below are
+   CUDA's documented error bounds on these domains, with room (an absolute one where the function
+   crosses 0) */
+static double r_fexp(double x) { return (double)expl((long double)x); }
+static double r_flog(double x) { return (double)logl((long double)x); }
+static double r_flog2(double x) { return (double)log2l((long double)x); }
+static double r_flog10(double x) { return (double)log10l((long double)x); }
+static double r_fsin(double x) { return (double)sinl((long double)x); }
+static double r_fcos(double x) { return (double)cosl((long double)x); }
+static double r_ftan(double x) { return (double)tanl((long double)x); }
+static double r_frcp(double x) { return (double)(1.0L / (long double)x); }
+static double r_fpow(double x, double y) { return (double)powl((long double)x, (long double)y); }
+static double r_fdiv(double x, double y) { return (double)((long double)x / (long double)y); }
+static const struct afn {
+    const char *name;
+    double (*ref1)(double);
+    double (*ref2)(double, double);
+    double lo, hi, lo2, hi2, atol, rtol;   /* the domains; the GPU's tolerance */
+} afns[] = {
+    {"fast_expf", r_fexp, 0, -10, 10, 0, 0, 0, 4e-6},          {"fast_exp10f", r_exp10, 0, -4, 4, 0, 0, 0, 4e-6},
+    {"fast_logf", r_flog, 0, 1e-3, 1e3, 0, 0, 2e-6, 2e-6},     {"fast_log2f", r_flog2, 0, 1e-3, 1e3, 0, 0, 2e-6, 2e-6},
+    {"fast_log10f", r_flog10, 0, 1e-3, 1e3, 0, 0, 2e-6, 2e-6}, {"fast_sinf", r_fsin, 0, -3.14159, 3.14159, 0, 0, 2e-6, 0},
+    {"fast_cosf", r_fcos, 0, -3.14159, 3.14159, 0, 0, 2e-6, 0}, {"fast_tanf", r_ftan, 0, -1.2, 1.2, 0, 0, 2e-6, 1e-5},
+    {"fast_powf", 0, r_fpow, 0.5, 4, -4, 4, 1e-6, 2e-5},       {"fast_dividef", 0, r_fdiv, -100, 100, 0.01, 100, 0, 1e-6},
+    {"rcp64h", r_frcp, 0, 1e-300, 1e300, 0, 0, 0, 1e-5},
+};
+enum { NAFN = sizeof afns / sizeof afns[0] };
+/* out = name(x[, y]), FN the index in afns; the dtypes with the launch */
+TILE_KERNEL(ld_fast, (tl_ptr, x), (tl_ptr, y), (tl_ptr, out), (tl_i32, n))
+{
+    const struct afn *f = &afns[TL_META(FN)];
+    int BLOCK = TL_META(BLOCK);
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n);
+    tl_t xv = tl_load(tl_add(x, offs), .mask = mask, .other = 1);
+    tl_t r = f->ref2 ? tl_libdevice(f->name, xv, tl_load(tl_add(y, offs), .mask = mask, .other = 1)) : tl_libdevice(f->name, xv);
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+static void check_fast(int k) {
+    const struct afn *f = &afns[k];
+    tl_dtype t = strcmp(f->name, "rcp64h") ? TL_F32 : TL_F64;
+    int interp = strcmp(tile_backend_name(), "interp") == 0, two = f->ref2 != NULL;
+    size_t es = tile_dtype_size(t);
+    void *hx = malloc(N * es), *hy = malloc(N * es), *ho = malloc(N * es);
+    double *got = (double *)malloc(N * sizeof(double)), *want = (double *)malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        /* rcp64h: magnitudes spread over the exponents, either sign; the others uniform on the domain */
+        double a = t == TL_F64 ? ldexp(tt_uniform(1, 2), (int)tt_int(-990, 990)) * (i % 2 ? -1 : 1) : tt_uniform(f->lo, f->hi);
+        double b = tt_uniform(f->lo2, f->hi2);
+        if (!strcmp(f->name, "fast_dividef") && i % 2) b = -b;
+        put(t, hx, i, a);
+        put(t, hy, i, b);
+    }
+    void *x, *y, *o;
+    dev_io(hx, hy, N * es, N * es, &x, &y, &o);
+    tile_status st = ld_fast(TILE_OPTS(.grid = {(N + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}}), TILE_PTR(x, t), TILE_PTR(y, t), TILE_PTR(o, t), N);
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") %s", f->name, tile_dtype_name(t));
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, N * es);
+    for (int i = 0; i < N; i++) {
+        double a = get(t, hx, i), b = get(t, hy, i);
+        want[i] = two ? f->ref2(a, b) : f->ref1(a);
+        got[i] = get(t, ho, i);
+    }
+    /* the interpreter: the exact function rounded once (an ulp: 2^-24 or 2^-53 relative, with room) */
+    double ulp = t == TL_F64 ? 0x1p-52 : 0x1p-23;
+    tt_check_close(what, got, want, N, interp ? 0 : f->atol, interp ? ulp : f->rtol);
+    dev_free(x, y, o);
+    free(hx), free(hy), free(ho), free(got), free(want);
+}
+
+/* ---- norm3d, rnorm3d, norm4d, rnorm4d: three and four operands -------------------------------
+   sqrt(x^2 + y^2 + z^2 [+ w^2]) and its reciprocal, against the sum of squares scaled by the
+   largest magnitude in long double, on operands of every magnitude (squares past the dtype's
+   range), zeros (rnorm: inf), an infinity beside a NaN (inf, as C's hypot) and NaNs alone */
+static double ref_norm(int n, const double *v, int recip) {
+    long double m = 0, s = 0;
+    int nan = 0;
+    for (int k = 0; k < n; k++) {
+        if (isinf(v[k])) return recip ? 0.0 : INFINITY;
+        nan |= v[k] != v[k];
+        if (fabsl((long double)v[k]) > m) m = fabsl((long double)v[k]);
+    }
+    if (nan) return NAN;
+    if (m == 0) return recip ? INFINITY : 0.0;
+    for (int k = 0; k < n; k++) s += ((long double)v[k] / m) * ((long double)v[k] / m);
+    long double r = m * sqrtl(s);
+    return (double)(recip ? 1.0L / r : r);
+}
+static const char *const norm_names[4] = {"norm3d", "rnorm3d", "norm4d", "rnorm4d"};
+/* out = name(x, y, z[, w]), FN the index in norm_names; LIT: the last operand the C number 2.5 */
+TILE_KERNEL(ld_norm, (tl_ptr, x), (tl_ptr, y), (tl_ptr, z), (tl_ptr, w), (tl_ptr, out), (tl_i32, n))
+{
+    int k = TL_META(FN), BLOCK = TL_META(BLOCK), LIT = TL_META_OR(LIT, 0), nops = k < 2 ? 3 : 4;
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_t mask = tl_lt(offs, n), v[4];
+    tl_t p[4] = {x, y, z, w};
+    for (int i = 0; i < nops; i++) v[i] = tl_load(tl_add(p[i], offs), .mask = mask, .other = 1);
+    if (LIT) v[nops - 1] = tl__cflt(2.5);
+    tl_t r = nops == 3 ? tl_libdevice(norm_names[k], v[0], v[1], v[2]) : tl_libdevice(norm_names[k], v[0], v[1], v[2], v[3]);
+    tl_store(tl_add(out, offs), r, .mask = mask);
+}
+/* norm k on operands of dtype t (the last of dtype tl: promoted), or the last the C number 2.5 */
+static void check_norm(int k, tl_dtype t, tl_dtype tlast, int lit) {
+    int nops = k < 2 ? 3 : 4, recip = k & 1;
+    tl_dtype ot = tlast == TL_F64 && !lit ? TL_F64 : t;
+    size_t es = 8;
+    void *h[4], *ho = malloc(N * es);
+    double *got = (double *)malloc(N * sizeof(double)), *want = (double *)malloc(N * sizeof(double));
+    int big = t == TL_F64 ? 600 : t == TL_F32 ? 70 : 3;
+    for (int j = 0; j < 4; j++) h[j] = malloc(N * es);
+    for (int i = 0; i < N; i++) {
+        /* one scale for the element (its squares overflow or underflow the dtype), each operand below it */
+        int sc = i % 4 == 0 ? big : i % 4 == 1 ? -big : 0;
+        for (int j = 0; j < nops; j++) {
+            tl_dtype tj = j == nops - 1 ? tlast : t;
+            double v = tt_uniform(-4, 4) * ldexp(1.0, sc);
+            if (i % 50 == 7) v = j == 0 ? INFINITY : j == 1 ? NAN : v;   /* inf wins over NaN */
+            if (i % 50 == 9 && j == 1) v = NAN;
+            if (i % 50 == 11) v = j == nops - 1 && !lit ? -3.0 : 0.0;    /* one nonzero: |x| exactly */
+            if (i % 50 == 13) v = 0.0;                                  /* all zero (with lit: 2.5) */
+            put(tj, h[j], i, v);
+        }
+    }
+    void *d[4], *o = tile_malloc(N * es);
+    for (int j = 0; j < 4; j++) {
+        d[j] = tile_malloc(N * es);
+        tile_memcpy_htod(d[j], h[j], N * es);
+    }
+    tile_memset(o, 0xA5, N * es);
+    tile_status st = ld_norm(TILE_OPTS(.grid = {(N + 255) / 256}, .meta = {{"FN", k}, {"BLOCK", 256}, {"LIT", lit}}), TILE_PTR(d[0], t),
+                             TILE_PTR(d[1], t), TILE_PTR(d[2], nops == 3 ? tlast : t), TILE_PTR(d[3], tlast), TILE_PTR(o, ot), N);
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\") %s%s%s", norm_names[k], tile_dtype_name(t), lit ? ", C number" : tlast != t ? ", " : "",
+             !lit && tlast != t ? tile_dtype_name(tlast) : "");
+    TT_CHECK(st == TILE_OK, "%s: %s: %s", what, tile_status_id(st), tile_last_error());
+    tile_memcpy_dtoh(ho, o, N * tile_dtype_size(ot));
+    for (int i = 0; i < N; i++) {
+        double v[4];
+        for (int j = 0; j < nops; j++) v[j] = get(j == nops - 1 ? tlast : t, h[j], i);
+        if (lit) v[nops - 1] = 2.5;
+        /* computed in the operands' common dtype: an f16's in f32, then rounded to f16 */
+        want[i] = rnd(ot, ref_norm(nops, v, recip));
+        got[i] = get(ot, ho, i);
+    }
+    double tol = ot == TL_F64 ? 1e-12 : ot == TL_F32 ? 2e-5 : 4e-3;
+    tt_check_close(what, got, want, N, 0, tol);
+    for (int j = 0; j < 4; j++) {
+        tile_free(d[j]);
+        free(h[j]);
+    }
+    tile_free(o);
+    free(ho), free(got), free(want);
+}
+
 /* ---- user errors ---------------------------------------------------------------------- */
 static int err_line;
 TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
@@ -1152,6 +1625,29 @@ TILE_KERNEL(ld_bad, (tl_ptr_f32, x), (tl_ptr_i32, xi), (tl_ptr_f32, out))
     case 30: err_line = __LINE__; r = tl_libdevice("yn", 1ll << 33, v); break;
     case 31: err_line = __LINE__; r = tl_libdevice("add_rx", v, v); break;
     case 32: err_line = __LINE__; r = tl_libdevice("double2float_rn", tl_cast(v, TL_BF16)); break;
+    case 33: err_line = __LINE__; r = tl_libdevice("abs", tl_cast(v, TL_U32)); break;
+    case 34: err_line = __LINE__; r = tl_libdevice("int_as_float", v); break;
+    case 35: err_line = __LINE__; r = tl_cast(tl_libdevice("float_as_int", tl_cast(v, TL_F64)), TL_F32); break;
+    case 36: err_line = __LINE__; r = tl_libdevice("hiloint2double", tl_load(tl_add(xi, offs))); break;
+    case 37: err_line = __LINE__; r = tl_libdevice("hiloint2double", tl_load(tl_add(xi, offs)), 0.5); break;
+    case 38: err_line = __LINE__; r = tl_cast(tl_libdevice("isnan", tl_load(tl_add(xi, offs))), TL_F32); break;
+    case 39: err_line = __LINE__; r = tl_cast(tl_libdevice("finitef", tl_cast(v, TL_F64)), TL_F32); break;
+    case 40: err_line = __LINE__; r = tl_cast(tl_libdevice("isfinited", v), TL_F32); break;
+    case 41: err_line = __LINE__; r = tl_cast(tl_libdevice("llround", tl_load(tl_add(xi, offs))), TL_F32); break;
+    case 42: err_line = __LINE__; r = tl_libdevice("ldexp", v, v); break;
+    case 43: err_line = __LINE__; r = tl_libdevice("scalbn", v, 1ll << 40); break;
+    case 44: err_line = __LINE__; r = tl_libdevice("ldexp", tl_load(tl_add(xi, offs)), 2); break;
+    case 45: err_line = __LINE__; r = tl_libdevice("pow", v, tl_cast(tl_load(tl_add(xi, offs)), TL_I64)); break;
+    case 46: err_line = __LINE__; r = tl_libdevice("saturatef", tl_cast(v, TL_F64)); break;
+    case 47: err_line = __LINE__; r = tl_libdevice("fast_expf", tl_cast(v, TL_F16)); break;
+    case 48: err_line = __LINE__; r = tl_libdevice("fast_powf", v); break;
+    case 49: err_line = __LINE__; r = tl_libdevice("rcp64h", v); break;
+    case 50: err_line = __LINE__; r = tl_libdevice("norm3d", v, v); break;
+    case 51: err_line = __LINE__; r = tl_libdevice("norm4d", v, v, v, tl_load(tl_add(xi, offs))); break;
+    case 52: err_line = __LINE__; r = tl_libdevice("norm3d", v, v, tl_cast(tl_arange(0, 16), TL_F32)); break;
+    case 53: err_line = __LINE__; r = tl_cast(tl_libdevice("ilogb", v, v), TL_F32); break;
+    case 54: err_line = __LINE__; r = tl_libdevice("abs", 18446744073709551615ull); break;
+    case 55: err_line = __LINE__; r = tl_cast(tl_libdevice("double2hiint", v), TL_F32); break;
     default: r = tl_libdevice("pow", 2, 3); break;   /* two C numbers: f32 */
     }
     tl_store(tl_add(out, offs), tl_add(r, v));
@@ -1191,6 +1687,29 @@ static void test_errors(void) {
         {TILE_ERR_DTYPE, "tl_libdevice(\"yn\"): the order n is an integer literal"},
         {TILE_ERR_VALUE, "no function \"add_rx\""},
         {TILE_ERR_DTYPE, "tl_libdevice(\"double2float_rn\"): not defined for bf16[32] (it takes f64)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"abs\"): not defined for u32[32] (i32, i64, f16, bf16, f32 or f64)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"int_as_float\"): not defined for f32[32] (it takes i32 or a C integer that fits)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"float_as_int\"): not defined for f64[32] (it takes f32)"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"hiloint2double\") takes 2 operands, not 1"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"hiloint2double\"): not defined for a float literal (it takes i32"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"isnan\"): not defined for i32[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"finitef\"): not defined for f64[32] (it takes f32)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"isfinited\"): not defined for f32[32] (it takes f64)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"llround\"): not defined for i32[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"ldexp\"): the exponent n is f32[32] (an i32 or a C integer that fits)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"scalbn\"): the exponent n is an integer literal"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"ldexp\"): not defined for i32[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"pow\"): not defined for i64[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"saturatef\"): not defined for f64[32] (it takes f32)"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"fast_expf\"): not defined for f16[32] (it takes f32)"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"fast_powf\") takes 2 operands, not 1"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"rcp64h\"): not defined for f32[32] (it takes f64)"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"norm3d\") takes 3 operands, not 2"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"norm4d\"): not defined for i32[32] (f16, bf16, f32 or f64"},
+        {TILE_ERR_SHAPE, "tl_libdevice(\"norm3d\"): operand 3's shape [16] does not broadcast with [32]"},
+        {TILE_ERR_VALUE, "tl_libdevice(\"ilogb\") takes 1 operand, not 2"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"abs\"): not defined for an integer literal (i32, i64"},
+        {TILE_ERR_DTYPE, "tl_libdevice(\"double2hiint\"): not defined for f32[32] (it takes f64)"},
     };
     enum { NCASE = sizeof want / sizeof want[0] };
     float *x = (float *)tile_malloc(32 * 4), *out = (float *)tile_malloc(32 * 4);
@@ -1251,7 +1770,24 @@ int main(void) {
         check_int32(k, TL_U32, TL_U32, TL_U32, 1 + (int)tt_int(0, NLIT - 1));
         for (int j = 0; j < 3; j++) check_int32_fold(k, (int)tt_int(0, NLIT - 1), (int)tt_int(0, NLIT - 1), (int)tt_int(0, NLIT - 1));
     }
+    for (int k = 0; k < NMCASE; k++) {
+        check_more(k, 0, 0);
+        if (mcases[k].n == 2) check_more(k, 1, 0);   /* n a C integer */
+        if (mcases[k].lit) check_more(k, 0, 1);      /* every operand a C number: folded */
+    }
+    for (int k = 0; k < NAFN; k++) check_fast(k);
+    for (int k = 0; k < 4; k++) {
+        check_norm(k, TL_F32, TL_F32, 0);
+        check_norm(k, TL_F64, TL_F64, 0);
+        check_norm(k, TL_F16, TL_F16, 0);
+        check_norm(k, TL_F32, TL_F64, 0);   /* promoted: f64 */
+        tl_dtype t = tt_int(0, 1) ? TL_F32 : TL_F64;
+        check_norm(k, t, t, 1);
+    }
     test_errors();
+    tile_kernel_release(TILE_KERNEL_OF(ld_more));
+    tile_kernel_release(TILE_KERNEL_OF(ld_fast));
+    tile_kernel_release(TILE_KERNEL_OF(ld_norm));
     tile_kernel_release(TILE_KERNEL_OF(ld_int));
     tile_kernel_release(TILE_KERNEL_OF(ld_bessel_n));
     tile_kernel_release(TILE_KERNEL_OF(ld_rnd));

@@ -1293,9 +1293,11 @@ tl_t tl__make_desc_stk(const char *file, int line, int n, int nstrides, tl_shape
     return tl_make_tensor_descriptor_at(file, line, base, n, sh, nstrides, st, block);
 }
 /* ---- libdevice by name ------------------------------------------------------------------ */
-/* names that are ops of another name, or not a libm row */
+/* names that are ops of another name, or not a libm row (nearbyint is rint: libdevice's
+   __nv_nearbyintf and __nv_rintf are both cvt.rni) */
 static const struct { const char *name; tile__opcode code; } tile__ld_alias[] = {
     {"fabs", TILE__OP_ABS}, {"fmin", TILE__OP_MIN}, {"fmax", TILE__OP_MAX}, {"fmod", TILE__OP_MOD}, {"fma", TILE__OP_FMA},
+    {"nearbyint", TILE__OP_RINT},
 };
 /* libdevice's integer functions (__nv_popc, __nv_popcll, ...: one name for
    every width, as Triton's libdevice dispatches on the dtype). bits 32: the
@@ -1473,13 +1475,169 @@ static tl_t tile__ld_bessel_n(const char *file, int line, const char *what, tile
     if (!tile__ld_operands(file, line, what, 2, ids, dts, ops)) return tile__poison;
     return tile__mk(tile__emit1(code, ops, 2, *tile__ty(ops[1]), file, line));
 }
+/* libdevice's functions whose dtypes are not one float's (Triton's signatures), each with its
+   rule (kind):
+     ABS     abs: i32, i64 (wrapping: abs(INT32_MIN) is INT32_MIN, as __nv_abs) or a float
+     BITS    exactly `from`, its bits as `to`: int_as_float, ..., float_as_uint (an i32, as
+             Triton's), longlong_as_double, double_as_longlong
+     HILO    hiloint2double(hi, lo): two i32, the f64 of the bits hi:lo
+     HALF    double2loint, double2hiint: an f64's low or high 32 bits, an i32
+     CLASS   isnan, isinf (an i1, as Triton's .to(int1)), signbit (an i32, 1 or 0) of any float;
+             finitef of an f32, isfinited of an f64 (an i32, 1 or 0)
+     TOINT   llrint (float2ll_rn), llround (an i64), ilogb (an i32) of any float, f16 and bf16
+             through f32
+     SCALE   ldexp(x, n), scalbn(x, n), and pow(x, n) of an i32 n (powi): x any float, n an i32
+     EXACT   exactly `from`: saturatef and the fast_* ones (f32), rcp64h (f64)
+   A C number is taken in the dtype wanted where it fits (a C float as any float; a C integer as
+   an integer dtype that holds it); a C float alone is f32, a C integer an i32 where it fits.
+   code: the op a rule emits, or for CLASS the one it is built around (NE: x != x, EQ: |x| ==
+   inf, LT: |x| < inf, SHR: the top bit); HALF's SHR: the high half. */
+enum { TILE__LDK_ABS, TILE__LDK_BITS, TILE__LDK_HILO, TILE__LDK_HALF, TILE__LDK_CLASS, TILE__LDK_TOINT, TILE__LDK_SCALE, TILE__LDK_EXACT };
+static const struct { const char *name; int kind; tile__opcode code; tl_dtype from, to; } tile__ld_more[] = {
+    {"abs", TILE__LDK_ABS, TILE__OP_ABS, TL_VOID, TL_VOID},
+    {"int_as_float", TILE__LDK_BITS, TILE__OP_BITCAST, TL_I32, TL_F32},
+    {"uint_as_float", TILE__LDK_BITS, TILE__OP_BITCAST, TL_U32, TL_F32},
+    {"float_as_int", TILE__LDK_BITS, TILE__OP_BITCAST, TL_F32, TL_I32},
+    {"float_as_uint", TILE__LDK_BITS, TILE__OP_BITCAST, TL_F32, TL_I32},
+    {"longlong_as_double", TILE__LDK_BITS, TILE__OP_BITCAST, TL_I64, TL_F64},
+    {"double_as_longlong", TILE__LDK_BITS, TILE__OP_BITCAST, TL_F64, TL_I64},
+    {"hiloint2double", TILE__LDK_HILO, TILE__OP_BITCAST, TL_I32, TL_F64},
+    {"double2loint", TILE__LDK_HALF, TILE__OP_BITCAST, TL_F64, TL_I32},
+    {"double2hiint", TILE__LDK_HALF, TILE__OP_SHR, TL_F64, TL_I32},
+    {"isnan", TILE__LDK_CLASS, TILE__OP_NE, TL_VOID, TL_I1},
+    {"isinf", TILE__LDK_CLASS, TILE__OP_EQ, TL_VOID, TL_I1},
+    {"signbit", TILE__LDK_CLASS, TILE__OP_SHR, TL_VOID, TL_I32},
+    {"finitef", TILE__LDK_CLASS, TILE__OP_LT, TL_F32, TL_I32},
+    {"isfinited", TILE__LDK_CLASS, TILE__OP_LT, TL_F64, TL_I32},
+    {"llrint", TILE__LDK_TOINT, TILE__OP_CVT_RN, TL_VOID, TL_I64},
+    {"llround", TILE__LDK_TOINT, TILE__OP_LLROUND, TL_VOID, TL_I64},
+    {"ilogb", TILE__LDK_TOINT, TILE__OP_ILOGB, TL_VOID, TL_I32},
+    {"ldexp", TILE__LDK_SCALE, TILE__OP_LDEXP, TL_VOID, TL_VOID},
+    {"scalbn", TILE__LDK_SCALE, TILE__OP_SCALBN, TL_VOID, TL_VOID},
+    {"saturatef", TILE__LDK_EXACT, TILE__OP_SATURATE, TL_F32, TL_F32},
+    {"fast_expf", TILE__LDK_EXACT, TILE__OP_FAST_EXP, TL_F32, TL_F32},
+    {"fast_logf", TILE__LDK_EXACT, TILE__OP_FAST_LOG, TL_F32, TL_F32},
+    {"fast_log2f", TILE__LDK_EXACT, TILE__OP_FAST_LOG2, TL_F32, TL_F32},
+    {"fast_log10f", TILE__LDK_EXACT, TILE__OP_FAST_LOG10, TL_F32, TL_F32},
+    {"fast_exp10f", TILE__LDK_EXACT, TILE__OP_FAST_EXP10, TL_F32, TL_F32},
+    {"fast_sinf", TILE__LDK_EXACT, TILE__OP_FAST_SIN, TL_F32, TL_F32},
+    {"fast_cosf", TILE__LDK_EXACT, TILE__OP_FAST_COS, TL_F32, TL_F32},
+    {"fast_tanf", TILE__LDK_EXACT, TILE__OP_FAST_TAN, TL_F32, TL_F32},
+    {"fast_powf", TILE__LDK_EXACT, TILE__OP_FAST_POW, TL_F32, TL_F32},
+    {"fast_dividef", TILE__LDK_EXACT, TILE__OP_FAST_DIV, TL_F32, TL_F32},
+    {"rcp64h", TILE__LDK_EXACT, TILE__OP_RCP64H, TL_F64, TL_F64},
+};
+/* operand x as a float (a C number: f32); 0 after the error */
+static int tile__ld_float(const char *file, int line, const char *what, int x) {
+    tl_dtype dt = tile__dty(x);
+    if (tile__b->f->vals[x].weak) return tile__cast(x, TL_F32, file, line);
+    if (!tile__is_float(dt) || dt == TL_F8E4M3 || dt == TL_F8E5M2) {
+        char s[96];
+        tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(x, s));
+        return 0;
+    }
+    return x;
+}
+/* the n operands, each exactly dtype from[k] or a C number it holds, broadcast to one shape: ops[k]; 0 after the error */
+static int tile__ld_exactly(const char *file, int line, const char *what, int n, const int *ids, const tl_dtype *from, int *ops) {
+    for (int k = 0; k < n; k++) {
+        int x = ids[k];
+        if (tile__b->f->vals[x].weak ? !tile__ld_fits(x, from[k]) : tile__dty(x) != from[k]) {
+            char s[96];
+            tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (it takes %s%s)", what, tile__tys(x, s), tile_dtype_name(from[k]),
+                       tile__is_float(from[k]) ? "" : " or a C integer that fits");
+            return 0;
+        }
+    }
+    return tile__ld_operands(file, line, what, n, ids, from, ops);
+}
+/* ldexp(x, n), scalbn(x, n), powi(x, n): x any float (the result's dtype; a C number: f32), n an i32
+   or a C integer that fits */
+static int tile__ld_int_exponent(int n) { return tile__b->f->vals[n].weak ? tile__ld_fits(n, TL_I32) : tile__dty(n) == TL_I32; }
+static tl_t tile__ld_scale(const char *file, int line, const char *what, tile__opcode code, const int *ids) {
+    int x = tile__ld_float(file, line, what, ids[0]), ops[2];
+    char s[96];
+    if (!x) return tile__poison;
+    if (!tile__ld_int_exponent(ids[1]))
+        return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the exponent n is %s (an i32 or a C integer that fits)", what, tile__tys(ids[1], s));
+    int xs[2] = {x, ids[1]};
+    tl_dtype dts[2] = {tile__dty(x), TL_I32};
+    if (!tile__ld_operands(file, line, what, 2, xs, dts, ops)) return tile__poison;
+    return tile__mk(tile__emit1(code, ops, 2, *tile__ty(ops[0]), file, line));
+}
+static tl_t tile__ld_more_call(const char *file, int line, const char *name, int k, int n, const tl_t *args) {
+    tile__opcode code = tile__ld_more[k].code;
+    tl_dtype from = tile__ld_more[k].from, to = tile__ld_more[k].to, dts[2] = {from, from};
+    int kind = tile__ld_more[k].kind, want = kind == TILE__LDK_HILO || kind == TILE__LDK_SCALE ? 2 : kind == TILE__LDK_EXACT ? tile__op_nopnd[code] : 1;
+    int ids[2] = {0, 0}, ops[2];
+    char what[96];
+    snprintf(what, sizeof what, "tl_libdevice(\"%s\")", name);
+    if (n != want) return tile__berr(TILE_ERR_VALUE, file, line, "%s takes %d operand%s, not %d", what, want, want == 1 ? "" : "s", n);
+    for (int i = 0; i < n; i++)
+        if (!(ids[i] = tile__use(file, line, what, args[i]))) return tile__poison;
+    switch (kind) {
+    case TILE__LDK_ABS: {   /* __nv_abs, __nv_llabs, __nv_fabsf, __nv_fabs: Triton's four; f16 and bf16 exact too */
+        int x = ids[0];
+        tl_dtype dt = tile__dty(x);
+        if (tile__b->f->vals[x].weak && (tile__is_float(dt) || tile__ld_fits(x, TL_I64)))
+            x = tile__cast(x, tile__is_float(dt) ? TL_F32 : tile__ld_fits(x, TL_I32) ? TL_I32 : TL_I64, file, line), dt = tile__dty(x);
+        if (dt != TL_I32 && dt != TL_I64 && (!tile__is_float(dt) || dt == TL_F8E4M3 || dt == TL_F8E5M2)) {
+            char s[96];
+            return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (i32, i64, f16, bf16, f32 or f64)", what, tile__tys(ids[0], s));
+        }
+        return tile__mk(tile__emit1(TILE__OP_ABS, &x, 1, *tile__ty(x), file, line));
+    }
+    case TILE__LDK_BITS:
+        if (!tile__ld_exactly(file, line, what, 1, ids, dts, ops)) return tile__poison;
+        return tile__mk(tile__emit1(TILE__OP_BITCAST, ops, 1, tile__with_dtype(*tile__ty(ops[0]), to), file, line));
+    case TILE__LDK_HILO: {   /* hi's bits above lo's: (u64(hi) << 32 | u64(lo)) as an f64 */
+        if (!tile__ld_exactly(file, line, what, 2, ids, dts, ops)) return tile__poison;
+        tl_t hi = tl_cast_at(file, line, tl_bitcast_at(file, line, tile__mk(ops[0]), TL_U32), TL_U64);
+        tl_t lo = tl_cast_at(file, line, tl_bitcast_at(file, line, tile__mk(ops[1]), TL_U32), TL_U64);
+        return tl_bitcast_at(file, line, tl_or_at(file, line, tl_shl_at(file, line, hi, tl__cint(32)), lo), TL_F64);
+    }
+    case TILE__LDK_HALF: {   /* the f64's bits, shifted down 32 for the high half, truncated to 32 */
+        if (!tile__ld_exactly(file, line, what, 1, ids, dts, ops)) return tile__poison;
+        tl_t bits = tl_bitcast_at(file, line, tile__mk(ops[0]), TL_I64);
+        if (code == TILE__OP_SHR) bits = tl_shr_at(file, line, bits, tl__cint(32));
+        return tl_cast_at(file, line, bits, TL_I32);
+    }
+    case TILE__LDK_CLASS: {
+        int x;
+        if (from != TL_VOID) {
+            if (!tile__ld_exactly(file, line, what, 1, ids, dts, ops)) return tile__poison;
+            x = ops[0];
+        } else if (!(x = tile__ld_float(file, line, what, ids[0]))) return tile__poison;
+        tl_t v = tile__mk(x);
+        if (code == TILE__OP_NE) return tl_ne_at(file, line, v, v);   /* isnan: x != x */
+        if (code == TILE__OP_EQ) return tl_eq_at(file, line, tl_abs_at(file, line, v), tl__cflt(INFINITY));
+        if (code == TILE__OP_LT) return tl_cast_at(file, line, tl_lt_at(file, line, tl_abs_at(file, line, v), tl__cflt(INFINITY)), TL_I32);
+        /* signbit: the top bit of the float's bits, as the unsigned integer of its width */
+        unsigned w = tile__dt[tile__dty(x)].bits;
+        tl_t bits = tl_bitcast_at(file, line, v, w == 64 ? TL_U64 : w == 32 ? TL_U32 : TL_U16);
+        return tl_cast_at(file, line, tl_shr_at(file, line, bits, tl__cint(w - 1)), TL_I32);
+    }
+    case TILE__LDK_TOINT: {   /* libdevice's f32 and f64 functions: the smaller floats through f32, exactly */
+        int x = tile__ld_float(file, line, what, ids[0]);
+        if (!x) return tile__poison;
+        if (tile__dty(x) != TL_F64) x = tile__cast(x, TL_F32, file, line);
+        return tile__mk(tile__emit1(code, &x, 1, tile__with_dtype(*tile__ty(x), to), file, line));
+    }
+    case TILE__LDK_SCALE: return tile__ld_scale(file, line, what, code, ids);
+    default:   /* EXACT */
+        if (!tile__ld_exactly(file, line, what, n, ids, dts, ops)) return tile__poison;
+        return tile__mk(tile__emit1(code, ops, n, *tile__ty(ops[0]), file, line));
+    }
+}
 tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const tl_t *args) {
     enum { NALIAS = sizeof tile__ld_alias / sizeof *tile__ld_alias, NINT = sizeof tile__ld_int / sizeof *tile__ld_int };
-    enum { NRND = sizeof tile__ld_rnd / sizeof *tile__ld_rnd };
+    enum { NRND = sizeof tile__ld_rnd / sizeof *tile__ld_rnd, NMORE = sizeof tile__ld_more / sizeof *tile__ld_more };
     int mode = 0, rk;
     if (!name) return tile__berr(TILE_ERR_VALUE, file, line, "tl_libdevice: the function's name is NULL");
     for (int k = 0; k < NINT; k++)
         if (strcmp(tile__ld_int[k].name, name) == 0) return tile__ld_int_call(file, line, name, tile__ld_int[k].code, tile__ld_int[k].bits, n, args);
+    for (int k = 0; k < NMORE; k++)
+        if (strcmp(tile__ld_more[k].name, name) == 0) return tile__ld_more_call(file, line, name, k, n, args);
     if ((rk = tile__ld_rnd_find(name, &mode)) >= 0) return tile__ld_rnd_call(file, line, name, rk, mode, n, args);
     int code = -1;
     for (int c = 0; c < TILE__OP_COUNT_ && code < 0; c++)
@@ -1487,13 +1645,14 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     for (int k = 0; k < NALIAS && code < 0; k++)
         if (strcmp(tile__ld_alias[k].name, name) == 0) code = (int)tile__ld_alias[k].code;
     if (code < 0) {
-        char known[1536];
+        char known[2560];
         size_t used = 0;
         known[0] = 0;
         for (int c = 0; c < TILE__OP_COUNT_ && used < sizeof known; c++)
             if (tile__op_libm[c]) used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", used ? " " : "", tile__op_libm[c]);
         for (int k = 0; k < NALIAS && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_alias[k].name);
         for (int k = 0; k < NINT && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_int[k].name);
+        for (int k = 0; k < NMORE && used < sizeof known; k++) used += (size_t)snprintf(known + used, sizeof known - used, " %s", tile__ld_more[k].name);
         for (int k = 0; k < NRND && used < sizeof known; k++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s%s", k ? " " : "; and with _rn, _rz, _rd or _ru: ", tile__ld_rnd[k].name,
                                      tile__ld_rnd[k].rn ? " (_rn only)" : "");
@@ -1502,7 +1661,12 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     char what[96];
     if (!tile__ld_arity(file, line, name, (tile__opcode)code, n, what)) return tile__poison;
     if (code == TILE__OP_JN || code == TILE__OP_YN) return tile__ld_bessel_n(file, line, what, (tile__opcode)code, args);
-    int ids[3];
+    int ids[4];
+    if (code == TILE__OP_POW) {   /* an i32 exponent (a C integer that fits): libdevice's __nv_powif, as Triton dispatches */
+        ids[0] = tile__use(file, line, what, args[0]), ids[1] = tile__use(file, line, what, args[1]);
+        if (!ids[0] || !ids[1]) return tile__poison;
+        if (tile__ld_int_exponent(ids[1])) return tile__ld_scale(file, line, what, TILE__OP_POWI, ids);
+    }
     for (int k = 0; k < n; k++) {
         int x = ids[k] = tile__use(file, line, what, args[k]);
         if (!x) return tile__poison;
@@ -1514,6 +1678,15 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
     }
     if (code == TILE__OP_FMA) return tl_fma_at(file, line, args[0], args[1], args[2]);
     if (n == 1) return tile__unary(file, line, what, (tile__opcode)code, args[0], TILE__A_FLOAT);
+    if (n > 2) {   /* norm3d, norm4d, ...: promoted as tl_add, C numbers alone f32 */
+        tl_dtype dt = TL_VOID, dts[4];
+        int ops[4];
+        for (int k = 0; k < n; k++)
+            if (!tile__b->f->vals[ids[k]].weak) dt = dt == TL_VOID ? tile__dty(ids[k]) : tile__promote2(dt, tile__dty(ids[k]));
+        for (int k = 0; k < n; k++) dts[k] = dt == TL_VOID ? TL_F32 : dt;
+        if (!tile__ld_operands(file, line, what, n, ids, dts, ops)) return tile__poison;
+        return tile__mk(tile__emit1((tile__opcode)code, ops, n, *tile__ty(ops[0]), file, line));
+    }
     /* two weak C numbers are f32, as one is */
     tl_t a = args[0];
     if (tile__b->f->vals[ids[0]].weak && tile__b->f->vals[ids[1]].weak) a = tile__mk(tile__cast(ids[0], TL_F32, file, line));

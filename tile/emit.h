@@ -51,6 +51,7 @@ enum {
     X(int, op1, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a))                                    \
     X(int, op2, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b))                             \
     X(int, op3, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c))                      \
+    X(int, op4, (tile__emitter *, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c, int d))               \
     X(int, ptr_add, (tile__emitter *, int p, int off, tl_dtype off_t, int elem_bytes))                                   \
     X(int, round_tf32, (tile__emitter *, int v)) /* an f32 rounded to tf32 (10 fraction bits, to even) */                \
     /* n consecutive elements of dtype t at ptr (n * size <= 16 bytes, aligned), under pred (-1: none) */                \

@@ -254,6 +254,19 @@ static int tile__cc_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
         return tile__cc_def(c, rt, "(%s)r%d", tile__cc_ctype(rt), a);
     case TILE__OP_BITCAST:
         return tile__cc_def(c, rt, "tile_bitcast<%s>(r%d)", tile__cc_ctype(rt), a);
+    /* tl_libdevice's ones of another result dtype (an f32 or f64 operand): ilogbf, llroundf, ... */
+    case TILE__OP_ILOGB: return tile__cc_def(c, rt, "%s(%s)", f64 ? "ilogb" : "ilogbf", x);
+    case TILE__OP_LLROUND: return tile__cc_def(c, rt, "%s(%s)", f64 ? "llround" : "llroundf", x);
+    /* f32 only: CUDA's intrinsics, libdevice's __nv_saturatef and __nv_fast_expf, ... */
+    case TILE__OP_SATURATE: return tile__cc_def(c, rt, "__saturatef(%s)", x);
+    case TILE__OP_FAST_EXP: return tile__cc_def(c, rt, "__expf(%s)", x);
+    case TILE__OP_FAST_LOG: return tile__cc_def(c, rt, "__logf(%s)", x);
+    case TILE__OP_FAST_LOG2: return tile__cc_def(c, rt, "__log2f(%s)", x);
+    case TILE__OP_FAST_LOG10: return tile__cc_def(c, rt, "__log10f(%s)", x);
+    case TILE__OP_FAST_EXP10: return tile__cc_def(c, rt, "__exp10f(%s)", x);
+    case TILE__OP_FAST_SIN: return tile__cc_def(c, rt, "__sinf(%s)", x);
+    case TILE__OP_FAST_COS: return tile__cc_def(c, rt, "__cosf(%s)", x);
+    case TILE__OP_FAST_TAN: return tile__cc_def(c, rt, "__tanf(%s)", x);
     default: break;
     }
     return tile__cc_missing(c, "unary", code, rt);
@@ -269,6 +282,16 @@ static int tile__cc_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     unsigned w = tile__dt[t].bits;
     const char *sym = NULL;
     if (tile__rnd_mode(code) >= 0) return tile__cc_rnd(c, code, t, rt, a, b, -1);
+    if (code == TILE__OP_POWI || code == TILE__OP_LDEXP || code == TILE__OP_SCALBN) {
+        /* x of the result's dtype (f16 and bf16 in f32) and an i32 n (t): CUDA's pow(float, int) (libdevice's
+           __nv_powif; pow(double, int) __nv_powi), ldexpf, scalbnf */
+        const char *fn = code == TILE__OP_POWI ? "pow" : code == TILE__OP_LDEXP ? "ldexp" : "scalbn";
+        snprintf(s, sizeof s, "%s%s(%s, (int)r%d)", fn, rt == TL_F64 || code == TILE__OP_POWI ? "" : "f", x, b);
+        tile__cc_fenc(rt, s, z, sizeof z);
+        return tile__cc_def(c, rt, "%s", z);
+    }
+    if (code == TILE__OP_FAST_POW) return tile__cc_def(c, rt, "__powf(%s, %s)", x, y);
+    if (code == TILE__OP_FAST_DIV) return tile__cc_def(c, rt, "__fdividef(%s, %s)", x, y);
     switch (code) {
     case TILE__OP_ADD: sym = "+"; break;
     case TILE__OP_SUB: sym = "-"; break;
@@ -359,8 +382,21 @@ static int tile__cc_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtyp
     tile__cc_fval(c, a, x, sizeof x);
     tile__cc_fval(c, b, y, sizeof y);
     tile__cc_fval(c, c3, w, sizeof w);
-    /* narrow floats: the exact a * b + c rounded to odd, then to the dtype: once-rounded */
-    snprintf(s, sizeof s, "%s(%s, %s, %s)", t == TL_F64 ? "fma" : t == TL_F32 ? "fmaf" : "tile_fma_odd", x, y, w);
+    if (tile__op_libm[code])   /* tl_libdevice's three-operand ones: norm3df, rnorm3d */
+        snprintf(s, sizeof s, "%s%s(%s, %s, %s)", tile__op_libm[code], t == TL_F64 ? "" : "f", x, y, w);
+    else   /* fma; narrow floats: the exact a * b + c rounded to odd, then to the dtype: once-rounded */
+        snprintf(s, sizeof s, "%s(%s, %s, %s)", t == TL_F64 ? "fma" : t == TL_F32 ? "fmaf" : "tile_fma_odd", x, y, w);
+    tile__cc_fenc(rt, s, z, sizeof z);
+    return tile__cc_def(c, rt, "%s", z);
+}
+/* the four-operand ops, tl_libdevice's norm4d and rnorm4d: norm4df, rnorm4d, ... */
+static int tile__cc_op4(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int c3, int d) {
+    tile__cuda_em *c = tile__cc_self(e);
+    char x[4][160], s[720], z[800];
+    int r[4] = {a, b, c3, d};
+    if (!tile__op_libm[code]) return tile__cc_missing(c, "four-operand", code, rt);
+    for (int k = 0; k < 4; k++) tile__cc_fval(c, r[k], x[k], sizeof x[k]);
+    snprintf(s, sizeof s, "%s%s(%s, %s, %s, %s)", tile__op_libm[code], t == TL_F64 ? "" : "f", x[0], x[1], x[2], x[3]);
     tile__cc_fenc(rt, s, z, sizeof z);
     return tile__cc_def(c, rt, "%s", z);
 }

@@ -119,7 +119,7 @@ static void tile__interp_ew(tile__interp *I, const tile__op *op) {
     const tile__func *f = I->f;
     const tile__type *rt = tile__interp_type(I, op->res);
     tile__elem *out = I->buf[op->res];
-    const tile__elem *in[3] = {NULL, NULL, NULL};
+    const tile__elem *in[4] = {NULL, NULL, NULL, NULL};
     int n = tile__numel(rt), no = op->nopnd;
     for (int k = 0; k < no; k++) in[k] = tile__interp_in(I, op, k);
     if (op->code == TILE__OP_PTR_ADD) {
@@ -132,7 +132,7 @@ static void tile__interp_ew(tile__interp *I, const tile__op *op) {
         return;
     }
     tl_dtype t = tile__interp_type(I, tile__interp_opnd(I, op, no - 1))->dtype;
-    tile__elem x[3];
+    tile__elem x[4];
     memset(x, 0, sizeof x);
     for (int e = 0; e < n; e++) {
         for (int k = 0; k < no; k++) x[k] = in[k][e];

@@ -95,9 +95,9 @@ enum {
    bf16 compute in f32) or __nv_<name> (f64), through CUDA C's <name>f /
    <name> with NVRTC; the interpreter and the folder evaluate the C math
    library's function in double (rounded to f32 for the smaller floats), or
-   tile's own for the ones C lacks (tile__ld_*, below). The two-operand
-   ones have no ref column: tile__ew_eval has their rule (jn and yn take
-   an i32 order first, the float second). */
+   tile's own for the ones C lacks (tile__ld_*, below). The ones of two to
+   four operands have no ref column: tile__ew_eval has their rule (jn and
+   yn take an i32 order first, the float second). */
 static double tile__ld_exp10(double x) { return pow(10.0, x); }
 static double tile__ld_rcbrt(double x) { return 1.0 / cbrt(x); }
 /* cos(pi x), sin(pi x), exact where they are 0, 1 or -1: x reduced modulo 2 exactly first */
@@ -205,6 +205,42 @@ static double tile__ld_bessel_i(int n, double x) {
 #define TILE__BESSEL_MAX_ORDER 16384
 static double tile__ld_i0(double x) { return tile__ld_bessel_i(0, x); }
 static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
+/* the standard normal distribution: P(X <= x) = erfc(-x / sqrt 2) / 2, and its inverse -sqrt 2
+   erfcinv(2p) (2p exact); -x / sqrt 2 is rounded once, so far in the lower tail (x near -38) the
+   result's relative error grows to about 2 x^2 2^-53 (2e-13) */
+static double tile__ld_normcdf(double x) { return 0.5 * erfc(x * -0.70710678118654752440); }
+static double tile__ld_normcdfinv(double p) { return -1.4142135623730950488 * tile__ld_erfcinv(2.0 * p); }
+static double tile__ld_rcp(double x) { return 1.0 / x; }
+/* sqrt(x0^2 + ... + x(n-1)^2) without overflow or underflow on the way: each divided by the
+   largest magnitude m first (an infinity wins over a NaN, as C's hypot and libdevice's norm) */
+static double tile__ld_norm(int n, const double *x) {
+    double m = 0, s = 0;
+    for (int k = 0; k < n; k++)
+        if (isinf(x[k])) return INFINITY;
+    for (int k = 0; k < n; k++) {
+        if (x[k] != x[k]) return x[k];
+        if (fabs(x[k]) > m) m = fabs(x[k]);
+    }
+    if (m == 0) return 0.0;
+    for (int k = 0; k < n; k++) s += (x[k] / m) * (x[k] / m);
+    return m * sqrt(s);
+}
+/* libdevice's __nv_powif / __nv_powi: x^|n| by squaring (x, x^2, x^4, ... each rounded, the ones
+   of n's bits multiplied in order, each product rounded), then 1 / that for n < 0; f32 products of
+   two f32 values are exact in double, so each is rounded once, and so is the f32 quotient (53 bits
+   hold 2 x 24 + 2: the double rounding is innocuous) */
+static double tile__ld_powi(double x, int64_t n, int f32) {
+    uint32_t e = (uint32_t)(n < 0 ? 0 - (uint64_t)n : (uint64_t)n);   /* |INT32_MIN|: 2^31 */
+    double r = 1.0;
+    for (;;) {
+        if (e & 1) r = f32 ? (double)(float)(r * x) : r * x;
+        e >>= 1;
+        if (!e) break;
+        x = f32 ? (double)(float)(x * x) : x * x;
+    }
+    if (n < 0) r = f32 ? (double)(float)(1.0 / r) : 1.0 / r;
+    return r;
+}
 /* X(name, NAME, operands, C reference (one operand) or 0) */
 #define TILE__LIBDEVICE_FNS(M, X)                                                                       \
     M(X, acos, ACOS, 1, acos) M(X, acosh, ACOSH, 1, acosh) M(X, asin, ASIN, 1, asin) M(X, asinh, ASINH, 1, asinh)   \
@@ -219,9 +255,37 @@ static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
     M(X, fdim, FDIM, 2, 0) M(X, nextafter, NEXTAFTER, 2, 0) M(X, remainder, REMAINDER, 2, 0)          \
     M(X, j0, J0, 1, j0) M(X, j1, J1, 1, j1) M(X, y0, Y0, 1, y0) M(X, y1, Y1, 1, y1)                          \
     M(X, cyl_bessel_i0, CYL_BESSEL_I0, 1, tile__ld_i0) M(X, cyl_bessel_i1, CYL_BESSEL_I1, 1, tile__ld_i1)     \
-    M(X, jn, JN, 2, 0) M(X, yn, YN, 2, 0)
+    M(X, jn, JN, 2, 0) M(X, yn, YN, 2, 0)                                                                    \
+    M(X, normcdf, NORMCDF, 1, tile__ld_normcdf) M(X, normcdfinv, NORMCDFINV, 1, tile__ld_normcdfinv)         \
+    M(X, rhypot, RHYPOT, 2, 0) M(X, norm3d, NORM3D, 3, 0) M(X, rnorm3d, RNORM3D, 3, 0)                       \
+    M(X, norm4d, NORM4D, 4, 0) M(X, rnorm4d, RNORM4D, 4, 0)
 #define TILE__LIBDEVICE_ROW(X, name, NAME, n, ref) X(NAME, #name, n, 1, TILE__PE, #name, ref, 0, RES, 0)
 #define TILE__LIBDEVICE_OPS(X) TILE__LIBDEVICE_FNS(TILE__LIBDEVICE_ROW, X)
+/* libdevice's functions whose operands or result are not all of one float
+   dtype, or which libdevice has for one dtype only (tl_libdevice("ldexp",
+   x, n), "ilogb", "fast_expf", ...), named as Triton names them; each
+   emitter has a rule for each. The fast_* ones and rcp64h are the GPU's
+   approximations (ex2.approx, sin.approx, rcp.approx.ftz.f64, ...); their
+   ref column is the exact function, which the interpreter and the folder
+   compute, rounded to the dtype. */
+#define TILE__LIBDEVICE_MORE(X)                                                                                              \
+    X(POWI,       "powi",         2, 1, TILE__PE, 0, 0,              0, RES, 0) /* x^n, n an i32: libdevice's squarings, 1 / x^|n| for n < 0 */ \
+    X(LDEXP,      "ldexp",        2, 1, TILE__PE, 0, 0,              0, RES, 0) /* x 2^n, n an i32, rounded once */ \
+    X(SCALBN,     "scalbn",       2, 1, TILE__PE, 0, 0,              0, RES, 0) /* the same (libdevice's __nv_scalbnf) */ \
+    X(ILOGB,      "ilogb",        1, 1, TILE__PE, 0, 0,              0, RES, 0) /* i32: x's exponent, floor(log2 |x|); INT_MIN for 0 and NaN, INT_MAX for inf */ \
+    X(LLROUND,    "llround",      1, 1, TILE__PE, 0, 0,              0, RES, 0) /* i64: x rounded half away from zero, saturated; NaN: INT64_MIN (f32), 0 (f64) */ \
+    X(SATURATE,   "saturatef",    1, 1, TILE__PE, 0, 0,              0, RES, 0) /* f32: x clamped to [+0, 1], NaN +0 */ \
+    X(FAST_EXP,   "fast_expf",    1, 1, TILE__PE, 0, exp,            0, RES, 0) /* f32: e^x (GPU: ex2.approx of x log2 e) */ \
+    X(FAST_LOG,   "fast_logf",    1, 1, TILE__PE, 0, log,            0, RES, 0) /* f32: ln x (GPU: lg2.approx times ln 2) */ \
+    X(FAST_LOG2,  "fast_log2f",   1, 1, TILE__PE, 0, log2,           0, RES, 0) /* f32: log2 x (GPU: lg2.approx) */ \
+    X(FAST_LOG10, "fast_log10f",  1, 1, TILE__PE, 0, log10,          0, RES, 0) /* f32: log10 x (GPU: lg2.approx times log10 2) */ \
+    X(FAST_EXP10, "fast_exp10f",  1, 1, TILE__PE, 0, tile__ld_exp10, 0, RES, 0) /* f32: 10^x (GPU: ex2.approx of x log2 10) */ \
+    X(FAST_SIN,   "fast_sinf",    1, 1, TILE__PE, 0, sin,            0, RES, 0) /* f32: sin x (GPU: sin.approx) */ \
+    X(FAST_COS,   "fast_cosf",    1, 1, TILE__PE, 0, cos,            0, RES, 0) /* f32: cos x (GPU: cos.approx) */ \
+    X(FAST_TAN,   "fast_tanf",    1, 1, TILE__PE, 0, tan,            0, RES, 0) /* f32: tan x (GPU: sin.approx / cos.approx, div.approx) */ \
+    X(FAST_POW,   "fast_powf",    2, 1, TILE__PE, 0, 0,              0, RES, 0) /* f32: x^y (GPU: ex2.approx of y lg2.approx x) */ \
+    X(FAST_DIV,   "fast_dividef", 2, 1, TILE__PE, 0, 0,              0, RES, 0) /* f32: x / y (GPU: div.approx.f32) */ \
+    X(RCP64H,     "rcp64h",       1, 1, TILE__PE, 0, tile__ld_rcp,   0, RES, 0) /* f64: 1 / x (GPU: rcp.approx.ftz.f64) */
 /* libdevice's rounding-mode functions (tl_libdevice("add_rz", a, b),
    "float2int_rd", ...): a row per operation and rounding, in the order rn,
    rz, rd, ru (to nearest even, toward zero, down, up: tile__rnd_mode reads
@@ -313,6 +377,7 @@ static double tile__ld_i1(double x) { return tile__ld_bessel_i(1, x); }
     X(FLOOR,        "floor",        1,  1,  TILE__PE,               "floor", floor, 0, RES,  0)                      /* round toward -inf */ \
     X(CEIL,         "ceil",         1,  1,  TILE__PE,               "ceil",  ceil,  0, RES,  0)                      /* round toward +inf */ \
     TILE__LIBDEVICE_OPS(X)                                                                                                          \
+    TILE__LIBDEVICE_MORE(X)                                                                                                         \
     TILE__ROUNDED_OPS(X)                                                                                                            \
     X(CAST,         "cast",         1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* value conversion to the result dtype */ \
     X(BITCAST,      "bitcast",      1,  1,  TILE__PE,               0,       0,     0, RES,  0)                      /* same bits, another dtype of equal width */ \
@@ -1491,6 +1556,42 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         r.f = t == TL_F64 ? v : (double)(float)v;
         break;
     }
+    /* the norms in double, each rounded once to f32 for the smaller floats */
+    case TILE__OP_RHYPOT: case TILE__OP_NORM3D: case TILE__OP_RNORM3D: case TILE__OP_NORM4D: case TILE__OP_RNORM4D: {
+        double v[4] = {a.f, b.f, 0, 0};
+        int n = tile__op_nopnd[code];
+        for (int k = 2; k < n; k++) v[k] = x[k].f;
+        double m = tile__ld_norm(n, v);
+        m = code == TILE__OP_NORM3D || code == TILE__OP_NORM4D ? m : 1.0 / m;
+        r.f = t == TL_F64 ? m : (double)(float)m;
+        break;
+    }
+    /* x (operand 0, of the result's dtype rt) and an i32 n (operand 1, the t of this call) */
+    case TILE__OP_POWI: r.f = tile__ld_powi(a.f, b.i, rt != TL_F64); break;
+    case TILE__OP_LDEXP: case TILE__OP_SCALBN: {   /* exact in double, then rounded once */
+        double v = ldexp(a.f, (int)b.i);
+        r.f = rt == TL_F64 ? v : (double)(float)v;
+        break;
+    }
+    case TILE__OP_ILOGB: {
+        int e = 0;
+        if (a.f != a.f || a.f == 0) r.i = INT32_MIN;
+        else if (isinf(a.f)) r.i = INT32_MAX;
+        else {
+            frexp(a.f, &e);
+            r.i = e - 1;
+        }
+        break;
+    }
+    case TILE__OP_LLROUND:   /* __nv_llroundf's NaN is INT64_MIN; __nv_llround's is cvt.rzi.s64.f64's, 0 */
+        if (a.f != a.f) r.i = t == TL_F64 ? 0 : INT64_MIN;
+        else if (a.f >= 0x1p63) r.i = INT64_MAX;
+        else if (a.f <= -0x1p63) r.i = INT64_MIN;
+        else r.i = (int64_t)round(a.f);
+        break;
+    case TILE__OP_SATURATE: r.f = a.f > 0 ? (a.f < 1 ? a.f : 1.0) : 0.0; break;   /* NaN and -0: +0 */
+    case TILE__OP_FAST_POW: r.f = (double)(float)pow(a.f, b.f); break;
+    case TILE__OP_FAST_DIV: r.f = (double)(float)(a.f / b.f); break;
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
     case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
     case TILE__OP_CAST: return tile__convert(t, rt, a);

@@ -386,8 +386,17 @@ static void tile__mapctx_of(tile__mapctx *m, const tile__type *dst, const tile__
    other op through the emitter */
 static int tile__ew1(tile__lower *lw, tile__opcode code, tl_dtype t, tl_dtype rt, int x) {
     if (code == TILE__OP_EXP2 && t == TL_F32 && rt == TL_F32) return tile__ptx_ex2_ftz(lw->em, x);
+    if (code == TILE__OP_RCP64H) return tile__ptx_rcp64h(lw->em, x);
     if (code == TILE__OP_BITCAST && t == rt) return x;   /* tl_ptr_cast: pointers are untyped here */
     return lw->em->op1(lw->em, code, t, rt, x);
+}
+/* an elementwise op of n operands, the registers r[0..n-1] */
+static int tile__ewn(tile__lower *lw, tile__opcode code, tl_dtype t, tl_dtype rt, int n, const int *r) {
+    tile__emitter *em = lw->em;
+    if (n == 1) return tile__ew1(lw, code, t, rt, r[0]);
+    if (n == 2) return em->op2(em, code, t, rt, r[0], r[1]);
+    if (n == 3) return em->op3(em, code, t, rt, r[0], r[1], r[2]);
+    return em->op4(em, code, t, rt, r[0], r[1], r[2], r[3]);
 }
 /* ---- rematerialization and conversions ------------------------------------------------
    An index or pointer tile built from aranges, constants and scalars by
@@ -453,16 +462,18 @@ static void tile__remat(tile__lower *lw, int v, int E, const int *cs, int *out) 
         return;
     }
     default: {
-        int *in = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E * 3);
+        int *in = (int *)tile__lw_alloc(lw, sizeof(int) * (size_t)E * 4);
         for (int k = 0; k < op->nopnd; k++) tile__remat(lw, o[k], E, cs, in + k * E);
         tl_dtype ot = tile__vdt(lw, o[op->nopnd - 1]), rt = t->dtype;
         for (int e = 0; e < E; e++) {
             if (op->code == TILE__OP_PTR_ADD) {
                 int pa = tile__is_ptr(tile__vdt(lw, o[0])) ? 0 : 1;
                 out[e] = em->ptr_add(em, in[pa * E + e], in[(1 - pa) * E + e], tile__vdt(lw, o[1 - pa]), (int)tile__dt[t->elem].bytes);
-            } else if (op->nopnd == 1) out[e] = tile__ew1(lw, op->code, ot, rt, in[e]);
-            else if (op->nopnd == 2) out[e] = em->op2(em, op->code, ot, rt, in[e], in[E + e]);
-            else out[e] = em->op3(em, op->code, ot, rt, in[e], in[E + e], in[2 * E + e]);
+            } else {
+                int r[4];
+                for (int k = 0; k < op->nopnd; k++) r[k] = in[k * E + e];
+                out[e] = tile__ewn(lw, op->code, ot, rt, op->nopnd, r);
+            }
         }
         tile__lw_free(lw, in);
         return;
@@ -1160,9 +1171,9 @@ static void tile__lower_op_body(tile__lower *lw, const tile__op *op) {
         int *out = tile__regs_new(lw, r);
         tl_dtype t = tile__vdt(lw, o[op->nopnd - 1]), rt = tile__vdt(lw, r);
         for (int e = 0; e < L->E; e++) {
-            if (op->nopnd == 1) out[e] = tile__ew1(lw, op->code, t, rt, lw->regs[o[0]][e]);
-            else if (op->nopnd == 2) out[e] = em->op2(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e]);
-            else out[e] = em->op3(em, op->code, t, rt, lw->regs[o[0]][e], lw->regs[o[1]][e], lw->regs[o[2]][e]);
+            int in[4];
+            for (int k = 0; k < op->nopnd; k++) in[k] = lw->regs[o[k]][e];
+            out[e] = tile__ewn(lw, op->code, t, rt, op->nopnd, in);
         }
         return;
     }
@@ -1643,23 +1654,30 @@ static int tile__mrg_param(tile__emitter *e, int p) {
     int r = tile__mrg_find(c, &k);
     return r >= 0 ? r : tile__mrg_keep(c, &k, c->in->param(c->in, p));
 }
-/* op1-op3 (n operands) of a pure opcode on no variable: merged */
-static int tile__mrg_op(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int n, int a, int b, int cc) {
+/* op1-op4 (n operands) of a pure opcode on no variable: merged (the key's bits hold the fourth) */
+static int tile__mrg_op(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int n, int a, int b, int cc, int d) {
     tile__mrg *c = tile__mrg_of(e);
-    int pure = (tile__op_flags[code] & TILE__F_PURE) && !tile__mrg_isvar(c, a) && (n < 2 || !tile__mrg_isvar(c, b)) && (n < 3 || !tile__mrg_isvar(c, cc));
+    int pure = (tile__op_flags[code] & TILE__F_PURE) && !tile__mrg_isvar(c, a) && (n < 2 || !tile__mrg_isvar(c, b)) && (n < 3 || !tile__mrg_isvar(c, cc)) &&
+               (n < 4 || !tile__mrg_isvar(c, d));
     tile__mrg_ent k;
     int r = -1;
     if (pure) {
-        tile__mrg_key(&k, TILE__MRG_OP, (int)code, (int)t, (int)rt, a, n > 1 ? b : -1, n > 2 ? cc : -1, n, 0);
+        tile__mrg_key(&k, TILE__MRG_OP, (int)code, (int)t, (int)rt, a, n > 1 ? b : -1, n > 2 ? cc : -1, n, n > 3 ? (uint64_t)(uint32_t)d : 0);
         if ((r = tile__mrg_find(c, &k)) >= 0) return r;
     }
-    r = n == 1 ? c->in->op1(c->in, code, t, rt, a) : n == 2 ? c->in->op2(c->in, code, t, rt, a, b) : c->in->op3(c->in, code, t, rt, a, b, cc);
+    r = n == 1   ? c->in->op1(c->in, code, t, rt, a)
+        : n == 2 ? c->in->op2(c->in, code, t, rt, a, b)
+        : n == 3 ? c->in->op3(c->in, code, t, rt, a, b, cc)
+                 : c->in->op4(c->in, code, t, rt, a, b, cc, d);
     return pure ? tile__mrg_keep(c, &k, r) : r;
 }
-static int tile__mrg_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a) { return tile__mrg_op(e, code, t, rt, 1, a, -1, -1); }
-static int tile__mrg_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) { return tile__mrg_op(e, code, t, rt, 2, a, b, -1); }
+static int tile__mrg_op1(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a) { return tile__mrg_op(e, code, t, rt, 1, a, -1, -1, -1); }
+static int tile__mrg_op2(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b) { return tile__mrg_op(e, code, t, rt, 2, a, b, -1, -1); }
 static int tile__mrg_op3(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int cc) {
-    return tile__mrg_op(e, code, t, rt, 3, a, b, cc);
+    return tile__mrg_op(e, code, t, rt, 3, a, b, cc, -1);
+}
+static int tile__mrg_op4(tile__emitter *e, tile__opcode code, tl_dtype t, tl_dtype rt, int a, int b, int cc, int d) {
+    return tile__mrg_op(e, code, t, rt, 4, a, b, cc, d);
 }
 static int tile__mrg_ptr_add(tile__emitter *e, int p, int off, tl_dtype off_t, int elem_bytes) {
     tile__mrg *c = tile__mrg_of(e);

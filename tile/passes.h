@@ -953,8 +953,8 @@ static int tile__fold_op(tile__func *f, tile__op *o, int *map) {
     int x = tile__opnd(f, o, 0), y = tile__opnd(f, o, 1), fl = tile__op_flags[o->code];
     if (o->nres != 1 || (fl & TILE__F_REGION)) return 0;
     tl_dtype rt = f->vals[o->res].t.dtype;
-    if ((fl & TILE__PE) == TILE__PE && o->code != TILE__OP_PTR_ADD && o->nopnd >= 1 && o->nopnd <= 3 && rt != TL_PTR) {
-        tile__elem el[3];
+    if ((fl & TILE__PE) == TILE__PE && o->code != TILE__OP_PTR_ADD && o->nopnd >= 1 && o->nopnd <= 4 && rt != TL_PTR) {
+        tile__elem el[4];
         int k;
         memset(el, 0, sizeof el);
         for (k = 0; k < o->nopnd; k++) {

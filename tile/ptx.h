@@ -199,6 +199,19 @@ static int tile__ptx_ex2_ftz(tile__emitter *em, int x) {
     tile__pb_outs(&b, 0, 1, out);
     return out[0];
 }
+/* rcp.approx.ftz.f64: tl_libdevice("rcp64h", x), libdevice's __nv_rcp64h (its whole body), for both
+   emitters (CUDA C has no name for it) */
+static int tile__ptx_rcp64h(tile__emitter *em, int x) {
+    tile__ptxb b;
+    int out[1];
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, TL_F64);
+    tile__pb_in(&b, TL_F64, TILE__PXF_REG, x, 0);
+    tile__pb_text(&b, "rcp.approx.ftz.f64 $0, $1;");
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, out);
+    return out[0];
+}
 /* the PTX of a TILE__WG_* instruction */
 static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
     switch (what) {

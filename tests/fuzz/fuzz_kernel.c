@@ -161,7 +161,8 @@ enum {
     X(ASM,       "k flags picks: tl_inline_asm_elementwise(_n)(the k-th PTX form, operands cast); k >= 250: a bad one") \
     X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse") \
     X(ROUNDED,   "k flags [lit] picks: tl_libdevice(a rounding-mode function in a mode, operands cast); k >= 240: jn, yn") \
-    X(NAN_MINMAX, "which pick [like | axis flags]: tl_maximum / tl_minimum, tl_max / tl_min with .propagate_nan")
+    X(NAN_MINMAX, "which pick [like | axis flags]: tl_maximum / tl_minimum, tl_max / tl_min with .propagate_nan") \
+    X(LIBDEVICE_MORE, "k flags [lit] picks: tl_libdevice(a function of other dtypes, a norm, normcdf, pow of an i32 n ...); k >= 250: a wrong count")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -910,6 +911,52 @@ static void fz_rounded(void) {
     }
 }
 
+/* FZ_LIBDEVICE_MORE: tl_libdevice's functions of other dtypes, by the builder's table (tile__ld_more),
+   then the libm rows from normcdf on (normcdf ... rnorm4d: up to four operands), pow of an i32 n
+   and nearbyint: k % their number names one. Its operands are picks cast to what it takes (its
+   exact dtype; for a float, the pick's float dtype, or flags >> 3 & 3 picks f32, f64, f16, bf16;
+   ldexp's, scalbn's and pow's n an i32) unless flags & 7 == 7 (as picked: mostly errors); the last
+   a C literal (the byte after flags) when flags & 32; through the operand stack when flags & 64;
+   k >= 250: one operand too many */
+static void fz_libdevice_more(void) {
+    enum { NMORE = sizeof tile__ld_more / sizeof *tile__ld_more, NLIBM = TILE__OP_RNORM4D - TILE__OP_NORMCDF + 1 };
+    static const tl_dtype floats[4] = {TL_F32, TL_F64, TL_F16, TL_BF16};
+    unsigned k = fz_u8(), f = fz_u8(), lit = f & 32 ? fz_u8() : 0;
+    int j = (int)(k % (NMORE + NLIBM + 2)), any = (f & 7) == 7, n, wide = 0;
+    const char *name;
+    tl_dtype from[4] = {TL_VOID, TL_VOID, TL_VOID, TL_VOID};
+    tl_t xs[5];
+    if (j < NMORE) {
+        int kind = tile__ld_more[j].kind;
+        name = tile__ld_more[j].name;
+        n = kind == TILE__LDK_HILO || kind == TILE__LDK_SCALE ? 2 : kind == TILE__LDK_EXACT ? tile__op_nopnd[tile__ld_more[j].code] : 1;
+        for (int i = 0; i < n; i++) from[i] = tile__ld_more[j].from;
+        if (kind == TILE__LDK_SCALE) from[1] = TL_I32;
+        wide = kind == TILE__LDK_ABS;
+    } else if (j < NMORE + NLIBM) {
+        name = tile__op_libm[TILE__OP_NORMCDF + j - NMORE];
+        n = tile__op_nopnd[TILE__OP_NORMCDF + j - NMORE];
+    } else {
+        name = j == NMORE + NLIBM ? "pow" : "nearbyint";
+        n = j == NMORE + NLIBM ? 2 : 1;
+        from[1] = TL_I32;
+    }
+    n += k >= 250;
+    for (int i = 0; i < n; i++) {
+        xs[i] = i ? fz_pick_like(xs[0]) : wide ? fz_pick() : fz_pick_where(FZ_W_FLOAT, tl__cflt(0.5));
+        if (any) continue;
+        if (from[i] != TL_VOID) xs[i] = tl_cast_at(FZ_AT, xs[i], from[i]);
+        else if (!wide && (f >> 3 & 3)) xs[i] = tl_cast_at(FZ_AT, xs[i], floats[f >> 3 & 3]);
+    }
+    if (f & 32) xs[n - 1] = fz_lit(lit);
+    if (f & 64) {
+        for (int i = 0; i < n; i++) tl__push(xs[i]);
+        fz_push(tl__libdevice_stk(FZ_AT, name, n));
+    } else {
+        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
+    }
+}
+
 /* FZ_NAN_MINMAX: .propagate_nan. which & 1: the min; which & 4: the reduction (tl_max, tl_min of a
    tile along an axis; which & 8 another kind, an error with the option; flags & 2: keep_dims),
    else the elementwise op of two picks (which & 2: through the tl_maximum(a, b, ...) macro's
@@ -1213,9 +1260,11 @@ static void fz_step(unsigned op) {
             fz_push(tl_libdevice_at(FZ_AT, ints[j % 15].name, n, xs));
             break;
         }
+        /* the rows before normcdf, so that a byte names the row it named before those were added
+           (FZ_LIBDEVICE_MORE calls the later ones) */
         int code = -1, seen = 0, nlibm = 0;
-        for (int c = 0; c < TILE__OP_COUNT_; c++) nlibm += tile__op_libm[c] != NULL;
-        for (int c = 0; c < TILE__OP_COUNT_ && k < 250; c++)
+        for (int c = 0; c < TILE__OP_NORMCDF; c++) nlibm += tile__op_libm[c] != NULL;
+        for (int c = 0; c < TILE__OP_NORMCDF && k < 250; c++)
             if (tile__op_libm[c] && seen++ == (int)(k % (unsigned)nlibm)) code = c;
         tl_t xs[3];
         int n = code >= 0 ? tile__op_nopnd[code] : 1 + (int)(k % 3);
@@ -1228,6 +1277,7 @@ static void fz_step(unsigned op) {
     case FZ_MAP: fz_map(); break;
     case FZ_ROUNDED: fz_rounded(); break;
     case FZ_NAN_MINMAX: fz_nan_minmax(); break;
+    case FZ_LIBDEVICE_MORE: fz_libdevice_more(); break;
     case FZ_UNARY: {
         unsigned k = fz_u8() % FZ_NUNARY;
         const char *name = fz_unary_names[k];

@@ -34,7 +34,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
     X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n) X(libdevice_rounded)      \
-    X(propagate_nan)                                                                             \
+    X(propagate_nan) X(libdevice_more)                                                           \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -107,6 +107,14 @@ FZ_SEED(propagate_nan, FZ_HDR0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM, FZ_LIT_FLT, 160,
         FZ_NAN_MINMAX, 0, 1, 0, FZ_NAN_MINMAX, 3, 2, 0, FZ_NAN_MINMAX, 4, 0, 1, 0, FZ_NAN_MINMAX, 5, 0, 1, 2,
         FZ_NAN_MINMAX, 16, 3, 0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
+/* tl_libdevice's functions of other dtypes (FZ_LIBDEVICE_MORE's k): isinf (11) of the loaded tile,
+   norm4d (37) of four floats, ldexp (18) by the literal 3, pow (39) in f64 of an i32 n, fast_expf
+   (21) through the stack, float_as_int (3), then abs (0) of that i32 */
+FZ_SEED(libdevice_more, FZ_HDR0,
+        FZ_IN(TL_F32), FZ_S1(5), FZ_LOADM,
+        FZ_LIBDEVICE_MORE, 11, 0, 0, FZ_LIBDEVICE_MORE, 37, 0, 0, 1, 1, 1, FZ_LIBDEVICE_MORE, 18, 32, FZ_LI(3), 0, 0,
+        FZ_LIBDEVICE_MORE, 39, 8, 0, 0, FZ_LIBDEVICE_MORE, 21, 64, 0, FZ_LIBDEVICE_MORE, 3, 0, 0, FZ_LIBDEVICE_MORE, 0, 0, 0,
         FZ_IN(TL_F32), FZ_S1(5), FZ_STOREM)
 /* the integer ops on an i32 tile and literals; one through the operand stack */
 FZ_SEED(int_ops, FZ_HDR0,
