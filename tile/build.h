@@ -2268,6 +2268,50 @@ void tl__map_n_stk(const char *file, int line, tl_map_n_fn fn, int n, int nres, 
 }
 
 /* ---- dot ------------------------------------------------------------------------------------- */
+/* Batched operands: the dot op is 2-D ([M, K] and [K, N]: the lowering's
+   MMAs), so a batch of B (a power of two, as every dim) is cut into B of
+   those, B dots made, and their results put back together. Each cut halves
+   the batch dim, moved last, with tl_split (even batches, odd batches), and
+   each join undoes one: the same ops as a program's own split and join, for
+   the interpreter and every back end alike. */
+static void tile__unbatch_rec(const char *file, int line, tl_t t, int n, int base, int step, tl_t *out) {
+    if (t.id <= 0) {
+        for (int i = 0; i < n; i++) out[base + i * step] = tile__poison;
+        return;
+    }
+    tl_shape sh = tile__shape_of(tile__ty(t.id));   /* [R, C, n] */
+    if (n == 1) {
+        sh.rank = 2;
+        out[base] = tl_reshape_at(file, line, t, sh);
+        return;
+    }
+    sh.rank = 4, sh.dim[2] = n / 2, sh.dim[3] = 2;
+    tl_t e, o;
+    tl_split_at(file, line, tl_reshape_at(file, line, t, sh), &e, &o);
+    tile__unbatch_rec(file, line, e, n / 2, base, 2 * step, out);
+    tile__unbatch_rec(file, line, o, n / 2, base + step, 2 * step, out);
+}
+/* x [B, R, C] as B tiles [R, C]: out[b] is batch b */
+static void tile__unbatch(const char *file, int line, tl_t x, int batch, tl_t *out) {
+    tl_t t = tl_permute_at(file, line, x, tl__shape(3, 1, 2, 0));
+    tile__unbatch_rec(file, line, t, batch, 0, 1, out);
+}
+/* the tiles y[base + i * step] (i < n), each [R, C], as one [R, C, n] */
+static tl_t tile__rebatch_rec(const char *file, int line, const tl_t *y, int n, int base, int step) {
+    if (n == 1) return tl_expand_dims_at(file, line, y[base], 2);
+    tl_t e = tile__rebatch_rec(file, line, y, n / 2, base, 2 * step), o = tile__rebatch_rec(file, line, y, n / 2, base + step, 2 * step);
+    tl_t j = tl_join_at(file, line, e, o);   /* [R, C, n/2, 2]: batch 2i + s */
+    if (j.id <= 0) return tile__poison;
+    tl_shape sh = tile__shape_of(tile__ty(j.id));
+    sh.rank = 3, sh.dim[2] = n;
+    return tl_reshape_at(file, line, j, sh);
+}
+/* B tiles [R, C] as one [B, R, C] */
+static tl_t tile__rebatch(const char *file, int line, const tl_t *y, int batch) {
+    tl_t t = tile__rebatch_rec(file, line, y, batch, 0, 1);
+    return t.id > 0 ? tl_permute_at(file, line, t, tl__shape(3, 2, 0, 1)) : t;
+}
+
 /* bf16x3 / bf16x6 of f32 operands: x = x0 + x1 (+ x2), each part the bf16
    rounding of what the parts before it left (x0 = bf16(x), x1 = bf16(x -
    x0), ...), then the products xi yj with i + j < parts (3 or 6 of them)
@@ -2303,17 +2347,45 @@ static tl_t tile__dot_bf16xn(const char *file, int line, int a, int b, int acc, 
         }
     return r;
 }
-/* a[M,K] @ b[K,N] (+ acc[M,N]). Inputs: both f16, both bf16, both f32, fp8
-   (either kind on each side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
+/* a [B, M, K] @ b [B, K, N] (+ acc [B, M, N]), checked by tl_dot_at: one
+   2-D tl_dot a batch with the same options (so a bf16x3 or bf16x6 one
+   decomposes per batch), the results joined into [B, M, N] */
+static tl_t tile__dot_batch(const char *file, int line, int a, int b, int acc, int batch, tl_dot_args o) {
+    tl_t *part = (tl_t *)tile__calloc(4 * (size_t)batch, sizeof(tl_t));
+    if (!part) return tile__berr(TILE_ERR_NOMEM, file, line, "tl_dot: out of host memory while building the kernel");
+    tl_t *xa = part, *xb = part + batch, *ca = part + 2 * batch, *r = part + 3 * batch;
+    tile__unbatch(file, line, tile__mk(a), batch, xa);
+    tile__unbatch(file, line, tile__mk(b), batch, xb);
+    if (acc) tile__unbatch(file, line, tile__mk(acc), batch, ca);
+    for (int i = 0; i < batch; i++) {
+        if (acc) o.acc = ca[i];
+        r[i] = tl_dot_at(file, line, xa[i], xb[i], o);
+    }
+    tl_t res = tile__rebatch(file, line, r, batch);
+    TILE_FREE(part);
+    return res;
+}
+/* a[M,K] @ b[K,N] (+ acc[M,N]), or batched, a[B,M,K] @ b[B,K,N] (+
+   acc[B,M,N]) as B of those (Triton's rule: both 2-D or both 3-D, one batch
+   dim). Inputs: both f16, both bf16, both f32, fp8 (either kind on each
+   side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
 tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     int a = tile__use(file, line, "tl_dot", av), b = tile__use(file, line, "tl_dot", bv);
     if (!a || !b) return tile__poison;
     const tile__type *at = tile__ty(a), *bt = tile__ty(b);
     char s1[96], s2[96];
-    if (at->rank != 2 || bt->rank != 2 || at->shape[1] != bt->shape[0])
-        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: shapes %s and %s: need [M,K] and [K,N]", tile__type_str(at, s1, sizeof s1),
-                          tile__type_str(bt, s2, sizeof s2));
-    int M = at->shape[0], K = at->shape[1], N = bt->shape[1];
+    int rank = at->rank;
+    if ((rank != 2 && rank != 3) || bt->rank != rank)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: shapes %s and %s: need both 2-D, [M,K] and [K,N], or both 3-D, [B,M,K] and [B,K,N]",
+                          tile__type_str(at, s1, sizeof s1), tile__type_str(bt, s2, sizeof s2));
+    int r0 = rank - 2, batch = rank == 3 ? at->shape[0] : 0;   /* r0: the first matrix dim */
+    if (batch && bt->shape[0] != batch)
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: shapes %s and %s: batch dims %d and %d differ", tile__type_str(at, s1, sizeof s1),
+                          tile__type_str(bt, s2, sizeof s2), batch, bt->shape[0]);
+    if (at->shape[r0 + 1] != bt->shape[r0])
+        return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: shapes %s and %s: need %s and %s", tile__type_str(at, s1, sizeof s1),
+                          tile__type_str(bt, s2, sizeof s2), batch ? "[B,M,K]" : "[M,K]", batch ? "[B,K,N]" : "[K,N]");
+    int M = at->shape[r0], K = at->shape[r0 + 1], N = bt->shape[r0 + 1];
     if (M < 16 || N < 16 || K < 16)
         return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: M, N and K must be at least 16 (got M=%d N=%d K=%d)", M, N, K);
     tl_dtype ta = at->dtype, tb = bt->dtype;
@@ -2323,17 +2395,21 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot: operand dtypes %s and %s are not supported (both f16, bf16, f32, i8, or fp8)",
                           tile_dtype_name(ta), tile_dtype_name(tb));
     tile__type rt = tile__scalar_type(ints ? TL_I32 : TL_F32);
-    rt.rank = 2;
-    rt.shape[0] = M;
-    rt.shape[1] = N;
+    rt.rank = rank;
+    if (batch) rt.shape[0] = batch;
+    rt.shape[r0] = M;
+    rt.shape[r0 + 1] = N;
     if (!tile__check_shape(file, line, "tl_dot", &rt)) return tile__poison;   /* [M,K] x [K,N] may be far larger than both */
     int acc = 0;
     if (o.acc.id) {
         acc = tile__use(file, line, "tl_dot", o.acc);
         if (!acc) return tile__poison;
         const tile__type *ct = tile__ty(acc);
-        if (ct->rank != 2 || ct->shape[0] != M || ct->shape[1] != N)
-            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: accumulator %s must be [%d,%d]", tile__type_str(ct, s1, sizeof s1), M, N);
+        if (ct->rank != rank || (batch && ct->shape[0] != batch) || ct->shape[r0] != M || ct->shape[r0 + 1] != N) {
+            char bdim[16] = "";
+            if (batch) snprintf(bdim, sizeof bdim, "%d,", batch);
+            return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: accumulator %s must be [%s%d,%d]", tile__type_str(ct, s1, sizeof s1), bdim, M, N);
+        }
         rt.dtype = ct->dtype;
     } else if (o.out_dtype) {
         rt.dtype = o.out_dtype;
@@ -2344,12 +2420,13 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
                           tile_dtype_name(rt.dtype), tile_dtype_name(ta));
     if ((unsigned)o.input_precision > (unsigned)TL_PRECISION_BF16X6)
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: input_precision %d is not a tl_precision", (int)o.input_precision);
-    if (ta == TL_F32 && (o.input_precision == TL_PRECISION_BF16X3 || o.input_precision == TL_PRECISION_BF16X6))
-        return tile__dot_bf16xn(file, line, a, b, acc, rt.dtype, o.input_precision == TL_PRECISION_BF16X6 ? 3 : 2);
     /* Triton's max_num_imprecise_acc: at most K; it means something for fp8
        inputs only (others accumulate in f32 already), so it is kept for them */
     if (o.max_num_imprecise_acc < 0 || (f8a && o.max_num_imprecise_acc > K))
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: max_num_imprecise_acc %d must be between 0 (no limit) and K = %d", o.max_num_imprecise_acc, K);
+    if (batch) return tile__dot_batch(file, line, a, b, acc, batch, o);
+    if (ta == TL_F32 && (o.input_precision == TL_PRECISION_BF16X3 || o.input_precision == TL_PRECISION_BF16X6))
+        return tile__dot_bf16xn(file, line, a, b, acc, rt.dtype, o.input_precision == TL_PRECISION_BF16X6 ? 3 : 2);
     int ops[3] = {a, b, acc};
     int r = tile__emit1(TILE__OP_DOT, ops, 3, rt, file, line);
     tl_precision p = o.input_precision;
@@ -2373,7 +2450,7 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
    of f32, then rounded to f16), so that 0 is 0 (the OCP spec's 2^-127) and
    255 is inf, made NaN unless fast_math; it multiplies its group of 32
    values along K in the compute dtype. Then one tl_dot, f32 accumulation
-   (one a batch for 3-D operands: tile__unbatch below). */
+   (of 3-D operands for a batch: tl_dot makes it one 2-D dot a batch). */
 static const char *const tile__fmt_names[] = {"?", "e2m1", "e4m3", "e5m2", "bf16", "fp16"};
 static const tl_dtype tile__fmt_dtype[] = {TL_VOID, TL_U8, TL_F8E4M3, TL_F8E5M2, TL_BF16, TL_F16};   /* as the dot reads it */
 
@@ -2441,49 +2518,6 @@ static tl_t tile__e8m0_factors(const char *file, int line, int s, int k_last, tl
     sh.dim[k_last ? r - 1 : r - 2] *= 32;
     return tl_reshape_at(file, line, f, sh);
 }
-/* Batched operands: tl_dot takes [M, K] and [K, N], so a batch of B (a
-   power of two, as every dim) is cut into B of those, B dots made, and
-   their results put back together. Each cut halves the batch dim, moved
-   last, with tl_split (even batches, odd batches), and each join undoes
-   one: the same ops as a program's own split and join, for every back end. */
-static void tile__unbatch_rec(const char *file, int line, tl_t t, int n, int base, int step, tl_t *out) {
-    if (t.id <= 0) {
-        for (int i = 0; i < n; i++) out[base + i * step] = tile__poison;
-        return;
-    }
-    tl_shape sh = tile__shape_of(tile__ty(t.id));   /* [R, C, n] */
-    if (n == 1) {
-        sh.rank = 2;
-        out[base] = tl_reshape_at(file, line, t, sh);
-        return;
-    }
-    sh.rank = 4, sh.dim[2] = n / 2, sh.dim[3] = 2;
-    tl_t e, o;
-    tl_split_at(file, line, tl_reshape_at(file, line, t, sh), &e, &o);
-    tile__unbatch_rec(file, line, e, n / 2, base, 2 * step, out);
-    tile__unbatch_rec(file, line, o, n / 2, base + step, 2 * step, out);
-}
-/* x [B, R, C] as B tiles [R, C]: out[b] is batch b */
-static void tile__unbatch(const char *file, int line, tl_t x, int batch, tl_t *out) {
-    tl_t t = tl_permute_at(file, line, x, tl__shape(3, 1, 2, 0));
-    tile__unbatch_rec(file, line, t, batch, 0, 1, out);
-}
-/* the tiles y[base + i * step] (i < n), each [R, C], as one [R, C, n] */
-static tl_t tile__rebatch_rec(const char *file, int line, const tl_t *y, int n, int base, int step) {
-    if (n == 1) return tl_expand_dims_at(file, line, y[base], 2);
-    tl_t e = tile__rebatch_rec(file, line, y, n / 2, base, 2 * step), o = tile__rebatch_rec(file, line, y, n / 2, base + step, 2 * step);
-    tl_t j = tl_join_at(file, line, e, o);   /* [R, C, n/2, 2]: batch 2i + s */
-    if (j.id <= 0) return tile__poison;
-    tl_shape sh = tile__shape_of(tile__ty(j.id));
-    sh.rank = 3, sh.dim[2] = n;
-    return tl_reshape_at(file, line, j, sh);
-}
-/* B tiles [R, C] as one [B, R, C] */
-static tl_t tile__rebatch(const char *file, int line, const tl_t *y, int batch) {
-    tl_t t = tile__rebatch_rec(file, line, y, batch, 0, 1);
-    return t.id > 0 ? tl_permute_at(file, line, t, tl__shape(3, 2, 0, 1)) : t;
-}
-
 /* lhs [M, K] @ rhs [K, N] (+ acc) in f32, or [B, M, K] @ [B, K, N] a batch
    at a time; the dims of an e2m1 operand count bytes, half its values along
    the packed dim */
@@ -2572,11 +2606,6 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
         if (at->dtype != TL_F32)
             return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot_scaled: the accumulator %s must be f32 (out_dtype), as in Triton", tile__tys(acc, s1));
     }
-    if (batch) {   /* the B dots' results together */
-        tile__type rt = tile__scalar_type(TL_F32);
-        rt.rank = 3, rt.shape[0] = batch, rt.shape[1] = M, rt.shape[2] = N;
-        if (!tile__check_shape(file, line, "tl_dot_scaled", &rt)) return tile__poison;
-    }
 
     tl_dtype ct = fmt[0] == TL_FMT_FP16 || fmt[1] == TL_FMT_FP16 ? TL_F16 : TL_BF16;
     tl_t x[2];
@@ -2593,24 +2622,8 @@ tl_t tl_dot_scaled_at(const char *file, int line, tl_t lhs, tl_t lhs_scale, tl_f
     tl_dot_args d;
     memset(&d, 0, sizeof d);
     d.out_dtype = TL_F32;
-    if (!batch) {
-        if (acc) d.acc = tile__mk(acc);
-        return tl_dot_at(file, line, x[0], x[1], d);
-    }
-    /* a batch at a time (B is a power of two, as every dim) */
-    tl_t *part = (tl_t *)tile__calloc(4 * (size_t)batch, sizeof(tl_t));
-    if (!part) return tile__berr(TILE_ERR_NOMEM, file, line, "tl_dot_scaled: out of host memory while building the kernel");
-    tl_t *xa = part, *xb = part + batch, *ca = part + 2 * batch, *r = part + 3 * batch;
-    tile__unbatch(file, line, x[0], batch, xa);
-    tile__unbatch(file, line, x[1], batch, xb);
-    if (acc) tile__unbatch(file, line, tile__mk(acc), batch, ca);
-    for (int b = 0; b < batch; b++) {
-        if (acc) d.acc = ca[b];
-        r[b] = tl_dot_at(file, line, xa[b], xb[b], d);
-    }
-    tl_t res = tile__rebatch(file, line, r, batch);
-    TILE_FREE(part);
-    return res;
+    if (acc) d.acc = tile__mk(acc);
+    return tl_dot_at(file, line, x[0], x[1], d);   /* 3-D: one dot a batch */
 }
 
 tl_t tl_softmax_at(const char *file, int line, tl_t x, int axis) {
