@@ -9,8 +9,9 @@
    overrides, max/min widen inputs narrower than 32 bits (ints to i32, f16 to
    f32), xor_sum and cumprod keep the input dtype, argmax/argmin return the
    first index of the extreme. tl_dot runs for every supported operand
-   pair, with and without an accumulator, f32 at tf32, tf32x3 and ieee
-   precision, f16 accumulation and i8 -> i32; the reference is a float64
+   pair, with and without an accumulator, f32 at every input_precision,
+   f16 results and i8 -> i32, 2-D and batched (3-D operands, B of 1, 2 and
+   4, each batch checked against its own product); the reference is a float64
    product of the inputs as the dtype holds them (rounded to tf32 for the tf32
    modes) and the tolerance is the rounding error of a K-step accumulation
    in the result dtype. */
@@ -551,17 +552,26 @@ static void test_scan(tl_dtype t, const rshape *s, int axis_in, int op, int rev,
 }
 
 /* ---- dot ------------------------------------------------------------------------------------------ */
+/* c = a @ b (+ c0), every operand row-major; with BATCH > 0 batched: a
+   [BATCH, M, K], b [BATCH, K, N], c0 and c [BATCH, M, N], batch after batch */
 static void dot_body(tl_t a, tl_t b, tl_t c0, tl_t c) {
-    int M = TL_META(M), N = TL_META(N), K = TL_META(K), acc = TL_META(ACC);
+    int M = TL_META(M), N = TL_META(N), K = TL_META(K), acc = TL_META(ACC), batch = TL_META_OR(BATCH, 0);
+    int imp = TL_META_OR(IMP, 0);
     tl_precision prec = (tl_precision)TL_META_OR(PREC, 0);
     tl_dtype out_dt = TL_META_OR(F16OUT, 0) ? TL_F16 : TL_VOID;
     tl_t rm = tl_expand_dims(tl_arange(0, M), 1), rn = tl_expand_dims(tl_arange(0, N), 0);
-    tl_t A = tl_load(tl_add(a, tl_add(tl_mul(rm, K), tl_expand_dims(tl_arange(0, K), 0))));
-    tl_t B = tl_load(tl_add(b, tl_add(tl_mul(tl_expand_dims(tl_arange(0, K), 1), N), rn)));
-    tl_t pc = tl_add(tl_mul(rm, N), rn), r;
-    if (acc == 1) r = tl_dot(A, B, tl_load(tl_add(c0, pc)), .input_precision = prec);
-    else if (acc == 2) r = tl_dot(A, B, .acc = tl_load(tl_add(c0, pc)), .input_precision = prec);
-    else if (prec || out_dt) r = tl_dot(A, B, .input_precision = prec, .out_dtype = out_dt);
+    tl_t rk_row = tl_expand_dims(tl_arange(0, K), 0), rk_col = tl_expand_dims(tl_arange(0, K), 1);
+    tl_t pa = tl_add(tl_mul(rm, K), rk_row), pb = tl_add(tl_mul(rk_col, N), rn), pc = tl_add(tl_mul(rm, N), rn), r;
+    if (batch) {   /* each offset plus its batch's start, [BATCH, 1, 1] */
+        tl_t rb = tl_expand_dims(tl_expand_dims(tl_arange(0, batch), 1), 2);
+        pa = tl_add(tl_mul(rb, M * K), tl_expand_dims(pa, 0));
+        pb = tl_add(tl_mul(rb, K * N), tl_expand_dims(pb, 0));
+        pc = tl_add(tl_mul(rb, M * N), tl_expand_dims(pc, 0));
+    }
+    tl_t A = tl_load(tl_add(a, pa)), B = tl_load(tl_add(b, pb));
+    if (acc == 1) r = tl_dot(A, B, tl_load(tl_add(c0, pc)), .input_precision = prec, .max_num_imprecise_acc = imp);
+    else if (acc == 2) r = tl_dot(A, B, .acc = tl_load(tl_add(c0, pc)), .input_precision = prec, .max_num_imprecise_acc = imp);
+    else if (prec || out_dt || imp) r = tl_dot(A, B, .input_precision = prec, .out_dtype = out_dt, .max_num_imprecise_acc = imp);
     else r = tl_dot(A, B);
     record(r);
     tl_store(tl_add(c, pc), r);
@@ -622,23 +632,28 @@ static double tf32(double x) {
     return f;
 }
 
-static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precision prec, int f16out) {
+/* batch 0: 2-D operands; else that many batches (3-D operands), each
+   checked against its own product; imp: .max_num_imprecise_acc */
+static void test_dot_b(const dotcase *dc, int batch, int M, int N, int K, int acc, tl_precision prec, int f16out, int imp) {
+    int nb = batch ? batch : 1, na = nb * M * K, nbk = nb * K * N, nc = nb * M * N;
     size_t sa = tile_dtype_size(dc->ta), sb = tile_dtype_size(dc->tb), sc = tile_dtype_size(dc->tc);
-    void *a = tile_malloc((size_t)M * K * sa), *b = tile_malloc((size_t)K * N * sb);
-    void *c0 = tile_malloc((size_t)M * N * sc), *c = tile_malloc((size_t)M * N * sc);
-    fill_num(dc->ta, a, M * K);
-    fill_num(dc->tb, b, K * N);
-    fill_num(dc->tc, c0, M * N);
-    tt_poison(c, (size_t)M * N * sc);
+    void *a = tile_malloc((size_t)na * sa), *b = tile_malloc((size_t)nbk * sb);
+    void *c0 = tile_malloc((size_t)nc * sc), *c = tile_malloc((size_t)nc * sc);
+    fill_num(dc->ta, a, na);
+    fill_num(dc->tb, b, nbk);
+    fill_num(dc->tc, c0, nc);
+    tt_poison(c, (size_t)nc * sc);
     static const char *const pname[] = {"default", "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
-    char what[128];
-    snprintf(what, sizeof what, "tl_dot %s %dx%dx%d%s%s %s", dc->name, M, N, K, acc ? " +acc" : "", f16out ? " out_dtype=f16" : "",
-             dc->ta == TL_F32 ? pname[prec] : "");
+    char what[160], bs[16] = "", is[40] = "";
+    if (batch) snprintf(bs, sizeof bs, "%d x ", batch);
+    if (imp) snprintf(is, sizeof is, " max_num_imprecise_acc=%d", imp);
+    snprintf(what, sizeof what, "tl_dot %s %s%dx%dx%d%s%s%s%s%s", dc->name, bs, M, N, K, acc ? " +acc" : "", f16out ? " out_dtype=f16" : "",
+             dc->ta == TL_F32 ? " " : "", dc->ta == TL_F32 ? pname[prec] : "", is);
     tile_launch o;
     memset(&o, 0, sizeof o);
     o.file = __FILE__;
     o.line = __LINE__;
-    tile_meta m[] = {{"M", M}, {"N", N}, {"K", K}, {"ACC", acc}, {"PREC", prec}, {"F16OUT", f16out}};
+    tile_meta m[] = {{"M", M}, {"N", N}, {"K", K}, {"ACC", acc}, {"PREC", prec}, {"F16OUT", f16out}, {"BATCH", batch}, {"IMP", imp}};
     memcpy(o.meta, m, sizeof m);
     g_traced = 0;
     tile_status st = launch_dot(dc, &o, a, b, c0, c);
@@ -646,6 +661,9 @@ static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precisi
     tl_dtype want_dt = dc->tc == TL_I32 ? TL_I32 : (acc || f16out) ? dc->tc : TL_F32;
     if (f16out) want_dt = TL_F16;
     TT_CHECK(g_traced && g_dtype == want_dt, "%s: result dtype %s, want %s", what, tile_dtype_name(g_dtype), tile_dtype_name(want_dt));
+    int want_rank = batch ? 3 : 2;
+    TT_CHECK(g_traced && g_rank == want_rank && (!batch || g_dims[0] == batch) && g_dims[want_rank - 2] == M && g_dims[want_rank - 1] == N,
+             "%s: result of rank %d [%d, %d, ...], want %s[%d, %d]", what, g_rank, g_dims[0], g_dims[1], bs, M, N);
     int rounded = dc->ta == TL_F32 && (prec == TL_PRECISION_DEFAULT || prec == TL_PRECISION_TF32);
     double u = want_dt == TL_F16 ? ldexp(1.0, -11) : ldexp(1.0, -24);
     /* tf32x3 about 21 bits; bf16x3 16 (x1 y1 left out), bf16x6 about 24 (the products of order 3 left out) */
@@ -655,35 +673,41 @@ static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precisi
               : prec == TL_PRECISION_BF16X6       ? ldexp(1.0, -21)
                                                   : u;
     int bad = 0, far_from_ieee = 0;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double ref = acc ? rd_num(dc->tc, c0, i * N + j) : 0, ieee = ref, mag = fabs(ref);
-            for (int k = 0; k < K; k++) {
-                double x = rd_num(dc->ta, a, i * K + k), y = rd_num(dc->tb, b, k * N + j);
-                ieee += x * y;
-                if (rounded) {
-                    x = tf32(x);
-                    y = tf32(y);
+    for (int bb = 0; bb < nb; bb++) {
+        int oa = bb * M * K, ob = bb * K * N, oc = bb * M * N;   /* this batch's first element */
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double ref = acc ? rd_num(dc->tc, c0, oc + i * N + j) : 0, ieee = ref, mag = fabs(ref);
+                for (int k = 0; k < K; k++) {
+                    double x = rd_num(dc->ta, a, oa + i * K + k), y = rd_num(dc->tb, b, ob + k * N + j);
+                    ieee += x * y;
+                    if (rounded) {
+                        x = tf32(x);
+                        y = tf32(y);
+                    }
+                    ref += x * y;
+                    mag += fabs(x * y);
                 }
-                ref += x * y;
-                mag += fabs(x * y);
+                double got = rd_num(want_dt, c, oc + i * N + j);
+                double tol = want_dt == TL_I32 ? 0 : (K + 2) * ux * mag + (want_dt == TL_F16 ? K * ldexp(1.0, -24) : 0);
+                if (want_dt == TL_I32) ref = (double)wrap_to(TL_I32, (uint64_t)(int64_t)ref);
+                if (!(fabs(got - ref) <= tol) && bad++ < 3)
+                    printf("  %s at (%d, %d, %d): got %.9g, want %.9g (tol %.3g)\n", what, bb, i, j, got, ref, tol);
+                if (fabs(got - ieee) > (K + 2) * ldexp(mag, -24)) far_from_ieee++;
             }
-            double got = rd_num(want_dt, c, i * N + j);
-            double tol = want_dt == TL_I32 ? 0 : (K + 2) * ux * mag + (want_dt == TL_F16 ? K * ldexp(1.0, -24) : 0);
-            if (want_dt == TL_I32) ref = (double)wrap_to(TL_I32, (uint64_t)(int64_t)ref);
-            if (!(fabs(got - ref) <= tol) && bad++ < 3)
-                printf("  %s at (%d, %d): got %.9g, want %.9g (tol %.3g)\n", what, i, j, got, ref, tol);
-            if (fabs(got - ieee) > (K + 2) * ldexp(mag, -24)) far_from_ieee++;
-        }
-    TT_CHECK(bad == 0, "%s: %d of %d elements out of tolerance", what, bad, M * N);
+    }
+    TT_CHECK(bad == 0, "%s: %d of %d elements out of tolerance", what, bad, nc);
     if (rounded)
-        TT_CHECK(far_from_ieee > M * N / 2, "%s: only %d of %d elements differ from the unrounded product; tf32 rounding did not happen",
-                 what, far_from_ieee, M * N);
+        TT_CHECK(far_from_ieee > nc / 2, "%s: only %d of %d elements differ from the unrounded product; tf32 rounding did not happen",
+                 what, far_from_ieee, nc);
     tile_free(a);
     tile_free(b);
     tile_free(c0);
     tile_free(c);
     tile_kernel_release(dc->k);
+}
+static void test_dot(const dotcase *dc, int M, int N, int K, int acc, tl_precision prec, int f16out) {
+    test_dot_b(dc, 0, M, N, K, acc, prec, f16out, 0);
 }
 
 int main(void) {
@@ -807,5 +831,28 @@ int main(void) {
     test_dot(&f16h, 64, 16, 16, 2, TL_PRECISION_DEFAULT, 0);
     test_dot(&e4h, 32, 16, 32, 0, TL_PRECISION_DEFAULT, 1);
     test_dot(&e4h, 16, 32, 32, 1, TL_PRECISION_DEFAULT, 0);
+
+    /* batched dots: B of 1, 2 and 4 for every operand pair, with and
+       without an accumulator (both ways of giving it), f32 at every
+       precision, f16 results (out_dtype and an f16 acc), fp8 with
+       max_num_imprecise_acc */
+    static const int bdims[][3] = {{16, 16, 16}, {32, 16, 32}, {16, 32, 64}, {32, 32, 16}, {64, 16, 32}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int bi = 0; bi < 3; bi++) {
+            const int *d = bdims[tt_int(0, 4)];
+            int fp8 = cases[k].ta == TL_F8E4M3 || cases[k].ta == TL_F8E5M2, imp = fp8 && bi == 2 ? 16 : 0;
+            test_dot_b(&cases[k], 1 << bi, d[0], d[1], d[2], (int)(k + (size_t)bi) % 3, TL_PRECISION_DEFAULT, 0, imp);
+        }
+    for (int prec = TL_PRECISION_DEFAULT; prec <= TL_PRECISION_BF16X6; prec++)
+        for (int acc = 0; acc < 2; acc++) {
+            const int *d = bdims[tt_int(0, 4)];
+            test_dot_b(&f32case, 1 << ((prec + acc) % 3), d[0], d[1], d[2], acc, (tl_precision)prec, 0, 0);
+        }
+    test_dot_b(&f16h, 2, 32, 16, 32, 0, TL_PRECISION_DEFAULT, 1, 0);
+    test_dot_b(&f16h, 4, 16, 32, 16, 1, TL_PRECISION_DEFAULT, 0, 0);
+    test_dot_b(&f16h, 1, 16, 16, 32, 2, TL_PRECISION_DEFAULT, 0, 0);
+    test_dot_b(&e4h, 4, 16, 16, 32, 0, TL_PRECISION_DEFAULT, 1, 32);
+    test_dot_b(&e4h, 2, 32, 16, 16, 1, TL_PRECISION_DEFAULT, 0, 0);
+    test_dot_b(&cases[0], 4, 64, 64, 32, 1, TL_PRECISION_DEFAULT, 0, 0);
     return tt_finish("test_ops_reduce");
 }
