@@ -259,6 +259,43 @@ ERR_KERNEL(dot_imprecise_k, (tl_ptr_f8e4m3, a), (tl_ptr_f8e4m3, b), (tl_ptr_f32,
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
 
+/* batched: both operands 2-D or both 3-D (Triton's rule), one batch dim, the accumulator with it */
+ERR_KERNEL(dot_rank_mixed, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load3d(a, 2, 16, 16), load2d(b, 16, 16)); L_dot_rank_mixed = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 512)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_rank1, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(tl_load(tl_add(a, tl_arange(0, 16))), tl_load(tl_add(b, tl_arange(0, 16)))); L_dot_rank1 = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 16)), acc);
+}
+ERR_KERNEL(dot_rank4, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t x = tl_reshape(load3d(a, 4, 16, 16), 2, 2, 16, 16), y = tl_reshape(load3d(b, 4, 16, 16), 2, 2, 16, 16);
+    tl_t acc = tl_dot(x, y); L_dot_rank4 = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_batch, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load3d(a, 2, 16, 16), load3d(b, 4, 16, 16)); L_dot_batch = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 512)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_batch_k, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load3d(a, 2, 16, 32), load3d(b, 2, 16, 16)); L_dot_batch_k = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 512)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_batch_acc, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_zeros(TL_F32, 4, 16, 16);
+    acc = tl_dot(load3d(a, 2, 16, 16), load3d(b, 2, 16, 16), acc); L_dot_batch_acc = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 1024)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_batch_acc_rank, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_zeros(TL_F32, 16, 16);
+    acc = tl_dot(load3d(a, 2, 16, 16), load3d(b, 2, 16, 16), .acc = acc); L_dot_batch_acc_rank = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
+}
+ERR_KERNEL(dot_batch_imprecise_k, (tl_ptr_f8e4m3, a), (tl_ptr_f8e4m3, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load3d(a, 2, 16, 32), load3d(b, 2, 32, 16), .max_num_imprecise_acc = 64); L_dot_batch_imprecise_k = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 512)), tl_ravel(acc));
+}
+
 /* ---- tl_dot_scaled -------------------------------------------------------------------- */
 /* lhs e2m1 [32, K = 64] (bytes [32, 32]), its scale [32, 2]; rhs e4m3 bits [64, 32] */
 ERR_KERNEL(ds_format, (tl_ptr_u8, a), (tl_ptr_u8, b), (tl_ptr_f32, c)) {
@@ -889,6 +926,12 @@ ERR_KERNEL(block_dot_huge, (tl_ptr_f32, out)) {
     tl_t c = tl_dot(a, b); L_block_dot_huge = __LINE__;
     tl_store(out, tl_sum(c, TL_ALL));
 }
+/* a batch of 64: [64, 1024, 16] x [64, 16, 1024] is 2^26 elements */
+ERR_KERNEL(block_dot_batch_huge, (tl_ptr_f32, out)) {
+    tl_t a = tl_zeros(TL_F16, 64, 1 << 10, 16), b = tl_zeros(TL_F16, 64, 16, 1 << 10);
+    tl_t c = tl_dot(a, b); L_block_dot_batch_huge = __LINE__;
+    tl_store(out, tl_sum(c, TL_ALL));
+}
 ERR_KERNEL(block_fma_huge, (tl_ptr_f32, out)) {
     tl_t a = tl_zeros(TL_F32, 1 << 20, 1), b = tl_zeros(TL_F32, 1, 1 << 20);
     tl_t c = tl_fma(a, b, 1.0); L_block_fma_huge = __LINE__;
@@ -994,6 +1037,7 @@ static const tcase cases[] = {
     B(block_zeros_huge, BLOCK, "limit"),
     B(block_arange_huge, BLOCK, "limit"),
     B(block_dot_huge, BLOCK, "tl_dot"),
+    B(block_dot_batch_huge, BLOCK, "tl_dot: shape [64,1024,1024] has more than the limit"),
     B(block_fma_huge, BLOCK, "tl_fma"),
     B(block_ptr_compare_huge, BLOCK, "tl_lt"),
     B(nest_deep, CONTROL, "nest at most 64 deep"),
@@ -1008,6 +1052,14 @@ static const tcase cases[] = {
     B(dot_precision, VALUE, "not a tl_precision"),
     B(dot_imprecise_neg, VALUE, "max_num_imprecise_acc -1 must be between 0 (no limit) and K = 16"),
     B(dot_imprecise_k, VALUE, "max_num_imprecise_acc 64 must be between 0 (no limit) and K = 32"),
+    B(dot_rank_mixed, SHAPE, "shapes f16[2,16,16] and f16[16,16]: need both 2-D"),
+    B(dot_rank1, SHAPE, "shapes f16[16] and f16[16]: need both 2-D"),
+    B(dot_rank4, SHAPE, "shapes f16[2,2,16,16] and f16[2,2,16,16]: need both 2-D"),
+    B(dot_batch, SHAPE, "batch dims 2 and 4 differ"),
+    B(dot_batch_k, SHAPE, "shapes f16[2,16,32] and f16[2,16,16]: need [B,M,K] and [B,K,N]"),
+    B(dot_batch_acc, SHAPE, "accumulator f32[4,16,16] must be [2,16,16]"),
+    B(dot_batch_acc_rank, SHAPE, "accumulator f32[16,16] must be [2,16,16]"),
+    B(dot_batch_imprecise_k, VALUE, "max_num_imprecise_acc 64 must be between 0 (no limit) and K = 32"),
     B(ds_format, VALUE, "rhs_format 7 is not a tl_fmt"),
     B(ds_operand_dtype, DTYPE, "an e4m3 rhs must be f8e4m3 or u8 (its bits), not f16"),
     B(ds_e2m1_dtype, DTYPE, "an e2m1 lhs must be u8"),
