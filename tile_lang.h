@@ -954,7 +954,9 @@ typedef struct tl_dot_args {
                                       sum is added to the f32 accumulator; 0: no
                                       limit (Triton's default on Hopper)         */
 } tl_dot_args;
-/* tl_dot(a, b), tl_dot(a, b, acc), tl_dot(a, b, .acc = acc, .input_precision = TL_PRECISION_IEEE) */
+/* tl_dot(a, b), tl_dot(a, b, acc), tl_dot(a, b, .acc = acc, .input_precision = TL_PRECISION_IEEE):
+   a [M, K] @ b [K, N] (+ acc [M, N]), or batched, a [B, M, K] @ b [B, K, N]
+   (+ acc [B, M, N]) -> [B, M, N], made as B 2-D dots */
 #define tl_dot(...) (tl__push(TL__V(TILE__FIRST(__VA_ARGS__))), tl__push(TL__V(TILE__SECOND(__VA_ARGS__))), tl__dot_stk(TL__HERE, (tl_dot_args){.tl__none = 0 TILE__REST2(__VA_ARGS__)}))
 tl_t tl_dot_at(const char *file, int line, tl_t a, tl_t b, tl_dot_args o);
 tl_t tl__dot_stk(const char *file, int line, tl_dot_args o);
