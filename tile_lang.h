@@ -510,9 +510,10 @@ TILE__UNARY_OPS(TILE__DECL_UNARY)
 #define tl_mod(a, b)         TILE__BIN(tl_mod_at, a, b)
 #define tl_cdiv(a, b)        TILE__BIN(tl_cdiv_at, a, b)
 /* tl_minimum(a, b), tl_maximum(a, b): a NaN loses (Triton's PropagateNan.NONE); with
-   .propagate_nan = TL_PROPAGATE_NAN_ALL (any nonzero) a NaN wins, as Triton's
-   propagate_nan=tl.PropagateNan.ALL (PTX max.NaN): tl_maximum(a, b, .propagate_nan = 1).
-   Integers have no NaN: the option changes nothing for them. */
+   .propagate_nan = TL_PROPAGATE_NAN_ALL (or 1) a NaN wins, as Triton's
+   propagate_nan=tl.PropagateNan.ALL (PTX max.NaN): tl_maximum(a, b, .propagate_nan = 1);
+   another value is TILE_ERR_VALUE, as Triton's ValueError. Integers have no NaN: the
+   option changes nothing for them. */
 typedef enum tl_propagate_nan { TL_PROPAGATE_NAN_NONE = 0, TL_PROPAGATE_NAN_ALL = 0xFFFF } tl_propagate_nan;
 typedef struct tl_minmax_args { int tl__none; int propagate_nan; } tl_minmax_args;
 #define tl_minimum(...) TILE__CAT(TILE__MINMAX_, TILE__ONE(TILE__DROP1(__VA_ARGS__)))(tl_minimum, 0, __VA_ARGS__)

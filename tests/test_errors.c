@@ -216,6 +216,17 @@ ERR_KERNEL(clamp_propagate_nan, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t c = tl_clamp(tl_load(tl_add(x, offs)), -1.0, 1.0, .propagate_nan = 2); L_clamp_propagate_nan = __LINE__;
     tl_store(tl_add(out, offs), c);
 }
+/* the same for tl_maximum and the reduction tl_max (Triton's ValueError "Unexpected propagate_nan") */
+ERR_KERNEL(maximum_propagate_nan, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t c = tl_maximum(tl_load(tl_add(x, offs)), 0.5, .propagate_nan = 2); L_maximum_propagate_nan = __LINE__;
+    tl_store(tl_add(out, offs), c);
+}
+ERR_KERNEL(max_propagate_nan, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t m = tl_max(tl_load(tl_add(x, offs)), 0, .propagate_nan = -1); L_max_propagate_nan = __LINE__;
+    tl_store(out, m);
+}
 ERR_KERNEL(clamp_ptr, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t offs = tl_arange(0, 64);
     tl_t c = tl_clamp(tl_add(x, offs), 0, 8, .propagate_nan = 1); L_clamp_ptr = __LINE__;
@@ -252,6 +263,11 @@ ERR_KERNEL(dot_precision, (tl_ptr_f32, a), (tl_ptr_f32, b), (tl_ptr_f32, c)) {
 /* max_num_imprecise_acc: not negative, and for fp8 inputs at most K (Triton's rule) */
 ERR_KERNEL(dot_imprecise_neg, (tl_ptr_f16, a), (tl_ptr_f16, b), (tl_ptr_f32, c)) {
     tl_t acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), .max_num_imprecise_acc = -1); L_dot_imprecise_neg = __LINE__;
+    tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
+}
+/* also where f32 operands are split into bf16 products (checked before the split) */
+ERR_KERNEL(dot_imprecise_neg_bf16x3, (tl_ptr_f32, a), (tl_ptr_f32, b), (tl_ptr_f32, c)) {
+    tl_t acc = tl_dot(load2d(a, 16, 16), load2d(b, 16, 16), .input_precision = TL_PRECISION_BF16X3, .max_num_imprecise_acc = -2); L_dot_imprecise_neg_bf16x3 = __LINE__;
     tl_store(tl_add(c, tl_arange(0, 256)), tl_ravel(acc));
 }
 ERR_KERNEL(dot_imprecise_k, (tl_ptr_f8e4m3, a), (tl_ptr_f8e4m3, b), (tl_ptr_f32, c)) {
@@ -1031,6 +1047,8 @@ static const tcase cases[] = {
     B(dtype_load_nonptr, DTYPE, "must be a pointer"),
     B(dtype_mask_float, DTYPE, "mask must be i1"),
     B(clamp_propagate_nan, VALUE, "tl_clamp: .propagate_nan = 2"),
+    B(maximum_propagate_nan, VALUE, "tl_maximum: .propagate_nan = 2 is not"),
+    B(max_propagate_nan, VALUE, "tl_max: .propagate_nan = -1 is not"),
     B(clamp_ptr, DTYPE, "tl_clamp: operand of type"),
     B(dtype_mask_int, DTYPE, "mask must be i1"),
     B(dtype_xor_sum_f64, DTYPE, ".dtype must be an integer"),
@@ -1051,6 +1069,7 @@ static const tcase cases[] = {
     B(dot_acc_dtype, DTYPE, "i32"),
     B(dot_precision, VALUE, "not a tl_precision"),
     B(dot_imprecise_neg, VALUE, "max_num_imprecise_acc -1 must be between 0 (no limit) and K = 16"),
+    B(dot_imprecise_neg_bf16x3, VALUE, "max_num_imprecise_acc -2 must be between 0 (no limit) and K = 16"),
     B(dot_imprecise_k, VALUE, "max_num_imprecise_acc 64 must be between 0 (no limit) and K = 32"),
     B(dot_rank_mixed, SHAPE, "shapes f16[2,16,16] and f16[16,16]: need both 2-D"),
     B(dot_rank1, SHAPE, "shapes f16[16] and f16[16]: need both 2-D"),

@@ -535,9 +535,21 @@ tl_t tl_minimum_at(const char *file, int line, tl_t a, tl_t b) { return tile__bi
 tl_t tl_maximum_at(const char *file, int line, tl_t a, tl_t b) { return tile__binary(file, line, "tl_maximum", TILE__OP_MAX, a, b, TILE__A_NUM); }
 /* with .propagate_nan: MIN_NAN / MAX_NAN where the operands are floats (an integer has no NaN:
    the plain op, as Triton's maximum ignores the option for integers) */
+/* .propagate_nan: TL_PROPAGATE_NAN_NONE (0), TL_PROPAGATE_NAN_ALL, or 1 for ALL;
+   another value is an error, as Triton's ValueError for an unexpected
+   PropagateNan. 1 when it is one of those (ALL made 1), else 0 and the error. */
+static int tile__nan_option(const char *file, int line, const char *name, int *v) {
+    if (*v != TL_PROPAGATE_NAN_NONE && *v != TL_PROPAGATE_NAN_ALL && *v != 1) {
+        tile__berr(TILE_ERR_VALUE, file, line, "%s: .propagate_nan = %d is not TL_PROPAGATE_NAN_NONE (0) or TL_PROPAGATE_NAN_ALL (or 1)", name, *v);
+        return 0;
+    }
+    *v = *v != 0;
+    return 1;
+}
 static tl_t tile__minmax(const char *file, int line, const char *name, int max, tl_t av, tl_t bv, tl_minmax_args o) {
     int a = tile__use(file, line, name, av), b = tile__use(file, line, name, bv);
     if (!a || !b || !tile__check_num(file, line, name, a) || !tile__check_num(file, line, name, b)) return tile__poison;
+    if (!tile__nan_option(file, line, name, &o.propagate_nan)) return tile__poison;
     tile__opcode code = max ? TILE__OP_MAX : TILE__OP_MIN;
     if (o.propagate_nan && tile__is_float(tile__common_dtype(a, b))) code = max ? TILE__OP_MAX_NAN : TILE__OP_MIN_NAN;
     return tile__binary(file, line, name, code, av, bv, TILE__A_NUM);
@@ -692,10 +704,7 @@ tl_t tl_fma_at(const char *file, int line, tl_t av, tl_t bv, tl_t cv) {
 static tl_t tile__clamp(const char *file, int line, tl_t xv, tl_t lov, tl_t hiv, tl_minmax_args o) {
     int x = tile__use(file, line, "tl_clamp", xv), lo = tile__use(file, line, "tl_clamp", lov), hi = tile__use(file, line, "tl_clamp", hiv);
     if (!x || !lo || !hi) return tile__poison;
-    if (o.propagate_nan != TL_PROPAGATE_NAN_NONE && o.propagate_nan != TL_PROPAGATE_NAN_ALL && o.propagate_nan != 1)
-        return tile__berr(TILE_ERR_VALUE, file, line, "tl_clamp: .propagate_nan = %d is not TL_PROPAGATE_NAN_NONE (0) or TL_PROPAGATE_NAN_ALL (or 1)",
-                          o.propagate_nan);
-    if (o.propagate_nan) o.propagate_nan = TL_PROPAGATE_NAN_ALL;
+    if (!tile__nan_option(file, line, "tl_clamp", &o.propagate_nan)) return tile__poison;
     return tile__minmax(file, line, "tl_clamp", 0, tile__minmax(file, line, "tl_clamp", 1, xv, lov, o), hiv, o);
 }
 tl_t tl_clamp_at(const char *file, int line, tl_t x, tl_t lo, tl_t hi) {
@@ -1747,6 +1756,7 @@ tl_t tl_reduce_at(const char *file, int line, tl_reduce_op kind, tl_t xv, int ax
     if ((unsigned)kind > TL_REDUCE_AND) return tile__berr(TILE_ERR_VALUE, file, line, "tl_reduce: unknown reduction %d", (int)kind);
     if (o.propagate_nan && kind != TL_REDUCE_MAX && kind != TL_REDUCE_MIN)
         return tile__berr(TILE_ERR_VALUE, file, line, "%s: .propagate_nan is an option of tl_max and tl_min only", name);
+    if (!tile__nan_option(file, line, name, &o.propagate_nan)) return tile__poison;
     if (tile__b->f->vals[x].weak) x = tile__cast(x, tile__weak_default(x), file, line);
     tile__type xt = *tile__ty(x);
     if (axis == TL_ALL) {
