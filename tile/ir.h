@@ -292,8 +292,9 @@ static double tile__ld_powi(double x, int64_t n, int f32) {
    it from the code), f32 or f64 operands and no flush of subnormals, as
    PTX's add.rz.f32 and the others without .ftz. CVT_* converts its
    operand's dtype to the result's: float to float, float to integer
-   (rounded to an integer, saturated, NaN to 0, as cvt.rzi and its
-   siblings), integer to float. */
+   (rounded to an integer, saturated, as cvt.rzi and its siblings; a NaN
+   0 from f32 to 32 bits, else the sign bit alone, as the GPU gives it),
+   integer to float. */
 #define TILE__ROUNDED_ROWS(X, NAME, name, n)                                                                     \
     X(NAME##_RN, #name "_rn", n, 1, TILE__PE, 0, 0, 0, RES, 0)                                                   \
     X(NAME##_RZ, #name "_rz", n, 1, TILE__PE, 0, 0, 0, RES, 0)                                                   \
@@ -1392,7 +1393,14 @@ static tile__elem tile__rnd_eval(tile__opcode code, tl_dtype t, tl_dtype rt, con
     else if (op != TILE__OP_CVT_RN || (tile__is_float(t) && tile__is_float(rt)))
         r.f = tile__rnd_float(op, mode, t, rt, x[0].f, n > 1 ? x[1].f : 0.0, n > 2 ? x[2].f : 0.0);
     else if (tile__is_float(t)) {
-        /* to an integer: rounded by mode, then saturated (NaN to 0) as every float-to-integer cvt */
+        /* to an integer: rounded by mode, then saturated as every float-to-integer cvt. A NaN
+           gives what an H100 gives (both back ends): 0 from an f32 to 32 bits, else the sign
+           bit alone (0x80000000, 0x8000000000000000) */
+        if (x[0].f != x[0].f) {
+            unsigned wb = tile__dt[rt].bits;
+            r.u = t == TL_F32 && wb == 32 ? 0 : (uint64_t)1 << (wb - 1);
+            return tile__norm(rt, r);
+        }
         r.f = tile__rnd_int(x[0].f, mode);
         return tile__convert(TL_F64, rt, r);
     } else r.f = tile__rnd_i2f(t, x[0], rt == TL_F64 ? 53 : 24, mode);
@@ -1583,7 +1591,7 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         }
         break;
     }
-    case TILE__OP_LLROUND:   /* __nv_llroundf's NaN is INT64_MIN; __nv_llround's is cvt.rzi.s64.f64's, 0 */
+    case TILE__OP_LLROUND:   /* __nv_llroundf's NaN is INT64_MIN; __nv_llround's, 0 (as read from libdevice; an H100 gives the sign bit for cvt.rzi.s64.f64 of a NaN itself, so this one is to be checked on a GPU) */
         if (a.f != a.f) r.i = t == TL_F64 ? 0 : INT64_MIN;
         else if (a.f >= 0x1p63) r.i = INT64_MAX;
         else if (a.f <= -0x1p63) r.i = INT64_MIN;
