@@ -186,32 +186,24 @@ static int tile__ptx_cvt_pack16(tile__emitter *em, int kind, int lo, int hi) {
     tile__pb_outs(&b, 0, 1, out);
     return out[0];
 }
+/* one instruction `text` ($0 the result, $1 x) of register x of float dtype t, giving t */
+static int tile__ptx_unary(tile__emitter *em, tl_dtype t, const char *text, int x) {
+    tile__ptxb b;
+    int out[1];
+    tile__pb_init(&b, 0);
+    tile__pb_out(&b, t);
+    tile__pb_in(&b, t, TILE__PXF_REG, x, 0);
+    tile__pb_text(&b, "%s", text);
+    tile__pb_emit(em, &b);
+    tile__pb_outs(&b, 0, 1, out);
+    return out[0];
+}
 /* ex2.approx.ftz.f32: tl_exp2 of f32 as Triton lowers it (one MUFU.EX2;
    a result below 2^-126 is 0, which the interpreter does too) */
-static int tile__ptx_ex2_ftz(tile__emitter *em, int x) {
-    tile__ptxb b;
-    int out[1];
-    tile__pb_init(&b, 0);
-    tile__pb_out(&b, TL_F32);
-    tile__pb_in(&b, TL_F32, TILE__PXF_REG, x, 0);
-    tile__pb_text(&b, "ex2.approx.ftz.f32 $0, $1;");
-    tile__pb_emit(em, &b);
-    tile__pb_outs(&b, 0, 1, out);
-    return out[0];
-}
+static int tile__ptx_ex2_ftz(tile__emitter *em, int x) { return tile__ptx_unary(em, TL_F32, "ex2.approx.ftz.f32 $0, $1;", x); }
 /* rcp.approx.ftz.f64: tl_libdevice("rcp64h", x), libdevice's __nv_rcp64h (its whole body), for both
    emitters (CUDA C has no name for it) */
-static int tile__ptx_rcp64h(tile__emitter *em, int x) {
-    tile__ptxb b;
-    int out[1];
-    tile__pb_init(&b, 0);
-    tile__pb_out(&b, TL_F64);
-    tile__pb_in(&b, TL_F64, TILE__PXF_REG, x, 0);
-    tile__pb_text(&b, "rcp.approx.ftz.f64 $0, $1;");
-    tile__pb_emit(em, &b);
-    tile__pb_outs(&b, 0, 1, out);
-    return out[0];
-}
+static int tile__ptx_rcp64h(tile__emitter *em, int x) { return tile__ptx_unary(em, TL_F64, "rcp.approx.ftz.f64 $0, $1;", x); }
 /* the PTX of a TILE__WG_* instruction */
 static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
     switch (what) {

@@ -873,6 +873,16 @@ static void fz_map(void) {
     for (int r = 0; r < nres; r++) fz_push(out[r]);
 }
 
+/* tl_libdevice(name, xs[0..n-1]) pushed: through the operand stack (the tl_libdevice macro's
+   stack function) when stack, else the array form */
+static void fz_libdevice_call(const char *name, int n, const tl_t *xs, unsigned stack) {
+    if (stack) {
+        for (int i = 0; i < n; i++) tl__push(xs[i]);
+        fz_push(tl__libdevice_stk(FZ_AT, name, n));
+    } else {
+        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
+    }
+}
 /* FZ_ROUNDED: tl_libdevice's rounding-mode functions, by the builder's own table (tile__ld_rnd):
    k % 25 names one, (k / 25) % 4 its mode (an _rn-only one in another: no such function), its
    operands picked and cast to its dtype (f32, or f64 when flags & 32, for the arithmetic ones) unless
@@ -903,12 +913,7 @@ static void fz_rounded(void) {
         if (!any) xs[i] = tl_cast_at(FZ_AT, xs[i], dt);
     }
     if (f & 8) xs[n - 1] = fz_lit(lit);
-    if (f & 64) {
-        for (int i = 0; i < n; i++) tl__push(xs[i]);
-        fz_push(tl__libdevice_stk(FZ_AT, name, n));
-    } else {
-        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
-    }
+    fz_libdevice_call(name, n, xs, f & 64);
 }
 
 /* FZ_LIBDEVICE_MORE: tl_libdevice's functions of other dtypes, by the builder's table (tile__ld_more),
@@ -949,12 +954,7 @@ static void fz_libdevice_more(void) {
         else if (!wide && (f >> 3 & 3)) xs[i] = tl_cast_at(FZ_AT, xs[i], floats[f >> 3 & 3]);
     }
     if (f & 32) xs[n - 1] = fz_lit(lit);
-    if (f & 64) {
-        for (int i = 0; i < n; i++) tl__push(xs[i]);
-        fz_push(tl__libdevice_stk(FZ_AT, name, n));
-    } else {
-        fz_push(tl_libdevice_at(FZ_AT, name, n, xs));
-    }
+    fz_libdevice_call(name, n, xs, f & 64);
 }
 
 /* FZ_NAN_MINMAX: .propagate_nan. which & 1: the min; which & 4: the reduction (tl_max, tl_min of a
