@@ -470,6 +470,25 @@ static LLVMValueRef tile__ll_asm(tile__ll_em *c, const char *text, const char *c
     return L.LLVMBuildCall2(c->B, ft, fn, &a, 1, "");
 }
 
+/* cvt.rz / cvt.rzi from t to rt (f32, f64, 32- and 64-bit integers) as inline asm, not NVVM's
+   llvm.nvvm.*2*.rz: LLVM's NVPTX instcombine rewrites those as sitofp/uitofp (which round to
+   nearest: an H100 run found ull2double_rz, int2float_rz and the other integer-to-float ones
+   wrong through libLLVM 17) and fptosi/fptoui (poison for a NaN or out of range) */
+static LLVMValueRef tile__ll_cvt_rz(tile__ll_em *c, tl_dtype t, tl_dtype rt, LLVMValueRef v) {
+    char text[48], cons[8];
+    int fi = tile__is_float(t) && !tile__is_float(rt);
+    const char *ptx[2], *reg[2];
+    tl_dtype ts[2] = {rt, t};
+    for (int i = 0; i < 2; i++) {
+        tl_dtype d = ts[i];
+        int w = tile__dt[d].bits == 64;
+        ptx[i] = d == TL_F32 ? "f32" : d == TL_F64 ? "f64" : tile__is_signed(d) ? (w ? "s64" : "s32") : (w ? "u64" : "u32");
+        reg[i] = d == TL_F32 ? "f" : d == TL_F64 ? "d" : w ? "l" : "r";
+    }
+    snprintf(text, sizeof text, "cvt.%s.%s.%s $0, $1;", fi ? "rzi" : "rz", ptx[0], ptx[1]);
+    snprintf(cons, sizeof cons, "=%s,%s", reg[0], reg[1]);
+    return tile__ll_asm(c, text, cons, tile__ll_ty(c, rt), tile__ll_ty(c, t), v);
+}
 static LLVMValueRef tile__ll_fconst(tile__ll_em *c, LLVMTypeRef t, double v) {
     if (t == c->f64) {
         uint64_t u;
@@ -684,7 +703,7 @@ static LLVMValueRef tile__ll_cast(tile__ll_em *c, tl_dtype t, tl_dtype rt, int a
             /* |i| to f32 toward zero, odd when inexact, the sign back (tile_ll2f_odd) */
             LLVMValueRef neg = sgn ? L.LLVMBuildICmp(B, LLVM_IntSLT, v, tile__ll_int(c, c->i64, 0), "") : L.LLVMConstInt(c->i1, 0, 0);
             LLVMValueRef u = L.LLVMBuildSelect(B, neg, L.LLVMBuildSub(B, tile__ll_int(c, c->i64, 0), v, ""), v, "");
-            LLVMValueRef f = tile__ll_call(c, "llvm.nvvm.ull2f.rz", c->f32, &c->i64, 1, &u);
+            LLVMValueRef f = tile__ll_cvt_rz(c, TL_U64, TL_F32, u);
             LLVMValueRef inexact = L.LLVMBuildICmp(B, LLVM_IntNE, L.LLVMBuildFPToUI(B, f, c->i64, ""), u, "");
             LLVMValueRef bits = L.LLVMBuildBitCast(B, f, c->i32, "");
             f = L.LLVMBuildBitCast(B, L.LLVMBuildSelect(B, inexact, L.LLVMBuildOr(B, bits, tile__ll_i32c(c, 1), ""), bits, ""), c->f32, "");
@@ -751,6 +770,10 @@ static int tile__ll_rnd(tile__ll_em *c, tile__opcode code, tl_dtype t, tl_dtype 
         break;
     default: {   /* CVT: from t to rt */
         LLVMTypeRef st = tile__ll_ty(c, t);
+        if (tile__rnd_mode(code) == 1) {   /* round toward zero: the instruction itself (tile__ll_cvt_rz) */
+            r = tile__ll_cvt_rz(c, t, rt, args[0]);
+            break;
+        }
         snprintf(nm, sizeof nm, "llvm.nvvm.%s2%s.%s", tile__ll_cvt_name(t), tile__ll_cvt_name(rt), m);
         r = tile__ll_call(c, nm, tile__ll_ty(c, rt), &st, 1, args);
         break;

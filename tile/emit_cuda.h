@@ -137,8 +137,7 @@ static int tile__cc_lit(tile__emitter *e, tl_dtype t, tile__elem v) {
     if (t == TL_F32) {
         float f = (float)v.f;
         uint32_t u;
-        memcpy(&u, &f, 4);
-        if (v.f != v.f) u = 0x7fc00000u | (signbit(v.f) ? 0x80000000u : 0);
+        memcpy(&u, &f, 4);   /* a NaN's payload kept, as the interpreter and the LLVM back end keep it */
         return tile__cc_def(c, t, "__uint_as_float(0x%08xu)", u);
     }
     if (t == TL_F64) {

@@ -273,7 +273,7 @@ static double tile__ld_powi(double x, int64_t n, int f32) {
     X(LDEXP,      "ldexp",        2, 1, TILE__PE, 0, 0,              0, RES, 0) /* x 2^n, n an i32, rounded once */ \
     X(SCALBN,     "scalbn",       2, 1, TILE__PE, 0, 0,              0, RES, 0) /* the same (libdevice's __nv_scalbnf) */ \
     X(ILOGB,      "ilogb",        1, 1, TILE__PE, 0, 0,              0, RES, 0) /* i32: x's exponent, floor(log2 |x|); INT_MIN for 0 and NaN, INT_MAX for inf */ \
-    X(LLROUND,    "llround",      1, 1, TILE__PE, 0, 0,              0, RES, 0) /* i64: x rounded half away from zero, saturated; NaN: INT64_MIN (f32), 0 (f64) */ \
+    X(LLROUND,    "llround",      1, 1, TILE__PE, 0, 0,              0, RES, 0) /* i64: x rounded half away from zero, saturated; NaN: INT64_MIN */ \
     X(SATURATE,   "saturatef",    1, 1, TILE__PE, 0, 0,              0, RES, 0) /* f32: x clamped to [+0, 1], NaN +0 */ \
     X(FAST_EXP,   "fast_expf",    1, 1, TILE__PE, 0, exp,            0, RES, 0) /* f32: e^x (GPU: ex2.approx of x log2 e) */ \
     X(FAST_LOG,   "fast_logf",    1, 1, TILE__PE, 0, log,            0, RES, 0) /* f32: ln x (GPU: lg2.approx times ln 2) */ \
@@ -1591,8 +1591,8 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         }
         break;
     }
-    case TILE__OP_LLROUND:   /* __nv_llroundf's NaN is INT64_MIN; __nv_llround's, 0 (as read from libdevice; an H100 gives the sign bit for cvt.rzi.s64.f64 of a NaN itself, so this one is to be checked on a GPU) */
-        if (a.f != a.f) r.i = t == TL_F64 ? 0 : INT64_MIN;
+    case TILE__OP_LLROUND:   /* a NaN is INT64_MIN from any float (an H100 through both back ends; libdevice's __nv_llround reads as 0 for an f64, but its cvt.rzi.s64.f64 gives the sign bit) */
+        if (a.f != a.f) r.i = INT64_MIN;
         else if (a.f >= 0x1p63) r.i = INT64_MAX;
         else if (a.f <= -0x1p63) r.i = INT64_MIN;
         else r.i = (int64_t)round(a.f);
