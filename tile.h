@@ -527,6 +527,10 @@ struct tile_backend_job {
     int ntmaps;                /* tensor-map parameters after the record (128-byte,
                                   64-aligned, read in place: __grid_constant__)  */
     int nthreads;              /* threads per program (the kernel's .maxntid)    */
+    int min_ctas;              /* the kernel's .minnctapersm, 0 for none: 1 when
+                                  warp-specialized, so that ptxas knows the
+                                  registers at entry and applies setmaxnreg
+                                  (without it, C7508: ignored, and spills)       */
     int prof;                  /* one more hidden parameter, last: the buffer of
                                   in-kernel scope records (a pointer)            */
     int ktime;                 /* one more after that: the kernel clock's slot

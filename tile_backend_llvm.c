@@ -1874,12 +1874,19 @@ static tile_status tile__ll_emit_locked(tile_backend_job *job, tile__ll_job *lj)
     c.ktime = kt ? L.LLVMGetParam(c.fn, (unsigned)(np + 1 + ntm + kp)) : NULL;
     char nt[16];
     snprintf(nt, sizeof nt, "%d", job->nthreads);
-    if (tile__ll_major >= 20) L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.maxntid", 12, nt, (unsigned)strlen(nt)));
-    else {
-        /* !nvvm.annotations: the kernel flag and .maxntid (what LLVM 15-19 read) */
-        const char *keys[2] = {"kernel", "maxntidx"};
-        int vals[2] = {1, job->nthreads};
-        for (int k = 0; k < 2; k++) {
+    /* and .minnctapersm when the job asks (a warp-specialized kernel: tile_backend_job.min_ctas) */
+    if (tile__ll_major >= 20) {
+        L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.maxntid", 12, nt, (unsigned)strlen(nt)));
+        if (job->min_ctas > 0) {
+            char mc[16];
+            snprintf(mc, sizeof mc, "%d", job->min_ctas);
+            L.LLVMAddAttributeAtIndex(c.fn, ~0u, L.LLVMCreateStringAttribute(c.C, "nvvm.minctasm", 13, mc, (unsigned)strlen(mc)));
+        }
+    } else {
+        /* !nvvm.annotations: the kernel flag, .maxntid and .minnctapersm (what LLVM 15-19 read) */
+        const char *keys[3] = {"kernel", "maxntidx", "minctasm"};
+        int vals[3] = {1, job->nthreads, job->min_ctas};
+        for (int k = 0; k < (job->min_ctas > 0 ? 3 : 2); k++) {
             LLVMMetadataRef md[3] = {L.LLVMValueAsMetadata(c.fn), L.LLVMMDStringInContext2(c.C, keys[k], strlen(keys[k])),
                                      L.LLVMValueAsMetadata(L.LLVMConstInt(c.i32, (unsigned long long)vals[k], 0))};
             L.LLVMAddNamedMetadataOperand(c.M, "nvvm.annotations", L.LLVMMetadataAsValue(c.C, L.LLVMMDNodeInContext2(c.C, md, 3)));

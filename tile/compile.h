@@ -263,6 +263,7 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         job->prof = cfg->prof != TILE__KPROF_OFF;
         job->ktime = cfg->ktime;
         job->nthreads = tile__plan_threads(plan);
+        job->min_ctas = plan->ws ? 1 : 0;
         tile_status st = tile__ext->emit(job);
         if (st == TILE_OK) {
             e->key_head = job->key;
