@@ -147,6 +147,7 @@ static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, 
        BLOCK_M), the first BLOCK_N / BLOCK_M of them masked */
     tl_t lo = causal ? start_n : tl_zeros_like(start_n);
     tl_t unmasked = causal ? tl_add(start_n, BLOCK_N) : tl_zeros_like(start_n);
+    if (TL_META_OR(WARP_SPECIALIZE, 0)) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (start_m, lo, N_CTX, BLOCK_M, dk, dv) {
         tl_t offs_m = tl_add(start_m, tl_arange(0, BLOCK_M));
         tl_t row_ok = tl_lt(offs_m, N_CTX);
@@ -162,8 +163,9 @@ static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, 
         tl_t d_o = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
         dv       = tl_dot(tl_cast(pT, dt), d_o, dv);
         tl_t Di  = tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok);
-        tl_t dpT = tl_dot(v, tl_trans(d_o));
-        tl_t dsT = tl_mul(pT, tl_sub(dpT, tl_expand_dims(Di, 0)));
+        /* dP^T - Delta: the dot accumulates onto -Delta, so Delta's registers die before it */
+        tl_t dpT = tl_dot(v, tl_trans(d_o), tl_broadcast_to(tl_expand_dims(tl_neg(Di), 0), BLOCK_N, BLOCK_M));
+        tl_t dsT = tl_mul(pT, dpT);
         dk       = tl_dot(tl_cast(dsT, dt), q, dk);
     }
     tl_t key_ok = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
@@ -188,6 +190,7 @@ static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl
     tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
     tl_t hi   = causal ? tl_minimum(tl_add(start_m, BLOCK_M), N_CTX) : N_CTX;
     tl_t mask = causal ? start_m : tl_mul(tl_floordiv(N_CTX, BLOCK_N), BLOCK_N);
+    if (TL_META_OR(WARP_SPECIALIZE, 0)) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (start_n, 0, hi, BLOCK_N, dq) {
         tl_t k  = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
         tl_t v  = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
@@ -297,10 +300,19 @@ static tile_status attention_with(const tile_autotune_config *cfg, tl_dtype dt, 
    iteration; attn_bwd_dq the other way round. Causal needs the program's
    block a multiple of the loop's. */
 #define BWD_CONFIG(bm, bn, warps, stages) {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}}, .num_warps = warps, .num_stages = stages}
-static const tile_autotune_config bwd_dkdv_configs_gpu[] = {BWD_CONFIG(64, 128, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(64, 128, 8, 3)};
-/* D = 128: dK and dV of 128 keys on 8 warps would not fit the registers */
-static const tile_autotune_config bwd_dkdv_configs_d128[] = {BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(64, 64, 4, 2)};
-static const tile_autotune_config bwd_dq_configs_gpu[] = {BWD_CONFIG(128, 64, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(128, 64, 8, 3)};
+#define BWD_CONFIG_WS(bm, bn, warps, stages) \
+    {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"WARP_SPECIALIZE", 1}}, .num_warps = warps, .num_stages = stages}
+/* WS: the loop warp-specialized (a producer warpgroup issues the copies;
+   the 8 warps' two warpgroups consume) */
+static const tile_autotune_config bwd_dkdv_configs_gpu[] = {BWD_CONFIG(64, 128, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(64, 128, 8, 3),
+                                                            BWD_CONFIG_WS(64, 128, 8, 2)};
+/* D = 128: dK and dV of 128 keys on 8 warps fill the registers (254 with
+   Delta folded into dP^T's dot; warp-specialized, the consumers' 232 would
+   spill) */
+static const tile_autotune_config bwd_dkdv_configs_d128[] = {BWD_CONFIG(64, 128, 8, 2), BWD_CONFIG(64, 128, 8, 3), BWD_CONFIG(64, 64, 4, 3),
+                                                             BWD_CONFIG(64, 64, 4, 2)};
+static const tile_autotune_config bwd_dq_configs_gpu[] = {BWD_CONFIG(128, 64, 8, 2), BWD_CONFIG(64, 64, 4, 3), BWD_CONFIG(128, 64, 8, 3),
+                                                          BWD_CONFIG_WS(128, 64, 8, 2)};
 static const tile_autotune_config bwd_dkdv_configs_interp[] = {BWD_CONFIG(16, 32, 4, 2)};
 static const tile_autotune_config bwd_dq_configs_interp[] = {BWD_CONFIG(32, 16, 4, 2)};
 static void bwd_dkdv_grid(const tile_tune_args *a, unsigned g[3])
