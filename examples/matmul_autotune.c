@@ -100,9 +100,12 @@ TILE_KERNEL(matmul_autotuned_bf16, (tl_ptr_bf16, a_ptr), (tl_ptr_bf16, b_ptr), (
      .num_stages = stages}
 /* On a GPU: Triton's tutorial 03 configs for tensor cores, and the large
    tiles Triton picks on Hopper. Pipelined shared memory per program is
-   num_stages * (BLOCK_M + BLOCK_N) * BLOCK_K * 2 bytes: at most 144 KiB. */
+   num_stages * (BLOCK_M + BLOCK_N) * BLOCK_K * 2 bytes: at most 192 KiB
+   (128x256x64 with 4 stages, as Triton's list has it: the one large tile
+   whose ring has room for a wgmma group in flight across iterations). */
 static const tile_autotune_config matmul_configs_gpu[] = {
     MATMUL_CONFIG(128, 256, 64, 8, 3),
+    MATMUL_CONFIG(128, 256, 64, 8, 4),
     MATMUL_CONFIG(256, 128, 64, 8, 3),
     MATMUL_CONFIG(64, 256, 64, 4, 4),
     MATMUL_CONFIG(128, 128, 64, 4, 4),
