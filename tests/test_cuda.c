@@ -282,6 +282,45 @@ static void nvrtc_checks(void) {
     tile_set_log(NULL, NULL);
 }
 
+/* ---- nvJitLink: PTX to cubin without the driver (tile__jl_ptx_to_cubin) ------------------ */
+static void jitlink_checks(void) {
+    char *ptx = NULL;
+    TT_OK(tile__nvrtc_compile(k_src, "k", "sm_90a", &ptx, NULL));
+    if (!ptx) return;
+    size_t n = 0;
+    unsigned char *cubin = (unsigned char *)tile__jl_ptx_to_cubin(ptx, "sm_90a", &n);
+    if (!tile__jl_st.ok) {
+        printf("test_cuda: libnvJitLink not found, its checks skipped\n");
+        TT_CHECK(cubin == NULL && n == 0, "a cubin without nvJitLink");
+        free(ptx);
+        return;
+    }
+    printf("nvJitLink from %s\n", tile__jl_st.path);
+    /* an ELF image with the kernel's name in it */
+    TT_CHECK(cubin && n > 64 && memcmp(cubin, "\177ELF", 4) == 0, "nvJitLink's cubin is not an ELF image (%zu bytes)", n);
+    int named = 0;
+    for (size_t i = 0; cubin && i + 2 < n && !named; i++) named = cubin[i] == 'k' && cubin[i + 1] == 0 && i > 0 && cubin[i - 1] == 0;
+    TT_CHECK(named, "no symbol k in nvJitLink's cubin");
+    free(cubin);
+    /* bad PTX, or not a real architecture: no cubin (the driver's JIT then reports it) */
+    cubin = (unsigned char *)tile__jl_ptx_to_cubin(".version 8.0\n.target sm_90a\n.address_size 64\nnot ptx;\n", "sm_90a", &n);
+    TT_CHECK(cubin == NULL && n == 0, "a cubin from bad PTX");
+    cubin = (unsigned char *)tile__jl_ptx_to_cubin(ptx, "compute_90a", &n);
+    TT_CHECK(cubin == NULL && n == 0, "a cubin for compute_90a");
+    free(ptx);
+}
+/* TILE_JITLINK=0: nvJitLink is not opened */
+static void child_jitlink_off(void) {
+    char *ptx = NULL;
+    if (!tile__nvrtc_available() || tile__nvrtc_compile(k_src, "k", "sm_90a", &ptx, NULL) != TILE_OK) return;   /* nothing to assemble */
+    size_t n = 1;
+    void *cubin = tile__jl_ptx_to_cubin(ptx, "sm_90a", &n);
+    TT_CHECK(cubin == NULL && n == 0, "nvJitLink made a cubin under TILE_JITLINK=0");
+    TT_CHECK(!tile__jl_st.ok && !tile__jl_st.path[0], "nvJitLink was opened under TILE_JITLINK=0 (%s)", tile__jl_st.path);
+    free(cubin);
+    free(ptx);
+}
+
 /* ---- streams and events, in whichever mode this process runs -------------------------- */
 static void host_event_checks(void) {
     tile_stream s = NULL;
@@ -487,7 +526,8 @@ int main(void) {
     in_child("bad device", "TILE_DEVICE", "999", child_bad_device);
     in_child("device records", "TILE_SYNC", "0", child_device_records);
 
-    if (tile__nvrtc_available()) nvrtc_checks();
+    in_child("TILE_JITLINK=0", "TILE_JITLINK", "0", child_jitlink_off);
+    if (tile__nvrtc_available()) nvrtc_checks(), jitlink_checks();
     else printf("test_cuda: NVRTC not found, NVRTC checks skipped (%s)\n", tile__nvrtc_st.why);
 
     host_event_checks(); /* in GPU mode these are device events */

@@ -597,9 +597,18 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         if (!(v->ptx = (char *)malloc(len))) return tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory");
         memcpy(v->ptx, ptx, len);
     }
-    if (!store && !keep) return gpu ? tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn) : TILE_OK;
     size_t cubinlen = 0;
-    void *cubin = gpu ? tile__cu_ptx_to_cubin(ptx, &cubinlen) : NULL;
+    /* the cubin by nvJitLink in this thread where it loads (tuned configs side by side), else by the driver's JIT */
+    void *cubin = gpu ? tile__jl_ptx_to_cubin(ptx, cfg->arch, &cubinlen) : NULL;
+    if (!store && !keep) {
+        if (!gpu) return TILE_OK;
+        tile_status st = cubin ? tile__cu_load((const char *)cubin, &v->mod, &v->fn, kname, log, logn) : TILE_ERR_INTERNAL;
+        free(cubin);
+        if (st == TILE_OK) return TILE_OK;
+        tile_clear_error();
+        return tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn);
+    }
+    if (gpu && !cubin) cubin = tile__cu_ptx_to_cubin(ptx, &cubinlen);
     tile_status st = gpu ? TILE_ERR_INTERNAL : TILE_OK;
     if (cubin) {
         st = tile__cu_load((const char *)cubin, &v->mod, &v->fn, kname, log, logn);

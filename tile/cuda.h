@@ -902,6 +902,85 @@ TILE__MAYBE_UNUSED static int tile__nvrtc_available(void) {
     return tile__nvrtc_st.ok;
 }
 
+/* ---- nvJitLink: PTX to cubin in the calling thread --------------------------------------
+   The driver's JIT (cuModuleLoadDataEx of PTX, and cuLink) assembles one
+   module at a time in a process: a tuner's configs, compiled side by side,
+   queue there (on an H100 the last of 14 matmul configs waited 2.6 s for its
+   load). The toolkit's libnvJitLink (CUDA 12 and later) assembles PTX in
+   the thread that asks, so they assemble side by side, and the driver then
+   loads a cubin in milliseconds. Optional: where it does not load (or
+   TILE_JITLINK=0), or fails, the driver's JIT does it as before. */
+typedef struct tile__jl_link *tile__jl_handle;
+#define TILE__JL_SYMS(X)                                                                        \
+    X(nvJitLinkCreate, int, (tile__jl_handle * h, uint32_t n, const char **opts))               \
+    X(nvJitLinkAddData, int, (tile__jl_handle h, int type, const void *data, size_t size, const char *name)) \
+    X(nvJitLinkComplete, int, (tile__jl_handle h))                                              \
+    X(nvJitLinkGetLinkedCubinSize, int, (tile__jl_handle h, size_t *size))                      \
+    X(nvJitLinkGetLinkedCubin, int, (tile__jl_handle h, void *cubin))                           \
+    X(nvJitLinkDestroy, int, (tile__jl_handle * h))
+static struct {
+#define TILE__JL_FIELD(name, ret, params) ret(*name) params;
+    TILE__JL_SYMS(TILE__JL_FIELD)
+#undef TILE__JL_FIELD
+} tile__jl;
+static struct {
+    pthread_once_t once;
+    int ok;
+    char path[600];
+} tile__jl_st = {.once = PTHREAD_ONCE_INIT};
+static void tile__jl_open(void) {
+    static const char *const sonames[] = {"libnvJitLink.so.13", "libnvJitLink.so.12", "libnvJitLink.so"};
+    static const char *const lib64[] = {"lib64"};
+    char err[256], tried[400];
+    if (!tile__cuda_knobs()->jitlink) return;
+    void *h = tile__dlopen_toolkit(sonames, 3, lib64, 1, tile__jl_st.path, sizeof tile__jl_st.path, err, sizeof err, tried, sizeof tried);
+    if (!h) return;
+    int ok = 1;
+    /* each name as CUDA 13 exports it, else with the ABI suffix its header maps it to */
+#define TILE__JL_LOAD(name, ret, params)                                                         \
+    if (ok) {                                                                                   \
+        void *sym = dlsym(h, #name);                                                            \
+        if (!sym) sym = dlsym(h, "__" #name "_13_0");                                           \
+        if (!sym) sym = dlsym(h, "__" #name "_12_0");                                           \
+        if (sym) memcpy(&tile__jl.name, &sym, sizeof sym);                                      \
+        else ok = 0;                                                                            \
+    }
+    TILE__JL_SYMS(TILE__JL_LOAD)
+#undef TILE__JL_LOAD
+    if (!ok) {
+        memset(&tile__jl, 0, sizeof tile__jl);
+        dlclose(h);
+        return;
+    }
+    tile__jl_st.ok = 1;
+}
+/* PTX -> cubin for arch ("sm_90a") by nvJitLink (malloc'd); NULL when it
+   cannot (not there, switched off, or the PTX rejected: the driver's JIT
+   then says why). */
+static void *tile__jl_ptx_to_cubin(const char *ptx, const char *arch, size_t *size) {
+    enum { NVJITLINK_INPUT_PTX_ = 2 };
+    *size = 0;
+    pthread_once(&tile__jl_st.once, tile__jl_open);
+    if (!tile__jl_st.ok || !arch || strncmp(arch, "sm_", 3) != 0) return NULL;
+    char opt[48];
+    snprintf(opt, sizeof opt, "-arch=%s", arch);
+    const char *opts[1] = {opt};
+    tile__jl_handle h = NULL;
+    void *out = NULL;
+    size_t n = 0;
+    if (tile__jl.nvJitLinkCreate(&h, 1, opts) != 0) return NULL;
+    if (tile__jl.nvJitLinkAddData(h, NVJITLINK_INPUT_PTX_, ptx, strlen(ptx), "tile.ptx") == 0 && tile__jl.nvJitLinkComplete(h) == 0 &&
+        tile__jl.nvJitLinkGetLinkedCubinSize(h, &n) == 0 && n && (out = malloc(n))) {
+        if (tile__jl.nvJitLinkGetLinkedCubin(h, out) == 0) *size = n;
+        else {
+            free(out);
+            out = NULL;
+        }
+    }
+    tile__jl.nvJitLinkDestroy(&h);
+    return out;
+}
+
 /* "sm_90a" or "compute_90a" -> "compute_90a"; 0 when it is neither. */
 static int tile__nvrtc_virtual_arch(const char *arch, char *out, size_t n) {
     const char *num = strncmp(arch, "sm_", 3) == 0 ? arch + 3 : strncmp(arch, "compute_", 8) == 0 ? arch + 8 : NULL;
