@@ -94,9 +94,10 @@
        per element, as before (default: 1)
      TILE_CUDA=<path>: the CUDA driver library
      TILE_NVRTC=<path>: the NVRTC library
-     TILE_JITLINK=0|1: PTX to cubin through the toolkit's libnvJitLink where
-       it loads, in the compiling thread (a tuner's configs side by side); 0:
-       the driver's JIT, which takes them one at a time (default: 1)
+     TILE_JITLINK=1: PTX to cubin through the toolkit's libnvJitLink where it
+       loads, in the compiling thread, so a tuner's configs assemble side by
+       side (the driver's JIT takes them one at a time); its code can be
+       slower than the driver's (default: 0)
      TILE_DEVICE=<n>: the GPU to use (default: 0)
      CUDA_HOME=<dir>: where NVRTC and libdevice are looked for
      CUDA_PATH=<dir>: where NVRTC and libdevice are looked for, after

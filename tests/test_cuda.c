@@ -309,7 +309,7 @@ static void jitlink_checks(void) {
     TT_CHECK(cubin == NULL && n == 0, "a cubin for compute_90a");
     free(ptx);
 }
-/* TILE_JITLINK=0: nvJitLink is not opened */
+/* TILE_JITLINK=0 (the default; main sets 1 for the rest): nvJitLink is not opened */
 static void child_jitlink_off(void) {
     char *ptx = NULL;
     if (!tile__nvrtc_available() || tile__nvrtc_compile(k_src, "k", "sm_90a", &ptx, NULL) != TILE_OK) return;   /* nothing to assemble */
@@ -518,6 +518,7 @@ static void device_checks(void) {
 }
 
 int main(void) {
+    setenv("TILE_JITLINK", "1", 1);   /* nvJitLink is opt-in: jitlink_checks use it */
     /* children first: each opens the libraries afresh */
     in_child("missing NVRTC", "TILE_NVRTC", "/nonexistent/libnvrtc.so", child_missing_nvrtc);
     in_child("missing driver", "TILE_CUDA", "/nonexistent/libcuda.so.1", child_missing_driver);

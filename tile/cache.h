@@ -598,7 +598,7 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         memcpy(v->ptx, ptx, len);
     }
     size_t cubinlen = 0;
-    /* the cubin by nvJitLink in this thread where it loads (tuned configs side by side), else by the driver's JIT */
+    /* the cubin by nvJitLink in this thread (TILE_JITLINK=1: tuned configs side by side), else by the driver's JIT */
     void *cubin = gpu ? tile__jl_ptx_to_cubin(ptx, cfg->arch, &cubinlen) : NULL;
     if (!store && !keep) {
         if (!gpu) return TILE_OK;

@@ -37,7 +37,7 @@
     X(TILE_MERGE, FLAG, merge, 0, "1", "0|1", "the lowering hands the back end each repeated index computation once (NVRTC compiles a large matmul 5-13x faster); 0: once per element, as before")  \
     X(TILE_CUDA, STR, cuda, 512, "", "<path>", "the CUDA driver library")                                                              \
     X(TILE_NVRTC, STR, nvrtc, 512, "", "<path>", "the NVRTC library")                                                                  \
-    X(TILE_JITLINK, FLAG, jitlink, 0, "1", "0|1", "PTX to cubin through the toolkit's libnvJitLink where it loads, in the compiling thread (a tuner's configs side by side); 0: the driver's JIT, which takes them one at a time") \
+    X(TILE_JITLINK, FLAG, jitlink, 0, "0", "1", "PTX to cubin through the toolkit's libnvJitLink where it loads, in the compiling thread, so a tuner's configs assemble side by side (the driver's JIT takes them one at a time); its code can be slower than the driver's") \
     X(TILE_DEVICE, STR, device, 32, "0", "<n>", "the GPU to use")                                                               \
     X(CUDA_HOME, STR, cuda_home, 512, "", "<dir>", "where NVRTC and libdevice are looked for")                                  \
     X(CUDA_PATH, STR, cuda_path, 512, "", "<dir>", "where NVRTC and libdevice are looked for, after CUDA_HOME")                 \
