@@ -1022,6 +1022,14 @@ static double tile__satfinite_e5m2(double x) {
 /* a * b + c rounded to odd in double, for operands of at most 26
    significant bits (f32 and narrower), whose product a double holds
    exactly; rounding that to the dtype rounds the exact result once. */
+/* fma(a, b, c), with an exact zero product added plainly: a * b is then exactly +-0 and the sum
+   exact, with IEEE's sign rule (under valgrind, whose FMA loses it, fma(0, -1, -0) gave +0) */
+static double tile__fma64(double a, double b, double c) {
+    return (a == 0 || b == 0) && isfinite(a) && isfinite(b) ? a * b + c : fma(a, b, c);
+}
+static float tile__fma32(float a, float b, float c) {
+    return (a == 0 || b == 0) && isfinite(a) && isfinite(b) ? a * b + c : fmaf(a, b, c);
+}
 static double tile__fma_odd(double a, double b, double c) {
     double p = a * b, s = p + c;
     if (!isfinite(s)) return s;
@@ -1291,7 +1299,7 @@ static double tile__rnd_float(tile__opcode op, int mode, tl_dtype t, tl_dtype rt
         case TILE__OP_SUB_RN: r = a - b; break;
         case TILE__OP_MUL_RN: r = a * b; break;
         case TILE__OP_DIV_RN: r = a / b; break;
-        case TILE__OP_FMA_RN: r = fma(a, b, c); break;
+        case TILE__OP_FMA_RN: r = tile__fma64(a, b, c); break;
         case TILE__OP_RCP_RN: r = 1.0 / a; break;
         case TILE__OP_SQRT_RN: r = sqrt(a); break;
         default: r = (float)a; break;   /* CVT: f64 to f32 */
@@ -1303,7 +1311,7 @@ static double tile__rnd_float(tile__opcode op, int mode, tl_dtype t, tl_dtype rt
         case TILE__OP_SUB_RN: r = (float)(x - y); break;
         case TILE__OP_MUL_RN: r = (float)(x * y); break;
         case TILE__OP_DIV_RN: r = (float)(x / y); break;
-        case TILE__OP_FMA_RN: r = fmaf(x, y, z); break;
+        case TILE__OP_FMA_RN: r = tile__fma32(x, y, z); break;
         case TILE__OP_RCP_RN: r = (float)(1.0f / x); break;
         default: r = sqrtf(x); break;
         }
@@ -1601,7 +1609,7 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
     case TILE__OP_FAST_POW: r.f = (double)(float)pow(a.f, b.f); break;
     case TILE__OP_FAST_DIV: r.f = (double)(float)(a.f / b.f); break;
     case TILE__OP_WHERE: r = a.i ? b : x[2]; break;
-    case TILE__OP_FMA: r.f = t == TL_F64 ? fma(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
+    case TILE__OP_FMA: r.f = t == TL_F64 ? tile__fma64(a.f, b.f, x[2].f) : tile__fma_odd(a.f, b.f, x[2].f); break;
     case TILE__OP_CAST: return tile__convert(t, rt, a);
     case TILE__OP_BITCAST: {
         uint64_t bits = tile__elem_bits(t, a);
