@@ -1019,9 +1019,6 @@ static double tile__satfinite_e5m2(double x) {
     if (x != x) return x;
     return fabs(tile__round_fmt(x, 2, -14, INFINITY, 0)) > 57344.0 ? copysign(57344.0, x) : x;
 }
-/* a * b + c rounded to odd in double, for operands of at most 26
-   significant bits (f32 and narrower), whose product a double holds
-   exactly; rounding that to the dtype rounds the exact result once. */
 /* fma(a, b, c), with an exact zero product added plainly: a * b is then exactly +-0 and the sum
    exact, with IEEE's sign rule (under valgrind, whose FMA loses it, fma(0, -1, -0) gave +0) */
 static double tile__fma64(double a, double b, double c) {
@@ -1030,6 +1027,9 @@ static double tile__fma64(double a, double b, double c) {
 static float tile__fma32(float a, float b, float c) {
     return (a == 0 || b == 0) && isfinite(a) && isfinite(b) ? a * b + c : fmaf(a, b, c);
 }
+/* a * b + c rounded to odd in double, for operands of at most 26
+   significant bits (f32 and narrower), whose product a double holds
+   exactly; rounding that to the dtype rounds the exact result once. */
 static double tile__fma_odd(double a, double b, double c) {
     double p = a * b, s = p + c;
     if (!isfinite(s)) return s;
