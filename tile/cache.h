@@ -598,17 +598,10 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         memcpy(v->ptx, ptx, len);
     }
     size_t cubinlen = 0;
-    /* the cubin by nvJitLink in this thread (TILE_JITLINK=1: tuned configs side by side), else by the driver's JIT */
+    /* the cubin by nvJitLink in this thread (TILE_JITLINK=1: tuned configs side by side), else, to be
+       stored, by the driver's JIT; loaded where there is one, else the PTX */
     void *cubin = gpu ? tile__jl_ptx_to_cubin(ptx, cfg->arch, &cubinlen) : NULL;
-    if (!store && !keep) {
-        if (!gpu) return TILE_OK;
-        tile_status st = cubin ? tile__cu_load((const char *)cubin, &v->mod, &v->fn, kname, log, logn) : TILE_ERR_INTERNAL;
-        free(cubin);
-        if (st == TILE_OK) return TILE_OK;
-        tile_clear_error();
-        return tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn);
-    }
-    if (gpu && !cubin) cubin = tile__cu_ptx_to_cubin(ptx, &cubinlen);
+    if (gpu && !cubin && (store || keep)) cubin = tile__cu_ptx_to_cubin(ptx, &cubinlen);
     tile_status st = gpu ? TILE_ERR_INTERNAL : TILE_OK;
     if (cubin) {
         st = tile__cu_load((const char *)cubin, &v->mod, &v->fn, kname, log, logn);
@@ -619,6 +612,10 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         cubin = NULL;
         cubinlen = 0;
         if ((st = tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn)) != TILE_OK) return st;
+    }
+    if (!store && !keep) {
+        free(cubin);
+        return TILE_OK;
     }
     if ((uint64_t)v->meta.smem > tile__kdisk_smem_limit()) {
         if (tile__at_knobs_get()->verbose)

@@ -781,8 +781,7 @@ static tile_status tile__cuda_source(const tile__func *f, const tile__config *cf
     if (plan->ntmaps) tile__cc_out(&c, "struct __align__(64) tile_tmap_t { unsigned long long v[16]; };\n");
     /* a warp-specialized kernel: at least one program per SM (.minnctapersm 1), so that ptxas
        knows the registers at entry and applies setmaxnreg (C7508 otherwise: ignored, and spills) */
-    if (plan->ws) tile__cc_out(&c, "\nextern \"C\" __global__ void __launch_bounds__(%d, 1) %s(", tile__plan_threads(plan), f->name);
-    else tile__cc_out(&c, "\nextern \"C\" __global__ void __launch_bounds__(%d) %s(", tile__plan_threads(plan), f->name);
+    tile__cc_out(&c, "\nextern \"C\" __global__ void __launch_bounds__(%d%s) %s(", tile__plan_threads(plan), plan->ws ? ", 1" : "", f->name);
     for (int p = 0; p < f->nparams; p++) {
         tl_dtype t = f->vals[f->pool[f->regs[0].args + p]].t.dtype;
         tile__cc_out(&c, "%s%s p%d", p ? ", " : "", t == TL_PTR ? "char *" : tile__cc_ctype(t), p);
