@@ -256,14 +256,16 @@ int main(void)
         const tile_autotune_config *list = D == 128 ? attn_configs_d128 : attn_configs_d64;
         int n = D == 128 ? (int)(sizeof attn_configs_d128 / sizeof *attn_configs_d128) : (int)(sizeof attn_configs_d64 / sizeof *attn_configs_d64);
         if (!every) n = 1;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n + every; i++)   /* and the OVERLAP config */
             for (int causal = 0; causal < 2; causal++) {
                 tile_launch l;
                 memset(&l, 0, sizeof l);
-                memcpy(l.meta, list[i].meta, sizeof list[i].meta);
-                fprintf(stderr, "tile-ptx-check: attn_fwd.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d%s\n", D, causal, i, tile_meta_of(&l, "BLOCK_M"),
-                        tile_meta_of(&l, "BLOCK_N"), list[i].num_warps, list[i].num_stages, tile_meta_of(&l, "WARP_SPECIALIZE") ? "_ws" : "");
-                tile_status st = attention_with(&list[i], TL_F16, D, causal, q, k, v, o, m, 0.1f, ZH, N);
+                const tile_autotune_config *c = i < n ? &list[i] : &attn_configs_overlap[D == 128];
+                memcpy(l.meta, c->meta, sizeof c->meta);
+                fprintf(stderr, "tile-ptx-check: attn_fwd.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d%s%s\n", D, causal, i, tile_meta_of(&l, "BLOCK_M"),
+                        tile_meta_of(&l, "BLOCK_N"), c->num_warps, c->num_stages, tile_meta_of(&l, "WARP_SPECIALIZE") ? "_ws" : "",
+                        tile_meta_of(&l, "OVERLAP") ? "_ov" : "");
+                tile_status st = attention_with(c, TL_F16, D, causal, q, k, v, o, m, 0.1f, ZH, N);
                 if (st != TILE_OK) {
                     printf("attention D=%d causal=%d config %d: %s\n", D, causal, i, tile_last_error());
                     bad = 1;
@@ -441,12 +443,13 @@ for exe in $programs; do
                     grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
                 done
                 case $kernel in
-                *_ws.* | *_ws_fp8.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                *_ws.* | *_ws_ov.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
                 esac
-                # fp8: wgmma's own fp8 form (k32), not widened to f16
+                # OVERLAP 1: the softmax waits for Q K^T alone, the last
+                # block's P V still in flight (wait_group 1)
                 case $kernel in
-                *_fp8.*) grep -q 'wgmma\.mma_async\.sync\.aligned\.m64n[0-9]*k32\.f32\.e4m3\.e4m3' "$ptx" ||
-                    fail "$name/$kernel: no native fp8 wgmma (m64nNk32 .e4m3) in the PTX for sm_90a ($backend)" ;;
+                *_ov.*) grep -q 'wgmma\.wait_group\.sync\.aligned 1;' "$ptx" ||
+                    fail "$name/$kernel: P V not left in flight through the softmax in the PTX for sm_90a ($backend)" ;;
                 esac
             fi
             ;;

@@ -31,6 +31,7 @@
 
 /* ---- lowering state ------------------------------------------------------------------ */
 typedef struct tile__lower tile__lower;
+enum { TILE__WGP_MAX = 8 };   /* >>overlap: dots in flight at once, at most */
 /* The architecture parts of the lowering, which the core calls for what it
    does not lower itself: a tl_dot on tensor cores (mma.sync, wgmma) and a
    TL_FOR with a ring. tile__lower_func passes the library's. */
@@ -82,6 +83,12 @@ struct tile__lower {
        loop's induction variable, step and bound as the whole program counts
        them */
     int pp, pp_c, pp_sreg, pp_first, pp_bar, pp_iv, pp_step, pp_hi;
+    /* >>overlap: while a ring's body is lowered, 1 + its region (else 0) and
+       the index in it of the op being lowered; the wgmma groups the body has
+       committed so far; and the dots whose groups are left in flight (their
+       results, and the group count at their commits), oldest first */
+    int wg_body, wg_at, wg_groups, nwgp, wg_work;   /* wg_work: an op other than a dot lowered since the last commit */
+    int wgp_v[TILE__WGP_MAX], wgp_g[TILE__WGP_MAX], wgp_na[TILE__WGP_MAX], *wgp_a[TILE__WGP_MAX];   /* and A's registers */
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
@@ -1418,10 +1425,81 @@ static void tile__swap_in(tile__lower *lw, int v, const tile__layout *want, tile
     lw->regs[v] = conv;
     lw->lay[v] = *want;
 }
+/* >>overlap: a wgmma dot in a ring's body whose result is first read after
+   another wgmma dot has been issued (FlashAttention-3's order: this block's
+   Q K^T, then the last block's P V, then this block's softmax) leaves its
+   group in flight; it is waited for where its result is first read. Only
+   where its operands are the ring's stages, pinned tiles or registers, which
+   nothing in the body writes (a staged operand's scratch is any later op's),
+   its result is f32 (no cast reads it at once) and no other group stays in
+   flight across iterations (tile__async_dot); and another wgmma dot is
+   issued before its result is read (or it follows one in flight), and the
+   body reads the result before it ends (a result only yielded would hold
+   its registers in flight through the next dot, for a small overlap: the
+   attention backward's dV spills so). 1 when the dot being lowered
+   (lw->wg_at in the body) may leave its group so. */
+static int tile__reads_value(const tile__func *f, const tile__op *op, int v, int *dots) {
+    for (int j = 0; j < op->nopnd; j++)
+        if (f->pool[op->opnd + j] == v) return 1;
+    for (int q = 0; q < 2; q++) {
+        if (op->region[q] < 0) continue;
+        const tile__region *R = &f->regs[op->region[q]];
+        for (int k = 0; k < R->nops; k++) {
+            const tile__op *in = &f->ops[R->ops[k]];
+            if (in->dead) continue;
+            if (in->code == TILE__OP_DOT) *dots = 1;
+            if (tile__reads_value(f, in, v, dots)) return 1;
+        }
+    }
+    return 0;
+}
+static int tile__wg_may_defer(const tile__lower *lw, const tile__op *dot) {
+    const tile__func *f = lw->f;
+    if (!lw->wg_body || lw->async_dot || lw->nwgp == TILE__WGP_MAX || f->vals[dot->res].t.dtype != TL_F32) return 0;
+    const tile__region *R = &f->regs[lw->wg_body - 1];
+    if (lw->wg_at >= R->nops || &f->ops[R->ops[lw->wg_at]] != dot) return 0;
+    int later = lw->nwgp > 0, read = 0;   /* after one in flight: read after it, at the earliest */
+    for (int k = lw->wg_at + 1; k < R->nops && !read; k++) {
+        const tile__op *op = &f->ops[R->ops[k]];
+        int dots = 0;
+        if (op->dead || op->code == TILE__OP_YIELD) continue;
+        read = tile__reads_value(f, op, dot->res, &dots);
+        if (!read && !later && (dots || (op->code == TILE__OP_DOT && !tile__plan_wgmma(lw->plan, op)))) return 0;
+        if (!read && op->code == TILE__OP_DOT) later = 1;
+    }
+    return later && read;
+}
+/* before op: wait for the groups of the dots in flight whose results it
+   reads (in its regions too), and for all of them before a region holding
+   a dot (its groups would be committed on some paths only) */
+static void tile__wg_settle(tile__lower *lw, const tile__op *op, int all) {
+    int need = all ? lw->nwgp - 1 : -1;
+    for (int i = 0; i < lw->nwgp && !all; i++) {
+        int dots = 0;
+        if (tile__reads_value(lw->f, op, lw->wgp_v[i], &dots)) need = i;
+        if (dots) need = lw->nwgp - 1;
+    }
+    if (need >= 0 && lw->wg_work) tile__ptx_wait_pin(lw->em);   /* the wait stays after the work between */   /* the wait stays after the work between */
+    for (int i = 0; i <= need; i++) {
+        int v = lw->wgp_v[i];
+        tile__ptx_wg_sync_keep(lw->em, TILE__WG_WAIT, lw->wg_groups - lw->wgp_g[i], lw->lay[v].E, lw->regs[v], lw->wgp_na[i], lw->wgp_a[i]);
+        tile__lw_free(lw, lw->wgp_a[i]);
+    }
+    if (need < 0) return;
+    lw->nwgp -= need + 1;
+    memmove(lw->wgp_v, lw->wgp_v + need + 1, sizeof(int) * (size_t)lw->nwgp);
+    memmove(lw->wgp_g, lw->wgp_g + need + 1, sizeof(int) * (size_t)lw->nwgp);
+    memmove(lw->wgp_na, lw->wgp_na + need + 1, sizeof(int) * (size_t)lw->nwgp);
+    memmove(lw->wgp_a, lw->wgp_a + need + 1, sizeof(int *) * (size_t)lw->nwgp);
+}
 static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;
     const int *o = f->pool + op->opnd;
     int code = op->code, n = 0, rule = tile__op_lay[code];
+    if (lw->nwgp) {
+        tile__wg_settle(lw, op, 0);
+        lw->wg_work |= code != TILE__OP_DOT;
+    }
     if (rule == TILE__LAY_BODY || op->nopnd == 0) {
         tile__lower_op_body(lw, op);
         return;

@@ -238,10 +238,14 @@ static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loo
         if (p->tval[l]) lw->pipe[p->tval[l]] = -(1 + p->loff[l]);   /* >>wgmma: read K-major */
     }
     lw->async_dot = p->async_carry >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + p->async_carry] : 0;
+    lw->wg_body = 1 + op->region[0], lw->wg_groups = lw->nwgp = 0;   /* >>overlap */
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
+        lw->wg_at = k;
         if (!bop->dead && !p->in_slice[R->ops[k]] && !tile__ring_makes_load(p, bop)) tile__lower_op(lw, bop);
     }
+    if (lw->nwgp) tile__wg_settle(lw, op, 1);   /* the stages are done with before the body ends */
+    lw->wg_body = 0;
     lw->async_dot = 0;
     for (int l = 0; l < p->nloads; l++) lw->pipe[p->loads[l]] = lw->pipe[p->tval[l]] = 0;
     tile__assign_carried(lw, op, p, 0);

@@ -13,7 +13,7 @@
    instead (tile__plan_rega): chunk kk of repetition rm is the accumulator
    tiles 2 kk and 2 kk + 1 of the A value, each pair of columns one 32-bit
    register, low half first. */
-static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb, int rega) {
+static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind, const tile__smop *sa, const tile__smop *sb, int rega, int defer) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
     int a = f->pool[op->opnd], c = f->pool[op->opnd + 2], res = op->res;
@@ -92,13 +92,24 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
         }
         if (steps && (kk % steps == steps - 1 || kk == ksteps - 1)) {   /* the partial sum into the f32 one */
             tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
+            lw->wg_groups++;
             tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, L->E, part);
             for (int e = 0; e < L->E; e++) acc[e] = em->op2(em, TILE__OP_ADD, TL_F32, TL_F32, acc[e], part[e]);
         }
     }
     if (!steps) {
         tile__ptx_wg_sync(em, TILE__WG_COMMIT, 0, 0, NULL);
-        tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
+        lw->wg_groups++;
+        lw->wg_work = 0;
+        if (defer) {   /* >>overlap: waited for where first read (tile__wg_settle), A's registers kept till then */
+            lw->wgp_v[lw->nwgp] = res;
+            lw->wgp_g[lw->nwgp] = lw->wg_groups;
+            lw->wgp_na[lw->nwgp] = rega ? lw->lay[a].E / 2 : 0;
+            lw->wgp_a[lw->nwgp++] = areg;
+            areg = NULL;
+        } else {
+            tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
+        }
     }
     int *out = tile__regs_new(lw, res);
     for (int e = 0; e < L->E; e++) out[e] = rt == TL_F32 ? acc[e] : em->op1(em, TILE__OP_CAST, TL_F32, rt, acc[e]);
@@ -155,7 +166,7 @@ static void tile__lower_dot_tc(tile__lower *lw, const tile__op *op, int kind) {
         if (wg) tile__ptx_wg_sync(lw->em, TILE__WG_PROXY, 0, 0, NULL);   /* generic-proxy stores, then wgmma's reads */
         tile__sync(lw);
     }
-    if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1], rega);
+    if (wg) tile__lower_dot_wgmma(lw, op, kind, &s[0], &s[1], rega, !staged && tile__wg_may_defer(lw, op));
     else tile__lower_dot_mma(lw, op, kind, &s[0], &s[1]);
     if (staged) tile__sync(lw);
 }

@@ -216,16 +216,35 @@ static void tile__wg_sync_ptx(int what, int pending, char *buf, size_t n) {
 /* what TILE__WG_*: wgmma.fence, wgmma.commit_group, wgmma.wait_group
    `pending`, or fence.proxy.async.shared::cta. The n registers in io (F32)
    go through it in place (io gets new ones). */
-static void tile__ptx_wg_sync(tile__emitter *em, int what, int pending, int n, int *io) {
+static void tile__ptx_wg_sync_keep(tile__emitter *em, int what, int pending, int n, int *io, int nkeep, const int *keep);
+static void tile__ptx_wg_sync(tile__emitter *em, int what, int pending, int n, int *io) { tile__ptx_wg_sync_keep(em, what, pending, n, io, 0, NULL); }
+/* the same, with nkeep I32 registers read by it (>>overlap: a wgmma's A
+   operand in registers, which must stay as they are until its group is
+   waited for: read by the wait, they are not reused before it) */
+static void tile__ptx_wg_sync_keep(tile__emitter *em, int what, int pending, int n, int *io, int nkeep, const int *keep) {
     tile__ptxb b;
     char text[64];
-    TILE_ASSERT(n >= 0 && n <= TILE__PX_MAX);
+    TILE_ASSERT(n >= 0 && nkeep >= 0 && n + nkeep <= TILE__PX_MAX);
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY | TILE__PX_CONVERGENT);
     for (int k = 0; k < n; k++) tile__pb_inout(&b, TL_F32, io[k]);
+    for (int k = 0; k < nkeep; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, keep[k], 0);
     tile__wg_sync_ptx(what, pending, text, sizeof text);
     tile__pb_text(&b, "%s", text);
     tile__pb_emit(em, &b);
     tile__pb_outs(&b, 0, n, io);
+}
+
+/* >>overlap: fence.acq_rel.cta before a wgmma.wait_group that is meant to
+   come late. ptxas moves a WARPGROUP.DEPBAR up across arithmetic that
+   touches none of the registers in flight (on the attention loop it put
+   the wait for P V before the softmax it was to overlap); a fence is an
+   instruction it does not move the wait across, and in a loop that
+   reaches memory only through the copy engine it waits for nothing. */
+static void tile__ptx_wait_pin(tile__emitter *em) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_text(&b, "fence.acq_rel.cta;");
+    tile__pb_emit(em, &b);
 }
 
 /* ---- sm_90: mbarriers and the copy engine (>>tma) -------------------------------------------
