@@ -72,6 +72,24 @@ TILE_KERNEL(hist_local, (tl_ptr_i32, x), (tl_ptr_i32, bins), (tl_i32, n))
 #undef need
 #undef uniform
 
+/* and examples/softmax_autotune.c's kernel: rows spread over fewer
+   programs, each loading its next row before it works on this one */
+#define main example_main_softmax_autotune
+#define need sa_need
+#define tuner sa_tuner
+#define block_for sa_block_for
+#define run_ctx sa_run_ctx
+#define run_tuned sa_run_tuned
+#define run_fixed sa_run_fixed
+#include "../examples/softmax_autotune.c"
+#undef main
+#undef need
+#undef tuner
+#undef block_for
+#undef run_ctx
+#undef run_tuned
+#undef run_fixed
+
 #define main example_main_layer_norm
 #define need layer_norm_need
 #define uniform layer_norm_uniform
@@ -336,12 +354,16 @@ done:
 /* ---- softmax ---------------------------------------------------------------------------------- */
 typedef struct softmax_ctx {
     int32_t rows, cols;
-    int block, warps;
+    int block, warps, per;   /* per: 0, examples/softmax.c's kernel; else softmax_autotune's with per rows a program */
     float *in[BENCH_MAX_SETS], *out[BENCH_MAX_SETS];
 } softmax_ctx;
 
 static tile_status softmax_run(void *ctx, int set) {
     const softmax_ctx *c = (const softmax_ctx *)ctx;
+    if (c->per)
+        return softmax_autotuned(TILE_OPTS(.grid = {(unsigned)((c->rows + c->per - 1) / c->per)}, .num_warps = c->warps,
+                                           .meta = {{"BLOCK", c->block}, {"ROWS_PER_PROGRAM", c->per}}),
+                                 c->out[set], c->in[set], c->cols, c->cols, c->rows, c->cols);
     return softmax_kernel(TILE_OPTS(.grid = {(unsigned)c->rows}, .num_warps = c->warps, .meta = {{"BLOCK", c->block}}),
                           c->out[set], c->in[set], c->cols, c->cols, c->rows, c->cols);
 }
@@ -405,11 +427,16 @@ static void bench_softmax(int32_t rows, int32_t cols, double target, const char 
         c.out[s] = (float *)bench_dmalloc(bytes, what);
         if (!bench_ok(bench_fill_periodic(c.in[s], bytes, pat, pn * sizeof(float)), what)) goto done;
     }
-    static const int warps[] = {4, 8, 16};
-    for (int w = 0; w < 3; w++) {
-        char config[40], label[160];
+    /* one row a program at 4, 8 and 16 warps; then softmax_autotune's
+       kernel (one division a row; the next row loaded ahead) with 1, 4 and
+       8 rows a program at 16 warps, and 4 at 8 */
+    static const int warps[] = {4, 8, 16, 16, 8, 16, 16}, per[] = {0, 0, 0, 1, 4, 4, 8};
+    for (int w = 0; w < 7; w++) {
+        char config[48], label[160];
         c.warps = warps[w];
-        snprintf(config, sizeof config, "BLOCK=%d warps=%d", c.block, c.warps);
+        c.per = per[w];
+        if (c.per) snprintf(config, sizeof config, "BLOCK=%d warps=%d rows=%d", c.block, c.warps, c.per);
+        else snprintf(config, sizeof config, "BLOCK=%d warps=%d", c.block, c.warps);
         snprintf(label, sizeof label, "%s %s", what, config);
         bench_stats s;
         if (!softmax_check(&c, pat, label)) continue;
@@ -426,6 +453,7 @@ done:
     }
     free(pat);
     tile_kernel_release(TILE_KERNEL_OF(softmax_kernel));
+    tile_kernel_release(TILE_KERNEL_OF(softmax_autotuned));
 }
 
 /* ---- layer norm ------------------------------------------------------------------------------- */

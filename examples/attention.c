@@ -281,10 +281,11 @@ static const tile_autotune_config attn_configs_d128[] = {
     ATTN_CONFIG(128, 128, 8, 2, 1, 0), ATTN_CONFIG(128, 64, 8, 3, 1, 0), ATTN_CONFIG(128, 128, 8, 2, 0, 0),
     ATTN_CONFIG(128, 64, 8, 3, 0, 0),  ATTN_CONFIG(64, 64, 4, 3, 0, 0),
 };
-/* [D == 128]: the OVERLAP config of each head dim */
-static const tile_autotune_config attn_configs_overlap[2] = {ATTN_CONFIG(128, 128, 8, 3, 0, 1), ATTN_CONFIG(128, 128, 8, 2, 0, 1)};
-/* In the interpreter: small blocks, so that CI runs it quickly; both orders */
-static const tile_autotune_config attn_configs_interp[] = {ATTN_CONFIG(32, 16, 4, 2, 0, 0), ATTN_CONFIG(32, 16, 4, 2, 0, 1)};
+/* [D == 128]: the OVERLAP config of each head dim (in the interpreter, [2]) */
+static const tile_autotune_config attn_configs_overlap[3] = {ATTN_CONFIG(128, 128, 8, 3, 0, 1), ATTN_CONFIG(128, 128, 8, 2, 0, 1),
+                                                             ATTN_CONFIG(32, 16, 4, 2, 0, 1)};
+/* In the interpreter: small blocks, so that CI runs it quickly */
+static const tile_autotune_config attn_configs_interp[] = {ATTN_CONFIG(32, 16, 4, 2, 0, 0)};
 static void attn_grid(const tile_tune_args *a, unsigned g[3])
 {
     g[0] = tile_cdiv(tile_tune_int(a, "N_CTX"), tile_tune_meta(a, "BLOCK_M"));
@@ -609,10 +610,10 @@ int main(int argc, char **argv)
             for (int causal = 0; causal < 2; causal++) {
                 int nc = 1;
                 const tile_autotune_config *list = attn_configs(D, &nc);
-                /* every config: the list's, then on a GPU the OVERLAP one */
-                int extra = all && strcmp(tile_backend_name(), "interp") != 0;
-                for (int c = 0; c < (all ? nc + extra : 1); c++) {
-                    const tile_autotune_config *cfg = !all ? NULL : c < nc ? &list[c] : &attn_configs_overlap[D == 128];
+                /* every config: the list's, then the OVERLAP one */
+                int interp = strcmp(tile_backend_name(), "interp") == 0;
+                for (int c = 0; c < (all ? nc + 1 : 1); c++) {
+                    const tile_autotune_config *cfg = !all ? NULL : c < nc ? &list[c] : &attn_configs_overlap[interp ? 2 : D == 128];
                     ok &= run_one(cfg, d ? TL_BF16 : TL_F16, D, causal, Z, H, N);
                     if (argc <= 3) ok &= run_one(cfg, d ? TL_BF16 : TL_F16, D, causal, 1, 1, 1);
                 }
