@@ -21,38 +21,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* one row: its softmax, stored. It divides once (the reciprocal of the
+   row's sum, then a product an element: within an ulp of the quotient,
+   where examples/softmax.c divides every element), and e^x is
+   2^(x log2 e), one multiply and ex2.approx, as Triton computes tl.exp of
+   f32 (tl_exp is libdevice's expf, a few more instructions) */
+static void softmax_row(tl_t row, tl_t row_idx, tl_t output_ptr, tl_t output_row_stride, tl_t col_offsets, tl_t mask)
+{
+    tl_t row_minus_max  = tl_sub(row, tl_max(row, 0));
+    tl_t numerator      = tl_exp2(tl_mul(row_minus_max, 1.4426950408889634));
+    tl_t denominator    = tl_sum(numerator, 0);
+    tl_t softmax_output = tl_mul(numerator, tl_div(tl_full(TL_F32, 1.0), denominator));
+    tl_t out_start_ptr  = tl_add(output_ptr, tl_mul(row_idx, output_row_stride));
+    tl_store(tl_add(out_start_ptr, col_offsets), softmax_output, .mask = mask);
+}
 TILE_KERNEL(softmax_autotuned, (tl_ptr_f32, output_ptr), (tl_ptr_f32, input_ptr),
             (tl_i32, input_row_stride), (tl_i32, output_row_stride), (tl_i32, n_rows), (tl_i32, n_cols))
 {
     int  BLOCK       = TL_META(BLOCK);
     tl_t col_offsets = tl_arange(0, BLOCK);
     tl_t mask        = tl_lt(col_offsets, n_cols);
-    tl_t step        = tl_num_programs(0);
-    /* the row after this one is loaded before this one is computed and
-       stored (carried in registers), so that a program with several rows
-       keeps its next loads in flight while it works. Each row divides
-       once (its sum's reciprocal, then a product an element: within an ulp
-       of the quotient, where examples/softmax.c divides every element), and
-       e^x is 2^(x log2 e), one multiply and ex2.approx, as Triton computes
-       tl.exp of f32 (tl_exp is libdevice's expf, a few more instructions) */
-    tl_t first = tl_program_id(0);
-    tl_t row   = tl_load(tl_add(tl_add(input_ptr, tl_mul(first, input_row_stride)), col_offsets),
-                         .mask = tl_logical_and(mask, tl_lt(first, n_rows)), .other = -INFINITY);
+    tl_t first       = tl_program_id(0), step = tl_num_programs(0);
+    if (TL_META_OR(ROWS_PER_PROGRAM, 1) == 1) {
+        TL_FOR (row_idx, first, n_rows, step) {
+            tl_t row = tl_load(tl_add(tl_add(input_ptr, tl_mul(row_idx, input_row_stride)), col_offsets), .mask = mask, .other = -INFINITY);
+            softmax_row(row, row_idx, output_ptr, output_row_stride, col_offsets, mask);
+        }
+        return;
+    }
+    /* several rows a program: the row after this one is loaded before this
+       one is computed and stored (carried in registers), so that its loads
+       are in flight while the program works (twice the registers: on an
+       H100 a program of 16 warps then has a multiprocessor to itself) */
+    tl_t row = tl_load(tl_add(tl_add(input_ptr, tl_mul(first, input_row_stride)), col_offsets),
+                       .mask = tl_logical_and(mask, tl_lt(first, n_rows)), .other = -INFINITY);
     TL_FOR (row_idx, first, n_rows, step, row) {
-        tl_t next_idx       = tl_add(row_idx, step);
-        tl_t next_ptr       = tl_add(input_ptr, tl_mul(next_idx, input_row_stride));
-        tl_t next           = tl_load(tl_add(next_ptr, col_offsets), .mask = tl_logical_and(mask, tl_lt(next_idx, n_rows)), .other = -INFINITY);
-        tl_t row_minus_max  = tl_sub(row, tl_max(row, 0));
-        tl_t numerator      = tl_exp2(tl_mul(row_minus_max, 1.4426950408889634));
-        tl_t denominator    = tl_sum(numerator, 0);
-        tl_t softmax_output = tl_mul(numerator, tl_div(tl_full(TL_F32, 1.0), denominator));
-        tl_t out_start_ptr  = tl_add(output_ptr, tl_mul(row_idx, output_row_stride));
-        tl_store(tl_add(out_start_ptr, col_offsets), softmax_output, .mask = mask);
+        tl_t next_idx = tl_add(row_idx, step);
+        tl_t next_ptr = tl_add(input_ptr, tl_mul(next_idx, input_row_stride));
+        tl_t next     = tl_load(tl_add(next_ptr, col_offsets), .mask = tl_logical_and(mask, tl_lt(next_idx, n_rows)), .other = -INFINITY);
+        softmax_row(row, row_idx, output_ptr, output_row_stride, col_offsets, mask);
         row = next;
     }
 }
 
-/* ROWS_PER_PROGRAM only shapes the grid; the kernel never reads it */
+/* ROWS_PER_PROGRAM shapes the grid; the kernel reads only whether it is 1 */
 static const tile_autotune_config configs[] = {
     {.meta = {{"ROWS_PER_PROGRAM", 1}}, .num_warps = 4},  {.meta = {{"ROWS_PER_PROGRAM", 1}}, .num_warps = 8},
     {.meta = {{"ROWS_PER_PROGRAM", 1}}, .num_warps = 16}, {.meta = {{"ROWS_PER_PROGRAM", 4}}, .num_warps = 8},
