@@ -1479,7 +1479,7 @@ static void tile__wg_settle(tile__lower *lw, const tile__op *op, int all) {
         if (tile__reads_value(lw->f, op, lw->wgp_v[i], &dots)) need = i;
         if (dots) need = lw->nwgp - 1;
     }
-    if (need >= 0 && lw->wg_work) tile__ptx_wait_pin(lw->em);   /* the wait stays after the work between */   /* the wait stays after the work between */
+    if (need >= 0 && lw->wg_work) tile__ptx_wait_pin(lw->em);   /* the wait stays after the work between */
     for (int i = 0; i <= need; i++) {
         int v = lw->wgp_v[i];
         tile__ptx_wg_sync_keep(lw->em, TILE__WG_WAIT, lw->wg_groups - lw->wgp_g[i], lw->lay[v].E, lw->regs[v], lw->wgp_na[i], lw->wgp_a[i]);

@@ -238,8 +238,9 @@ static void tile__ptx_wg_sync_keep(tile__emitter *em, int what, int pending, int
    come late. ptxas moves a WARPGROUP.DEPBAR up across arithmetic that
    touches none of the registers in flight (on the attention loop it put
    the wait for P V before the softmax it was to overlap); a fence is an
-   instruction it does not move the wait across, and in a loop that
-   reaches memory only through the copy engine it waits for nothing. */
+   instruction it does not move the wait across. (It orders this thread's
+   own loads and stores, of which such a loop body has none: its operands
+   come by the copy engine.) */
 static void tile__ptx_wait_pin(tile__emitter *em) {
     tile__ptxb b;
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
