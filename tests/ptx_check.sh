@@ -435,7 +435,7 @@ for exe in $programs; do
                 # tuned config); LLVM 19 and NVRTC do not spill there: said,
                 # not failed)
                 llvm=$(grep -a -o 'through LLVM [0-9]*' "$work/$name.ptxdump" | head -1 | awk '{print $3}')
-                if [ "$backend" = llvm ] && [ "${llvm:-99}" -lt 19 ] && case $kernel in attn_bwd_dkdv.d128* | attn_fwd.d128*_ov.*) true ;; *) false ;; esac; then
+                if [ "$backend" = llvm ] && [ "${llvm:-99}" -lt 19 ] && case $kernel in attn_bwd_dkdv.d128* | attn_fwd.d128*_ov | attn_fwd.d128*_ov.*) true ;; *) false ;; esac; then
                     echo "note $name/$kernel: $(spill_bytes stores) bytes spill stores through LLVM $llvm (not checked below LLVM 19)"
                     cp "$work/ptxas.log" "$work/ptxas.keep" && grep -v 'spill' "$work/ptxas.keep" >"$work/ptxas.log"
                 fi
@@ -445,12 +445,12 @@ for exe in $programs; do
                     grep -q "$want" "$ptx" || fail "$name/$kernel: no $want in the PTX for sm_90a ($backend)"
                 done
                 case $kernel in
-                *_ws.* | *_ws_ov.*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                *_ws | *_ws.* | *_ws_*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
                 esac
                 # OVERLAP 1: the softmax waits for Q K^T alone, the last
                 # block's P V still in flight (wait_group 1)
                 case $kernel in
-                *_ov.*) grep -q 'wgmma\.wait_group\.sync\.aligned 1;' "$ptx" ||
+                *_ov | *_ov.*) grep -q 'wgmma\.wait_group\.sync\.aligned 1;' "$ptx" ||
                     fail "$name/$kernel: P V not left in flight through the softmax in the PTX for sm_90a ($backend)" ;;
                 esac
             fi
