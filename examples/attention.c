@@ -72,6 +72,7 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
     int ws = TL_META_OR(WARP_SPECIALIZE, 0);
     int overlap = TL_META_OR(OVERLAP, 0);
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
+    tl_static_assert(!(overlap && no_softmax), "NO_SOFTMAX measures the plain order; OVERLAP does not take it");
     (void)ZH;
     tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
     tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
