@@ -85,10 +85,11 @@ struct tile__lower {
     int pp, pp_c, pp_sreg, pp_first, pp_bar, pp_iv, pp_step, pp_hi;
     /* >>overlap: while a ring's body is lowered, 1 + its region (else 0) and
        the index in it of the op being lowered; the wgmma groups the body has
-       committed so far; and the dots whose groups are left in flight (their
-       results, and the group count at their commits), oldest first */
+       committed so far; and the dots whose groups are left in flight, oldest
+       first: each one's result, the group count at its commit, and its A
+       operand's registers (na of them, or none) */
     int wg_body, wg_at, wg_groups, nwgp, wg_work;   /* wg_work: an op other than a dot lowered since the last commit */
-    int wgp_v[TILE__WGP_MAX], wgp_g[TILE__WGP_MAX], wgp_na[TILE__WGP_MAX], *wgp_a[TILE__WGP_MAX];   /* and A's registers */
+    struct { int v, g, na, *a; } wgp[TILE__WGP_MAX];
     int **tmp; int ntmp, captmp;      /* register arrays of converted operands        */
     tile__arena ar;                   /* every allocation (tile__lw_alloc)           */
 };
@@ -1476,21 +1477,18 @@ static void tile__wg_settle(tile__lower *lw, const tile__op *op, int all) {
     int need = all ? lw->nwgp - 1 : -1;
     for (int i = 0; i < lw->nwgp && !all; i++) {
         int dots = 0;
-        if (tile__reads_value(lw->f, op, lw->wgp_v[i], &dots)) need = i;
+        if (tile__reads_value(lw->f, op, lw->wgp[i].v, &dots)) need = i;
         if (dots) need = lw->nwgp - 1;
     }
-    if (need >= 0 && lw->wg_work) tile__ptx_wait_pin(lw->em);   /* the wait stays after the work between */
-    for (int i = 0; i <= need; i++) {
-        int v = lw->wgp_v[i];
-        tile__ptx_wg_sync_keep(lw->em, TILE__WG_WAIT, lw->wg_groups - lw->wgp_g[i], lw->lay[v].E, lw->regs[v], lw->wgp_na[i], lw->wgp_a[i]);
-        tile__lw_free(lw, lw->wgp_a[i]);
-    }
     if (need < 0) return;
+    if (lw->wg_work) tile__ptx_wait_pin(lw->em);   /* the wait stays after the work between */
+    for (int i = 0; i <= need; i++) {
+        int v = lw->wgp[i].v;
+        tile__ptx_wg_sync_keep(lw->em, TILE__WG_WAIT, lw->wg_groups - lw->wgp[i].g, lw->lay[v].E, lw->regs[v], lw->wgp[i].na, lw->wgp[i].a);
+        tile__lw_free(lw, lw->wgp[i].a);
+    }
     lw->nwgp -= need + 1;
-    memmove(lw->wgp_v, lw->wgp_v + need + 1, sizeof(int) * (size_t)lw->nwgp);
-    memmove(lw->wgp_g, lw->wgp_g + need + 1, sizeof(int) * (size_t)lw->nwgp);
-    memmove(lw->wgp_na, lw->wgp_na + need + 1, sizeof(int) * (size_t)lw->nwgp);
-    memmove(lw->wgp_a, lw->wgp_a + need + 1, sizeof(int *) * (size_t)lw->nwgp);
+    memmove(lw->wgp, lw->wgp + need + 1, sizeof *lw->wgp * (size_t)lw->nwgp);
 }
 static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     const tile__func *f = lw->f;

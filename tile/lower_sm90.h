@@ -102,10 +102,10 @@ static void tile__lower_dot_wgmma(tile__lower *lw, const tile__op *op, int kind,
         lw->wg_groups++;
         lw->wg_work = 0;
         if (defer) {   /* >>overlap: waited for where first read (tile__wg_settle), A's registers kept till then */
-            lw->wgp_v[lw->nwgp] = res;
-            lw->wgp_g[lw->nwgp] = lw->wg_groups;
-            lw->wgp_na[lw->nwgp] = rega ? lw->lay[a].E / 2 : 0;
-            lw->wgp_a[lw->nwgp++] = areg;
+            lw->wgp[lw->nwgp].v = res;
+            lw->wgp[lw->nwgp].g = lw->wg_groups;
+            lw->wgp[lw->nwgp].na = rega ? lw->lay[a].E / 2 : 0;
+            lw->wgp[lw->nwgp++].a = areg;
             areg = NULL;
         } else {
             tile__ptx_wg_sync(em, TILE__WG_WAIT, lw->async_dot == res ? 1 : 0, L->E, acc);   /* see tile__async_dot */
