@@ -254,13 +254,18 @@ static int fz_same_shape(tl_t a, tl_t b) {
     return 1;
 }
 static int fz_usable(tl_t v) { return fz_elems <= FZ_ELEMS || fz_numel(v) <= FZ_BIG; }
+/* What n elements made here cost: a tile made inside loops is made once per
+   trip (fz_trips, the trips multiplied along the nesting). A 2^20 arange and
+   a load through it inside a TL_WHILE took libFuzzer's 30 s under the
+   sanitizers when a tile counted once. */
+static long long fz_cost(long long n) { return n * (long long)fz_trips; }
 
 static void fz_push(tl_t v) {
     if (v.id <= 0 || fz_n >= FZ_POOL) return;   /* poison (after an error) or full */
     long long n = fz_numel(v);
     if (n > FZ_BIG) {
         if (fz_elems > FZ_ELEMS) return;
-        fz_elems += n;
+        fz_elems += fz_cost(n);
     }
     fz_pool[fz_n++] = v;
 }
@@ -386,7 +391,7 @@ static tl_shape fz_shape(void) {
     for (int d = 0; d < s.rank && d < TL_MAX_RANK; d++) s.dim[d] = odd_dims[fz_u8() % 15];
     int valid = s.rank >= 0 && s.rank <= TL_MAX_RANK;
     for (int d = 0; valid && d < s.rank; d++) valid = s.dim[d] > 0 && (s.dim[d] & (s.dim[d] - 1)) == 0;
-    if (valid && fz_shape_numel(&s) <= (1 << 20) && fz_elems + fz_shape_numel(&s) > FZ_ELEMS) fz_cap(&s, FZ_SMALL);
+    if (valid && fz_shape_numel(&s) <= (1 << 20) && fz_elems + fz_cost(fz_shape_numel(&s)) > FZ_ELEMS) fz_cap(&s, FZ_SMALL);
     return s;
 }
 static tl_shape fz_shape_of(tl_t v) {
@@ -1181,8 +1186,8 @@ static void fz_deep(void) {
 static int fz_spend(tl_t x, long long ops) {
     long long n = x.id > 0 ? fz_numel(x) : 0;
     if (n <= FZ_BIG) return 1;
-    if (fz_elems + n * ops > FZ_ELEMS) return 0;
-    fz_elems += n * ops;
+    if (fz_elems + fz_cost(n * ops) > FZ_ELEMS) return 0;
+    fz_elems += fz_cost(n * ops);
     return 1;
 }
 static void fz_deep_expr(void) {
@@ -1224,7 +1229,7 @@ static void fz_step(unsigned op) {
         int start = starts[fz_u8() % 14];
         unsigned l = fz_u8();
         long long len = l >= 250 ? odd_lens[l % 6] : 1LL << (l % 9);
-        if (len > FZ_BIG && fz_elems + len > FZ_ELEMS) len = FZ_SMALL;
+        if (len > FZ_BIG && fz_elems + fz_cost(len) > FZ_ELEMS) len = FZ_SMALL;
         int end = (int)(unsigned)((unsigned)start + (unsigned)len);   /* wraps, as a user's C would */
         fz_push(tl_arange_at(FZ_AT, start, end));
         break;
