@@ -301,6 +301,96 @@ static void test_atomics(void) {
     }
 }
 
+/* ---- 3b. reductions through the copy engine: blocks whose rows are 128 bytes ----------
+   On sm_90a a tl_desc_atomic_* of a 2-D block of 16- or 32-bit elements with
+   rows of whole 128 bytes, into a tensor whose row length is a multiple of
+   16 bytes, is one cp.reduce.async.bulk.tensor per 128-byte column of the
+   block (tile__tma_store_candidate); elsewhere, and when N is not such a
+   multiple, the atomics of the pointer rewrite. The same semantics either
+   way: y[block at q] op= x, inside the tensor only. */
+#define WIDE_ATOMIC_KERNEL(name, ptype, call, R, C)                                                                   \
+    TILE_KERNEL(name, (ptype, x), (ptype, y), (tl_i32, M), (tl_i32, N), (tl_i32, sy), (tl_i32, q0), (tl_i32, q1)) { \
+        tl_t dy = tl_make_tensor_descriptor(y, (M, N), (sy, 1), (R, C));                                           \
+        tl_t r = tl_expand_dims(tl_arange(0, R), 1), c = tl_expand_dims(tl_arange(0, C), 0);                       \
+        call(dy, (q0, q1), tl_load(tl_add(x, tl_add(tl_mul(r, C), c))));                                           \
+    }
+WIDE_ATOMIC_KERNEL(wat_add_f32, tl_ptr_f32, tl_desc_atomic_add, 16, 32)
+WIDE_ATOMIC_KERNEL(wat_min_i32, tl_ptr_i32, tl_desc_atomic_min, 16, 32)
+WIDE_ATOMIC_KERNEL(wat_max_u32, tl_ptr_u32, tl_desc_atomic_max, 8, 64)
+WIDE_ATOMIC_KERNEL(wat_add_f16, tl_ptr_f16, tl_desc_atomic_add, 16, 128)
+WIDE_ATOMIC_KERNEL(wat_max_bf16, tl_ptr_bf16, tl_desc_atomic_max, 8, 64)
+static const struct {
+    tile_kernel *k;
+    const char *name;
+    tl_dtype t;
+    int kind, R, C;
+} wide_atomics[] = {
+    {TILE_KERNEL_OF(wat_add_f32), "reduce add f32 16x32", TL_F32, TL_ATOMIC_ADD, 16, 32},
+    {TILE_KERNEL_OF(wat_min_i32), "reduce min i32 16x32", TL_I32, TL_ATOMIC_MIN, 16, 32},
+    {TILE_KERNEL_OF(wat_max_u32), "reduce max u32 8x64", TL_U32, TL_ATOMIC_MAX, 8, 64},
+    {TILE_KERNEL_OF(wat_add_f16), "reduce add f16 16x128", TL_F16, TL_ATOMIC_ADD, 16, 128},
+    {TILE_KERNEL_OF(wat_max_bf16), "reduce max bf16 8x64", TL_BF16, TL_ATOMIC_MAX, 8, 64},
+};
+/* element e of a buffer of dtype t as a double, and back (rounded as the device's reduction) */
+static double wide_get(tl_dtype t, const void *p, long long e) {
+    switch (t) {
+    case TL_F32: return ((const float *)p)[e];
+    case TL_I32: return ((const int32_t *)p)[e];
+    case TL_U32: return ((const uint32_t *)p)[e];
+    case TL_F16: return tile_f16_to(((const tile_f16 *)p)[e]);
+    default: return tile_bf16_to(((const tile_bf16 *)p)[e]);
+    }
+}
+static void wide_set(tl_dtype t, void *p, long long e, double v) {
+    switch (t) {
+    case TL_F32: ((float *)p)[e] = (float)v; break;
+    case TL_I32: ((int32_t *)p)[e] = (int32_t)v; break;
+    case TL_U32: ((uint32_t *)p)[e] = (uint32_t)v; break;
+    case TL_F16: ((tile_f16 *)p)[e] = tile_f16_from(v); break;
+    default: ((tile_bf16 *)p)[e] = tile_bf16_from(v); break;
+    }
+}
+static double wide_draw(tl_dtype t) {
+    if (t == TL_I32) return (double)tt_int(-100000, 100000);
+    if (t == TL_U32) return (double)tt_int(0, 4000000000LL);
+    return tile_f16_to(tile_f16_from(tt_uniform(-4, 4)));   /* exact in f16, bf16 rounds it */
+}
+static void test_wide_atomics(void) {
+    for (size_t w = 0; w < sizeof wide_atomics / sizeof wide_atomics[0]; w++)
+        for (int rep = 0; rep < 3; rep++) {
+            tl_dtype t = wide_atomics[w].t;
+            int R = wide_atomics[w].R, C = wide_atomics[w].C, kind = wide_atomics[w].kind;
+            size_t es = tile_dtype_size(t);
+            /* rep 0 and 1: N a multiple of 16 (the copy engine's path on sm_90a); rep 2: not */
+            long long M = tt_int(1, 3 * R), N = rep < 2 ? 16 * tt_int(1, (3 * C + 15) / 16) : 16 * tt_int(0, C / 16) + tt_int(1, 15);
+            long long sy = (N + 15) / 16 * 16 + 16 * tt_int(0, 1), q0 = tt_int(-R, M), q1 = rep == 0 ? 0 : tt_int(-C, N);
+            size_t ybytes = (size_t)(M * sy) * es, xbytes = (size_t)(R * C) * es;
+            void *hx = malloc(xbytes), *hy = malloc(ybytes), *wy = malloc(ybytes);
+            for (long long e = 0; e < R * C; e++) wide_set(t, hx, e, wide_draw(t));
+            for (long long e = 0; e < M * sy; e++) wide_set(t, hy, e, wide_draw(t));
+            memcpy(wy, hy, ybytes);
+            for (long long e = 0; e < R * C; e++) {
+                long long i = q0 + e / C, j = q1 + e % C;
+                if (i < 0 || i >= M || j < 0 || j >= N) continue;
+                double a = wide_get(t, wy, i * sy + j), b = wide_get(t, hx, e);
+                wide_set(t, wy, i * sy + j, kind == TL_ATOMIC_ADD ? a + b : kind == TL_ATOMIC_MIN ? (b < a ? b : a) : (b > a ? b : a));
+            }
+            void *x = tile_malloc(xbytes), *y = tile_malloc(ybytes);
+            tile_memcpy_htod(x, hx, xbytes);
+            tile_memcpy_htod(y, hy, ybytes);
+            tile_arg a[7];
+            a[0].p = x, a[1].p = y, a[2].i = M, a[3].i = N, a[4].i = sy, a[5].i = q0, a[6].i = q1;
+            void *bufs[1] = {y};
+            char what[96];
+            snprintf(what, sizeof what, "%s (%lldx%lld, row stride %lld, at %lld,%lld)", wide_atomics[w].name, M, N, sy, q0, q1);
+            run_both(what, wide_atomics[w].k, TILE_OPTS(), a, bufs, &ybytes, 1);
+            tile_memcpy_dtoh(hy, y, ybytes);
+            TT_CHECK(memcmp(hy, wy, ybytes) == 0, "%s: differs from the reference", what);
+            tile_free(x), tile_free(y);
+            free(hx), free(hy), free(wy);
+        }
+}
+
 /* ---- 4. matmul through descriptors ------------------------------------------------------- */
 TILE_KERNEL(desc_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K),
             (tl_i32, stride_am), (tl_i32, stride_bk), (tl_i32, stride_cm)) {
@@ -355,6 +445,66 @@ static void test_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, 
     free(row);
     tile_free(a), tile_free(b), tile_free(c);
     free(ha), free(hb), free(hc);
+}
+
+/* ---- 4'. split-K: each of SPLIT_K programs of a tile reduces its partial product into C
+   (f32) with tl_desc_atomic_add, the copy engine's reduction on sm_90a when N is a
+   multiple of 16. C starts as random values: the result is C + A B, and C's padding
+   after N keeps its values (the engine clips the block, it does not reduce past N). */
+TILE_KERNEL(splitk_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_ptr), (tl_i32, M), (tl_i32, N), (tl_i32, K),
+            (tl_i32, stride_am), (tl_i32, stride_bk), (tl_i32, stride_cm)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K), SK = TL_META(SPLIT_K);
+    tl_t a_desc = tl_make_tensor_descriptor(a_ptr, (M, K), (stride_am, 1), (BM, BK));
+    tl_t b_desc = tl_make_tensor_descriptor(b_ptr, (K, N), (stride_bk, 1), (BK, BN));
+    tl_t c_desc = tl_make_tensor_descriptor(c_ptr, (M, N), (stride_cm, 1), (BM, BN));
+    tl_t pid = tl_program_id(0), npn = tl_cdiv(N, BN);
+    tl_t off_m = tl_mul(tl_floordiv(pid, npn), BM), off_n = tl_mul(tl_mod(pid, npn), BN);
+    tl_t acc = tl_zeros(TL_F32, BM, BN);
+    TL_FOR (k, tl_program_id(1), tl_cdiv(K, BK), SK, acc) {
+        tl_t a = tl_desc_load(a_desc, (off_m, tl_mul(k, BK)));
+        tl_t b = tl_desc_load(b_desc, (tl_mul(k, BK), off_n));
+        acc = tl_dot(a, b, acc);
+    }
+    tl_desc_atomic_add(c_desc, (off_m, off_n), acc);
+}
+static void test_splitk(int M, int N, int K, int BM, int BN, int BK, int SK, int warps, int stages) {
+    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8 + 8, sc = (N + 3) / 4 * 4 + 4;
+    tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2);
+    float *hc = malloc((size_t)M * sc * 4), *c0 = malloc((size_t)M * sc * 4);
+    for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (int i = 0; i < K * sb; i++) hb[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (int i = 0; i < M * sc; i++) c0[i] = (float)tt_uniform(-1, 1);
+    tile_f16 *a = tile_malloc((size_t)M * sa * 2), *b = tile_malloc((size_t)K * sb * 2);
+    float *c = tile_malloc((size_t)M * sc * 4);
+    tile_memcpy_htod(a, ha, (size_t)M * sa * 2);
+    tile_memcpy_htod(b, hb, (size_t)K * sb * 2);
+    tile_memcpy_htod(c, c0, (size_t)M * sc * 4);
+    unsigned grid = (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
+    TT_OK(splitk_matmul(TILE_OPTS(.grid = {grid, (unsigned)SK}, .num_warps = warps, .num_stages = stages,
+                                  .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}, {"SPLIT_K", SK}}),
+                        a, b, c, M, N, K, sa, sb, sc));
+    tile_memcpy_dtoh(hc, c, (size_t)M * sc * 4);
+    int bad = 0, pad_bad = 0;
+    double *row = malloc((size_t)N * sizeof *row);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) row[j] = c0[i * sc + j];
+        for (int k = 0; k < K; k++) {
+            double x = tile_f16_to(ha[i * sa + k]);
+            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
+        }
+        for (int j = 0; j < N; j++)
+            if (!(fabs(hc[i * sc + j] - row[j]) <= 1e-4 * (fabs(row[j]) + sqrt((double)K)))) bad++;
+        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j] != c0[i * sc + j];
+    }
+    tt_checks++;
+    if (bad || pad_bad) {
+        tt_failures++;
+        printf("FAIL split-K matmul %dx%dx%d blocks %dx%dx%d split %d, %d warps %d stages: %d wrong, %d padding elements changed\n", M, N, K, BM, BN, BK, SK,
+               warps, stages, bad, pad_bad);
+    }
+    free(row);
+    tile_free(a), tile_free(b), tile_free(c);
+    free(ha), free(hb), free(hc), free(c0);
 }
 
 /* ---- 4b. what the GPU gets, without a GPU: on sm_90a the matmul's loads are a
@@ -447,6 +597,69 @@ static void test_tma_ptx(void) {
             check_ptx(what, ptx, arch);
             free(ptx);
         }
+}
+
+/* ---- 4b'. the reductions' PTX for sm_90a, without a GPU: N a multiple of 16 (as a
+   launch with N = 1024 specializes it) makes one cp.reduce.async.bulk.tensor of the
+   block's kind; N = 1000 (its rows not whole 16-byte chunks: the engine would reduce
+   the padding) the pointer rewrite's atomics. ptxas assembles both. */
+static void test_wide_atomics_ptx(void) {
+    static const char *const ops[] = {"add", "max", "min"};
+    for (size_t w = 0; w < sizeof wide_atomics / sizeof wide_atomics[0]; w++)
+        for (int n16 = 0; n16 < 2; n16++) {
+            char *ptx = NULL, what[128], want[128];
+            snprintf(what, sizeof what, "%s, N %s, sm_90a", wide_atomics[w].name, n16 ? "1024" : "1000");
+            tile_launch o = {.file = __FILE__, .line = __LINE__};
+            static char buf[2][64];
+            tile_arg args[7];
+            for (int q = 0; q < 2; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+            args[2].i = 512, args[3].i = n16 ? 1024 : 1000, args[4].i = 1024, args[5].i = 0, args[6].i = 0;
+            tile__func f;
+            tile__config cfg;
+            tile_status st = tile__build(wide_atomics[w].k, &o, &f);
+            if (st == TILE_OK) {
+                if ((st = tile__config_resolve(wide_atomics[w].k, &o, args, "sm_90a", &cfg)) == TILE_OK) st = tile__compile(wide_atomics[w].k, &f, &cfg, NULL, &ptx);
+                tile__func_free(&f);
+            }
+            TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
+            if (st != TILE_OK) continue;
+            snprintf(want, sizeof want, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile.bulk_group", ops[wide_atomics[w].kind]);
+            int tma = strstr(ptx, want) != NULL, red = strstr(ptx, "\tred.") != NULL || strstr(ptx, "\tatom.") != NULL;
+            if (n16) TT_CHECK(tma && !red, "%s: not the copy engine's reduction (%s: %d; pointer atomics: %d)", what, want, tma, red);
+            else TT_CHECK(!tma && red, "%s: not the pointer rewrite's atomics (%s: %d; pointer atomics: %d)", what, want, tma, red);
+            if (!getenv("TILE_TEST_VALGRIND")) check_ptx(what, ptx, "sm_90a");
+            free(ptx);
+        }
+}
+
+/* the split-K matmul's PTX for sm_90a at 128x256x64 (8 warps, 3 stages; N = 1024):
+   a TMA ring into wgmma, then C's f32 block reduced by the copy engine (8 boxes of
+   32 columns, staged over the ring's memory), assembled with no spills */
+static void test_splitk_ptx(void) {
+    if (getenv("TILE_TEST_VALGRIND")) return;
+    tile_launch o = {.num_warps = 8, .num_stages = 3, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}, {"SPLIT_K", 4}}, .file = __FILE__, .line = __LINE__};
+    static char buf[3][64];
+    tile_arg args[9];
+    for (int q = 0; q < 3; q++) args[q].p = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+    for (int q = 3; q < 9; q++) args[q].i = 1024;
+    tile__func f;
+    tile__config cfg;
+    char *ptx = NULL;
+    tile_status st = tile__build(TILE_KERNEL_OF(splitk_matmul), &o, &f);
+    if (st == TILE_OK) {
+        if ((st = tile__config_resolve(TILE_KERNEL_OF(splitk_matmul), &o, args, "sm_90a", &cfg)) == TILE_OK)
+            st = tile__compile(TILE_KERNEL_OF(splitk_matmul), &f, &cfg, NULL, &ptx);
+        tile__func_free(&f);
+    }
+    TT_CHECK(st == TILE_OK, "split-K matmul 128x256x64 sm_90a: %s", tile_last_error());
+    if (st != TILE_OK) return;
+    int boxes = 0;
+    for (const char *p = ptx; (p = strstr(p, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group")) != NULL; p++) boxes++;
+    TT_CHECK(boxes == 8 && strstr(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") && strstr(ptx, "wgmma.mma_async"),
+             "split-K matmul 128x256x64 sm_90a: %d reductions (want 8), TMA loads %d, wgmma %d", boxes,
+             strstr(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") != NULL, strstr(ptx, "wgmma.mma_async") != NULL);
+    check_ptx("split-K matmul 128x256x64 w8 s3 sm_90a", ptx, "sm_90a");
+    free(ptx);
 }
 
 /* ---- 4c. the plan: on sm_90a the matmul's loop is a TMA ring (stages of both blocks, 1 KiB
@@ -859,15 +1072,20 @@ int main(void) {
     test_ranks();
     test_dtypes();
     test_atomics();
+    test_wide_atomics();
     test_rules();
     test_tma_plan();
     test_tma_ptx();
+    test_wide_atomics_ptx();
+    test_splitk_ptx();
     test_loop_options();
     test_ws_ptx();
     test_ws_matmul(200, 136, 90, 1, 128, 3);   /* in the interpreter the options change nothing */
     test_ws_matmul_w(200, 136, 90, 2, 64, 64, 3, 4, 3);
     test_matmul(100, 72, 45, 32, 32, 32, 4, 3);
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
+    test_splitk(40, 48, 100, 16, 32, 16, 3, 2, 2);   /* N a multiple of 16; K's last block partial */
+    test_splitk(33, 37, 64, 16, 32, 16, 2, 2, 2);
     if (tile__gpu_mode()) {
         /* the tensor-core paths: mma.sync / wgmma with the cp.async ring */
         /* on sm_90a the rows of 128 bytes or more go through the copy engine (a TMA ring) */
@@ -876,6 +1094,10 @@ int main(void) {
         test_matmul(4097, 511, 129, 128, 128, 64, 4, 4);
         test_matmul(4097, 511, 129, 128, 64, 32, 4, 4);
         test_matmul(1, 256, 200, 64, 128, 64, 8, 3);
+        /* split-K into f32 C: the copy engine's reduce-add when N is a multiple of 16 */
+        test_splitk(1000, 512, 4000, 128, 128, 64, 4, 4, 4);
+        test_splitk(520, 400, 1000, 128, 256, 64, 3, 8, 3);
+        test_splitk(300, 250, 700, 128, 128, 64, 2, 4, 3);   /* N not: pointer atomics */
         /* warp-specialized: on the K loop, on the tiles' loop (the ring across tiles, fewer
            programs than tiles), odd shapes, K not a multiple of BLOCK_K */
         for (int at = 1; at <= 2; at++) {

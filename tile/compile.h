@@ -354,23 +354,30 @@ static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, con
            t->shape[0] <= 256 &&
            owner >= 0 && f->ops[owner].code == TILE__OP_FOR;
 }
-/* >>tma: a tensor-descriptor store the copy engine takes on cfg: sm_90a
-   with wgmma, a plain store (not an atomic) of a 2-D block of 16-bit
-   elements whose rows are whole 128-byte swizzle atoms, at most 256 of
-   them and a multiple of 8, staged whole in shared memory; and the
-   tensor's row length known to be a multiple of 16 bytes (a parameter
-   specialized as divisible by 16, or a constant): the engine writes whole
-   16-byte chunks, so past a row's end that is not one it would write the
-   padding (seen on the H200: test_desc with N = 15 f32, the example at
-   4097x511x129) */
+/* >>tma: a tensor-descriptor store or reduction (tl_desc_atomic_add, _min,
+   _max: cp.reduce.async.bulk.tensor) the copy engine takes on cfg: sm_90a
+   with wgmma, a 2-D block of 16- or 32-bit elements (the engine reduces
+   f16, bf16, f32 with add only, i32 and u32) whose rows are whole 128-byte
+   swizzle atoms, at most 256 of them and a multiple of 8, staged whole in
+   shared memory; and the tensor's row length known to be a multiple of 16
+   bytes (a parameter specialized as divisible by 16, or a constant): the
+   engine writes whole 16-byte chunks, so past a row's end that is not one
+   it would write (or reduce) the padding (seen on the H200: test_desc with
+   N = 15 f32, the example at 4097x511x129) */
+static int tile__tma_store_dtype(tl_dtype t, int kind) {
+    if (kind == -1) return tile__dt[t].bytes == 2 || tile__dt[t].bytes == 4;
+    if (kind == TL_ATOMIC_ADD) return t == TL_F16 || t == TL_BF16 || t == TL_F32 || t == TL_I32 || t == TL_U32;
+    return (kind == TL_ATOMIC_MIN || kind == TL_ATOMIC_MAX) && (t == TL_F16 || t == TL_BF16 || t == TL_I32 || t == TL_U32);
+}
 static int tile__tma_store_candidate(const tile__func *f, const tile__config *cfg, const tile__op *op) {
-    if (op->dead || op->code != TILE__OP_DESC_STORE || op->i[0] != -1 || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
+    if (op->dead || op->code != TILE__OP_DESC_STORE || cfg->hopper == TILE__HOPPER_OFF || !tile__knob_values_get()->tma) return 0;
     const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
-    if (t->rank != 2 || (t->dtype != TL_F16 && t->dtype != TL_BF16) || t->shape[1] * 2 % 128 || t->shape[0] % 8 || t->shape[0] > 256) return 0;
+    int es = (int)tile__dt[t->dtype].bytes;
+    if (t->rank != 2 || !tile__tma_store_dtype(t->dtype, (int)op->i[0]) || t->shape[1] * es % 128 || t->shape[0] % 8 || t->shape[0] > 256) return 0;
     const tile__op *md = &f->ops[f->vals[f->pool[op->opnd]].def];
     int rank = (md->nopnd - 1) / 2, inner = f->pool[md->opnd + rank], d = f->vals[inner].def, q = tile__param_of(f, inner);
     if (q >= 0) return q < 64 && (cfg->spec16 >> q & 1);
-    return d >= 0 && f->ops[d].code == TILE__OP_CONST && f->ops[d].i[0] * 2 % 16 == 0;
+    return d >= 0 && f->ops[d].code == TILE__OP_CONST && f->ops[d].i[0] * es % 16 == 0;
 }
 /* descs: the tensor-descriptor accesses the plan gives no copy-engine ring
    become pointer accesses (passes.h), on a copy of f, for the plan and the

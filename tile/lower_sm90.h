@@ -490,16 +490,18 @@ static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const til
     else tile__lower_for_ring(lw, op, p);
 }
 
-/* ---- >>tma: a descriptor store through the copy engine (tile__tma_store_candidate) --------
+/* ---- >>tma: a descriptor store or reduction through the copy engine (tile__tma_store_candidate)
    Each thread writes its elements into the block's copy in shared memory,
    laid out as the rings' boxes are (one box of 128 bytes by the block's
-   rows per 64 columns, 128-byte swizzled: element (r, c) in box c / 64, row
-   r, 16-byte chunk (c % 64 / 8) ^ (r % 8), so that the 8 rows a warp's
-   store touches fall in different banks), a pair of columns as one 32-bit
-   word where the layout holds pairs (an MMA layout); each fences its stores
-   for the async proxy; after the barrier one thread issues a copy per box
-   and waits until the engine has read them (not until they are written),
-   and after a second barrier the memory is scratch again. */
+   rows per 128 / es columns, 128-byte swizzled: element (r, c) in box
+   c / (128 / es), row r, 16-byte chunk (c % (128 / es) / (16 / es)) ^ (r % 8),
+   so that the 8 rows a warp's store touches fall in different banks), a
+   pair of 16-bit columns as one 32-bit word where the layout holds pairs
+   (an MMA layout); each fences its stores for the async proxy; after the
+   barrier one thread issues a copy (or a reduction: op->i[0] is the
+   atomic kind) per box and waits until the engine has read them (not
+   until they are written), and after a second barrier the memory is
+   scratch again. */
 static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -507,9 +509,10 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     const tile__type *t = &f->vals[v].t;
     const tile__layout *L = &lw->lay[v];
     tl_dtype dt = tile__vdt(lw, v);
-    int rows = t->shape[0], cols = t->shape[1], pairs = L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
+    int es = (int)tile__dt[t->dtype].bytes, per_box = 128 / es, per_chunk = 16 / es, lg_box = es == 2 ? 6 : 5;
+    int rows = t->shape[0], cols = t->shape[1], pairs = es == 2 && L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
     size_t base = tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
-    tile__need_smem(lw, base + (size_t)rows * (size_t)cols * 2);
+    tile__need_smem(lw, base + (size_t)rows * (size_t)cols * (size_t)es);
     int tmap = tile__ptx_param_addr(em, f->name, np + tile__plan_store_map(lw->plan, op));
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     tile__sync(lw);   /* the scratch may hold what an earlier op still reads */
@@ -520,11 +523,11 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     int sixteen = em->lit(em, TL_U32, sh);
     for (int e = 0; e < L->E; e += pairs ? 2 : 1) {
         int r = tile__coord_reg(lw, L, e, 0), c = tile__coord_reg(lw, L, e, 1);
-        int chunk = tile__iop(lw, TILE__OP_SHR, tile__iop(lw, TILE__OP_AND, c, 63), 3);
+        int chunk = tile__iop(lw, TILE__OP_SHR, tile__iop(lw, TILE__OP_AND, c, per_box - 1), es == 2 ? 3 : 2);
         int sw = tile__iop(lw, TILE__OP_SHL, em->op2(em, TILE__OP_XOR, TL_I32, TL_I32, chunk, tile__iop(lw, TILE__OP_AND, r, 7)), 4);
         int rb = tile__iop(lw, TILE__OP_MUL, r, 128);
-        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, c, 6), rows * 128), rb);
-        int cb = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_AND, c, 7), 2);
+        int off = tile__iadd(lw, tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_SHR, c, lg_box), rows * 128), rb);
+        int cb = tile__iop(lw, TILE__OP_MUL, tile__iop(lw, TILE__OP_AND, c, per_chunk - 1), es);
         off = tile__iadd(lw, tile__iadd(lw, off, sw), cb);
         off = tile__iadd(lw, off, tile__li(lw, (int)base));
         if (!pairs) {
@@ -540,9 +543,9 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* generic stores, then the copy engine's reads */
     tile__sync(lw);
     int row = lw->regs[f->pool[op->opnd + 2]][0], col = lw->regs[f->pool[op->opnd + 3]][0];
-    for (int j = 0; j < cols / 64; j++) {
-        int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, 64 * j)) : col, row};
-        tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, t0);
+    for (int j = 0; j < cols / per_box; j++) {
+        int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, per_box * j)) : col, row};
+        tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, (int)op->i[0], t0);
     }
     tile__ptx_bulk_commit_read(em, t0);
     tile__sync(lw);

@@ -1449,7 +1449,9 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, int 
                                                                            : mma_names[kind]);
             }
             if (op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op))
-                snprintf(ax, sizeof ax, "TMA store, map %d", tile__plan_store_map(p, op) - 1);
+                snprintf(ax, sizeof ax, "TMA %s, map %d",
+                         op->i[0] < 0 ? "store" : op->i[0] == TL_ATOMIC_ADD ? "reduce add" : op->i[0] == TL_ATOMIC_MIN ? "reduce min" : "reduce max",
+                         tile__plan_store_map(p, op) - 1);
             tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
         }
         if (op->code == TILE__OP_FOR) {

@@ -373,8 +373,10 @@ static void tile__ptx_bar_named(tile__emitter *em, int id, int threads) {
 /* cp.async.bulk.tensor.{r}d shared -> global (a bulk group): the box at
    shared byte offset `off` to coords of the tensor map at `tmap`, where the
    I1 register pred holds; past the tensor's bounds the engine clips it
-   (in whole 16-byte chunks of a row: see tile__tma_store_candidate) */
-static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, const int *coords, int pred) {
+   (in whole 16-byte chunks of a row: see tile__tma_store_candidate).
+   kind -1: a copy; TL_ATOMIC_ADD, _MIN, _MAX: cp.reduce.async.bulk.tensor,
+   each element reduced into memory atomically (the tensor map's dtype) */
+static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, const int *coords, int kind, int pred) {
     tile__ptxb b;
     TILE_ASSERT(rank >= 1 && rank <= 5);
     tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
@@ -382,7 +384,10 @@ static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, 
     tile__pb_in(&b, TL_I64, TILE__PXF_REG, tmap, 0);
     tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
     for (int k = 0; k < rank; k++) tile__pb_in(&b, TL_I32, TILE__PXF_REG, coords[k], 0);
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group [$1, {", rank);
+    if (kind < 0) tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group [$1, {", rank);
+    else
+        tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.reduce.async.bulk.tensor.%dd.global.shared::cta.%s.tile.bulk_group [$1, {", rank,
+                      kind == TL_ATOMIC_ADD ? "add" : kind == TL_ATOMIC_MIN ? "min" : "max");
     tile__pb_list(&b, 3, rank);
     tile__pb_text(&b, "}], [$0]; }");
     tile__pb_emit(em, &b);
