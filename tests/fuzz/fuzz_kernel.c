@@ -848,6 +848,17 @@ static void fz_map_body(const tl_t *x, tl_t *out) {
         for (int k = 0; k < nres; k++) out[k * p + j] = r;
     }
 }
+/* A composite op (one call, many IR ops) on a big tile: its elements times
+   the ops it makes count against FZ_ELEMS; 0 (do not make it) when the
+   budget is spent. A deep expression of 510 adds on a 2^20 tile inside a
+   loop took libFuzzer's 30 s under the sanitizers. */
+static int fz_spend(tl_t x, long long ops) {
+    long long n = x.id > 0 ? fz_numel(x) : 0;
+    if (n <= FZ_BIG) return 1;
+    if (fz_elems + fz_cost(n * ops) > FZ_ELEMS) return 0;
+    fz_elems += fz_cost(n * ops);
+    return 1;
+}
 /* k flags [ptr] picks: function k % FZ_NMAP (the loops only on small tiles), pack 1 << (flags & 3),
    1 + (flags >> 2) % 3 operands (picked like the first), through the stack when flags & 32, the
    one-result call when flags & 64 (pack 1). k >= 250 a misuse: 250 a tl_store inside, 251 a tile
@@ -864,6 +875,8 @@ static void fz_map(void) {
     tl_t xs[3];
     for (int i = 0; i < fz_map_n; i++) xs[i] = i ? fz_pick_like(xs[0]) : fz_pick();
     if ((fz_map_fn == 1 || fz_map_fn == 2) && fz_numel(xs[0]) > FZ_SMALL) fz_map_fn = 0;
+    /* the body's ops run once per element (two maps of 2^20 elements took libFuzzer's 30 s) */
+    if (!fz_spend(xs[0], 16)) return;
     int nres = k < 250 ? fz_map_nres(fz_map_fn) : 1, one = (f & 64) && nres == 1 && fz_map_p == 1 && k != 253;
     tl_t out[3] = {{0, 0}, {0, 0}, {0, 0}};
     tl_map_args o = {0, fz_map_p};
@@ -1179,17 +1192,6 @@ static void fz_deep(void) {
     free(fs);
 }
 /* depth pick: tl_add(x, tl_add(x, ... tl_add(x, x))) as the macros trace it */
-/* A composite op (one call, many IR ops) on a big tile: its elements times
-   the ops it makes count against FZ_ELEMS; 0 (do not make it) when the
-   budget is spent. A deep expression of 510 adds on a 2^20 tile inside a
-   loop took libFuzzer's 30 s under the sanitizers. */
-static int fz_spend(tl_t x, long long ops) {
-    long long n = x.id > 0 ? fz_numel(x) : 0;
-    if (n <= FZ_BIG) return 1;
-    if (fz_elems + fz_cost(n * ops) > FZ_ELEMS) return 0;
-    fz_elems += fz_cost(n * ops);
-    return 1;
-}
 static void fz_deep_expr(void) {
     unsigned b = fz_u8();
     int depth = b < 200 ? (int)(b % 32) : 2 * (int)b;   /* > 254: the stack's limit */
