@@ -291,6 +291,30 @@ typedef struct tile_arg {
     union { void *p; int64_t i; double f; };
     tl_dtype elem;
 } tile_arg;
+/* A tensor descriptor made on the host (Triton's TensorDescriptor): the
+   argument of a tl_desc kernel parameter, which the kernel uses as it uses
+   one from tl_make_tensor_descriptor (tl_desc_load, tl_desc_store,
+   tl_desc_atomic_*). The base, shape and strides are arguments (a launch
+   with other values runs the same compiled kernel, its tensor map encoded
+   for them on the host); the dtype, rank and block shape specialize the
+   kernel. A block dim of 0 takes the launch's meta-parameter named in
+   block_meta (so that an autotuned kernel's configs set the block, as
+   Triton's pre_hook sets block_shape):
+       tile_tensor_desc a_desc = {.base = a, .dtype = TL_F16, .rank = 2, .shape = {M, K},
+                                  .strides = {K, 1}, .block_meta = {"BLOCK_M", "BLOCK_K"}};
+   Rules (checked at the launch's line): rank 1 to 5, the last stride 1,
+   shape and strides within i32, and the copy engine's rules of
+   tl_make_tensor_descriptor. The kernel reads the struct during the launch
+   call only. */
+typedef struct tile_tensor_desc {
+    void *base;                  /* the tensor's first element (device memory)       */
+    tl_dtype dtype;              /* its elements' dtype                              */
+    int rank;                    /* 1 to 5                                           */
+    int64_t shape[5];            /* elements per dim, outermost first               */
+    int64_t strides[5];          /* elements between neighbours per dim; the last 1 */
+    int block[5];                /* the block one access moves                       */
+    const char *block_meta[5];   /* where block[d] is 0: the meta-parameter giving it */
+} tile_tensor_desc;
 /* A pointer with its element dtype: the argument of a tl_ptr parameter,
    whose dtype is given at launch and specializes the kernel (as Triton
    specializes on a tensor's dtype). Make one with TILE_PTR. */

@@ -44,6 +44,7 @@ extern "C" {
 #define TILE__PT_tl_ptr_f8e4m3 tile_f8e4m3 *, TL_PTR, TL_F8E4M3
 #define TILE__PT_tl_ptr_f8e5m2 tile_f8e5m2 *, TL_PTR, TL_F8E5M2
 #define TILE__PT_tl_ptr        tile_ptr,      TL_PTR, TL_VOID   /* the dtype given at launch */
+#define TILE__PT_tl_desc       const tile_tensor_desc *, TL_DESC, TL_VOID   /* a host descriptor */
 #define TILE__PT_tl_i32        int32_t,       TL_I32, TL_VOID
 #define TILE__PT_tl_i64        int64_t,       TL_I64, TL_VOID
 #define TILE__PT_tl_u32        uint32_t,      TL_U32, TL_VOID
@@ -239,6 +240,8 @@ static inline tile_arg tile__arg_ptr(const void *p) { tile_arg a; a.p = (void *)
 static inline tile_arg tile__arg_int(int64_t i) { tile_arg a; a.i = i; a.elem = TL_VOID; return a; }
 static inline tile_arg tile__arg_flt(double f) { tile_arg a; a.f = f; a.elem = TL_VOID; return a; }
 static inline tile_arg tile__arg_tptr(tile_ptr p) { tile_arg a; a.p = p.p; a.elem = p.dtype; return a; }
+static inline tile_arg tile__arg_desc(const tile_tensor_desc *d) { tile_arg a; a.p = (void *)(uintptr_t)d; a.elem = TL_DESC; return a; }
+#define tile__arg_TL_DESC(x) tile__arg_desc(x)
 #ifdef __cplusplus
 }
 static inline tile_arg tile__arg_ptr(tile_ptr p) { return tile__arg_tptr(p); }
@@ -282,8 +285,10 @@ extern "C" {
    Defines `tile_status name(const tile_launch *opts, <C params>)` and the
    builder body. Parameter types: tl_ptr_<dtype> for every dtype, tl_ptr
    (a pointer whose dtype is given at launch: the launcher takes a tile_ptr,
-   TILE_PTR(p, TL_F16), and each dtype is its own specialization), and the
-   scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. At most 64
+   TILE_PTR(p, TL_F16), and each dtype is its own specialization), tl_desc
+   (a tensor descriptor made on the host: the launcher takes a
+   const tile_tensor_desc *; its dtype, rank and block shape specialize the
+   kernel), and the scalars tl_i32, tl_i64, tl_u32, tl_u64, tl_f32, tl_f64. At most 64
    parameters (the builder's limit); a 65th is a compile error naming
    more_than_64_arguments. */
 #define TILE_KERNEL(name, ...)                                                          \

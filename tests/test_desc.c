@@ -1066,6 +1066,186 @@ static void test_rules(void) {
     tile_free(x), tile_free(out);
 }
 
+/* ---- 6. descriptors made on the host (tl_desc parameters, Triton's TensorDescriptor) ------
+   The matmul of tutorial 09's descriptor kernel: A, B and C passed as descriptors whose
+   block shapes are the launch's meta-parameters (block_meta), so that a tuner's configs set
+   them; run against float64 C through the typed launcher, and through a tuner of two
+   configs. A rank-3 descriptor with a fixed block; the rules at the launch's line. */
+TILE_KERNEL(hd_matmul, (tl_desc, a_desc), (tl_desc, b_desc), (tl_desc, c_desc), (tl_i32, M), (tl_i32, N), (tl_i32, K)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), BK = TL_META(BLOCK_K);
+    tl_t pid = tl_program_id(0), npn = tl_cdiv(N, BN);
+    tl_t off_m = tl_mul(tl_floordiv(pid, npn), BM), off_n = tl_mul(tl_mod(pid, npn), BN);
+    tl_t acc = tl_zeros(TL_F32, BM, BN);
+    (void)M;
+    TL_FOR (k, 0, tl_cdiv(K, BK), 1, acc) {
+        tl_t a = tl_desc_load(a_desc, (off_m, tl_mul(k, BK)));
+        tl_t b = tl_desc_load(b_desc, (tl_mul(k, BK), off_n));
+        acc = tl_dot(a, b, acc);
+    }
+    tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
+}
+static void hd_grid(const tile_tune_args *a, unsigned g[3]) {
+    g[0] = (unsigned)(tile_cdiv(tile_tune_int(a, "M"), tile_tune_meta(a, "BLOCK_M")) * tile_cdiv(tile_tune_int(a, "N"), tile_tune_meta(a, "BLOCK_N")));
+}
+static const tile_autotune_config hd_configs[] = {
+    {.meta = {{"BLOCK_M", 32}, {"BLOCK_N", 32}, {"BLOCK_K", 32}}, .num_warps = 4, .num_stages = 3},
+    {.meta = {{"BLOCK_M", 16}, {"BLOCK_N", 64}, {"BLOCK_K", 16}}, .num_warps = 2, .num_stages = 2},
+};
+static tile_autotuner hd_tuner = {TILE_AUTOTUNE_CONFIGS(hd_configs), .key = {"M", "N", "K"}, .grid = hd_grid};
+static void test_host_desc_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, int stages, int tuned) {
+    int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8 + 8, sc = (N + 7) / 8 * 8;
+    tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
+    for (int i = 0; i < M * sa; i++) ha[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (int i = 0; i < K * sb; i++) hb[i] = tile_f16_from(tt_uniform(-1, 1));
+    tile_f16 *a = tile_malloc((size_t)M * sa * 2), *b = tile_malloc((size_t)K * sb * 2), *c = tile_malloc((size_t)M * sc * 2);
+    tile_memcpy_htod(a, ha, (size_t)M * sa * 2);
+    tile_memcpy_htod(b, hb, (size_t)K * sb * 2);
+    tile_memset(c, 0xff, (size_t)M * sc * 2);   /* NaN */
+    tile_tensor_desc ad = {.base = a, .dtype = TL_F16, .rank = 2, .shape = {M, K}, .strides = {sa, 1}, .block_meta = {"BLOCK_M", "BLOCK_K"}};
+    tile_tensor_desc bd = {.base = b, .dtype = TL_F16, .rank = 2, .shape = {K, N}, .strides = {sb, 1}, .block_meta = {"BLOCK_K", "BLOCK_N"}};
+    tile_tensor_desc cd = {.base = c, .dtype = TL_F16, .rank = 2, .shape = {M, N}, .strides = {sc, 1}, .block_meta = {"BLOCK_M", "BLOCK_N"}};
+    unsigned grid = tuned ? 0 : (unsigned)(((M + BM - 1) / BM) * ((N + BN - 1) / BN));
+    if (tuned) TT_OK(hd_matmul(TILE_OPTS(.tune = &hd_tuner), &ad, &bd, &cd, M, N, K));
+    else
+        TT_OK(hd_matmul(TILE_OPTS(.grid = {grid}, .num_warps = warps, .num_stages = stages, .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}}),
+                        &ad, &bd, &cd, M, N, K));
+    tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
+    int bad = 0, pad_bad = 0;
+    double *row = malloc((size_t)N * sizeof *row);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) row[j] = 0;
+        for (int k = 0; k < K; k++) {
+            double x = tile_f16_to(ha[i * sa + k]);
+            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
+        }
+        for (int j = 0; j < N; j++) {
+            double got = tile_f16_to(hc[i * sc + j]);
+            if (!(fabs(got - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
+        }
+        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;
+    }
+    tt_checks++;
+    if (bad || pad_bad) {
+        tt_failures++;
+        printf("FAIL host-descriptor matmul %dx%dx%d %s: %d wrong, %d padding elements written\n", M, N, K, tuned ? "tuned" : "blocks as given", bad, pad_bad);
+    }
+    free(row);
+    tile_free(a), tile_free(b), tile_free(c);
+    free(ha), free(hb), free(hc);
+}
+static int L_hd_copy;
+TILE_KERNEL(hd_copy3, (tl_desc, x), (tl_ptr_f32, out), (tl_i32, o0), (tl_i32, o1), (tl_i32, o2)) {
+    tl_t v = tl_desc_load(x, (o0, o1, o2));
+    int n = tl_dim(v, 0) * tl_dim(v, 1) * tl_dim(v, 2);
+    tl_store(tl_add(out, tl_arange(0, n)), tl_reshape(v, n));
+}
+static void test_host_desc(void) {
+    /* rank 3, the block fixed on the host (2 x 4 x 8), offsets past each side */
+    long long s0 = tt_int(1, 5), s1 = tt_int(1, 9), s2 = tt_int(1, 20), t1 = s2 + 4 * tt_int(0, 2), t0 = s1 * t1;
+    t1 = (t1 + 3) / 4 * 4, t0 = s1 * t1;
+    float *hx = malloc((size_t)(s0 * t0) * 4), ho[64], want[64];
+    for (long long i = 0; i < s0 * t0; i++) hx[i] = (float)tt_uniform(-9, 9);
+    float *x = tile_malloc((size_t)(s0 * t0) * 4), *out = tile_malloc(256);
+    tile_memcpy_htod(x, hx, (size_t)(s0 * t0) * 4);
+    tile_tensor_desc xd = {.base = x, .dtype = TL_F32, .rank = 3, .shape = {s0, s1, s2}, .strides = {t0, t1, 1}, .block = {2, 4, 8}};
+    for (int rep = 0; rep < 4; rep++) {
+        int o0 = (int)tt_int(-2, s0), o1 = (int)tt_int(-4, s1), o2 = (int)tt_int(-8, s2);
+        for (int e = 0; e < 64; e++) {
+            long long i = o0 + e / 32, j = o1 + e / 8 % 4, l = o2 + e % 8;
+            want[e] = i >= 0 && i < s0 && j >= 0 && j < s1 && l >= 0 && l < s2 ? hx[i * t0 + j * t1 + l] : 0.0f;
+        }
+        tile_memset(out, 0xA5, 256);
+        TT_OK(hd_copy3(TILE_OPTS(), &xd, out, o0, o1, o2));
+        tile_memcpy_dtoh(ho, out, 256);
+        TT_CHECK(memcmp(ho, want, 256) == 0, "host descriptor rank 3 (%lldx%lldx%lld) at %d,%d,%d: differs from the reference", s0, s1, s2, o0, o1, o2);
+    }
+    /* one compiled kernel for other values of the same specialization (shapes and bases are arguments) */
+    tile_tensor_desc xd2 = xd;
+    xd2.shape[2] = s2 > 1 ? s2 - 1 : 1;
+    TT_OK(hd_copy3(TILE_OPTS(), &xd2, out, 0, 0, 0));
+    /* the rules, at the launch's line, one message each, nothing written */
+    static const struct { const char *what; int field; long long value; tile_status want; const char *phrase; } cases[] = {
+        {"a NULL descriptor", 0, 0, TILE_ERR_ARG, "the tensor descriptor is NULL"},
+        {"rank 6", 1, 6, TILE_ERR_ARG, "rank 6"},
+        {"the last stride 2", 2, 2, TILE_ERR_ARG, "the last stride is 2"},
+        {"a block dim of 0 and no meta name", 3, 0, TILE_ERR_ARG, "no block_meta"},
+        {"a shape of 0", 4, 0, TILE_ERR_ARG, "has shape 0"},
+        {"a block dim of 3", 3, 3, TILE_ERR_BLOCK, "power of two"},
+        {"a misaligned base", 5, 1, TILE_ERR_ARG, "16-byte aligned"},
+        {"a meta name not given", 6, 0, TILE_ERR_META, "NOPE"},
+        {"a bool dtype", 7, TL_I1, TILE_ERR_ARG, "dtype"},
+        {"a stride of 20 bytes", 8, 5, TILE_ERR_ARG, "multiple of 16 bytes"},
+    };
+    tile_set_log(count_log, NULL);
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
+        tile_tensor_desc bad = xd;
+        if (cases[c].field == 1) bad.rank = (int)cases[c].value;
+        if (cases[c].field == 2) bad.strides[2] = cases[c].value;
+        if (cases[c].field == 3) bad.block[1] = (int)cases[c].value;
+        if (cases[c].field == 4) bad.shape[0] = cases[c].value;
+        if (cases[c].field == 5) bad.base = (char *)x + 4;
+        if (cases[c].field == 6) bad.block[0] = 0, bad.block_meta[0] = "NOPE";
+        if (cases[c].field == 7) bad.dtype = (tl_dtype)cases[c].value;
+        if (cases[c].field == 8) bad.strides[1] = cases[c].value;
+        tile_memset(out, 0xA5, 256);
+        n_msgs = 0;
+        tile_clear_error();
+        tile_status st = hd_copy3(TILE_OPTS(), cases[c].field ? &bad : NULL, out, 0, 0, 0); L_hd_copy = __LINE__;
+        const tile_error *e = tile_last_error_info();
+        TT_CHECK(st == cases[c].want && e->status == cases[c].want, "host descriptor, %s: %s, want %s (%s)", cases[c].what, tile_status_id(st),
+                 tile_status_id(cases[c].want), e->message);
+        TT_CHECK(e->line == L_hd_copy && strstr(e->file, "test_desc.c"), "host descriptor, %s: at %s:%d, want the launch's line %d", cases[c].what, e->file,
+                 e->line, L_hd_copy);
+        TT_CHECK(strstr(e->message, cases[c].phrase) != NULL, "host descriptor, %s: the message lacks \"%s\": %s", cases[c].what, cases[c].phrase, e->message);
+        TT_CHECK(n_msgs == 1, "host descriptor, %s: %d messages", cases[c].what, n_msgs);
+        unsigned char h[256], pz[256];
+        tile_memcpy_dtoh(h, out, 256);
+        memset(pz, 0xA5, 256);
+        TT_CHECK(memcmp(h, pz, 256) == 0, "host descriptor, %s: the failed launch wrote memory", cases[c].what);
+    }
+    /* PTX and IR need the arguments (the block shape is theirs) */
+    char *text = NULL;
+    tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(hd_copy3), TILE_OPTS(), "sm_90a", &text);
+    TT_CHECK(st == TILE_ERR_ARG && strstr(tile_last_error(), "tile_kernel_ptx_for"), "tile_kernel_ptx of a tl_desc kernel: %s (%s)", tile_status_id(st),
+             tile_last_error());
+    tile_set_log(NULL, NULL);
+    tile_arg args[5];
+    args[0].p = &xd, args[0].elem = TL_DESC, args[1].p = out;
+    for (int q = 2; q < 5; q++) args[q].i = 0;
+    TT_OK(tile_kernel_ir_for(TILE_KERNEL_OF(hd_copy3), TILE_OPTS(), args, &text));
+    if (text) {
+        TT_CHECK(strstr(text, "make_desc") && strstr(text, "desc_load"), "the IR of a tl_desc kernel: no make_desc and desc_load:\n%s", text);
+        tile_free_text(text);
+    }
+    tile_free(x), tile_free(out);
+    free(hx);
+}
+/* what the GPU gets: the host descriptors' matmul on sm_90a is the TMA ring into wgmma and C's
+   store through the copy engine, as the in-kernel descriptors' is */
+static void test_host_desc_ptx(void) {
+    if (getenv("TILE_TEST_VALGRIND")) return;
+    static char buf[3][64];
+    void *p[3];
+    for (int q = 0; q < 3; q++) p[q] = (void *)(((uintptr_t)buf[q] + 15) & ~(uintptr_t)15);
+    tile_tensor_desc ad = {.base = p[0], .dtype = TL_F16, .rank = 2, .shape = {1024, 1024}, .strides = {1024, 1}, .block_meta = {"BLOCK_M", "BLOCK_K"}};
+    tile_tensor_desc bd = {.base = p[1], .dtype = TL_F16, .rank = 2, .shape = {1024, 1024}, .strides = {1024, 1}, .block_meta = {"BLOCK_K", "BLOCK_N"}};
+    tile_tensor_desc cd = {.base = p[2], .dtype = TL_F16, .rank = 2, .shape = {1024, 1024}, .strides = {1024, 1}, .block_meta = {"BLOCK_M", "BLOCK_N"}};
+    tile_arg args[6];
+    args[0].p = &ad, args[1].p = &bd, args[2].p = &cd;
+    for (int q = 0; q < 3; q++) args[q].elem = TL_DESC;
+    for (int q = 3; q < 6; q++) args[q].i = 1024;
+    char *ptx = NULL;
+    tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(hd_matmul), TILE_OPTS(.num_warps = 4, .num_stages = 4, .meta = {{"BLOCK_M", 128}, {"BLOCK_N", 128}, {"BLOCK_K", 64}}),
+                                         args, "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK, "host-descriptor matmul sm_90a: %s", tile_last_error());
+    if (st != TILE_OK) return;
+    TT_CHECK(strstr(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") && strstr(ptx, "mbarrier.try_wait.parity") && strstr(ptx, "wgmma.mma_async") &&
+                 strstr(ptx, "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"),
+             "host-descriptor matmul sm_90a: not a TMA ring into wgmma with C through the copy engine");
+    check_ptx("host-descriptor matmul 128x128x64 w4 s4 sm_90a", ptx, "sm_90a");
+    tile_free_text(ptx);
+}
+
 int main(void) {
     tt_seed();
     printf("running on %s\n", tile_backend_name());
@@ -1086,6 +1266,10 @@ int main(void) {
     test_matmul(37, 130, 70, 16, 64, 16, 2, 2);
     test_splitk(40, 48, 100, 16, 32, 16, 3, 2, 2);   /* N a multiple of 16; K's last block partial */
     test_splitk(33, 37, 64, 16, 32, 16, 2, 2, 2);
+    test_host_desc();
+    test_host_desc_ptx();
+    test_host_desc_matmul(70, 48, 45, 32, 16, 16, 4, 2, 0);
+    test_host_desc_matmul(40, 72, 50, 0, 0, 0, 0, 0, 1);   /* through the tuner: its configs set the blocks */
     if (tile__gpu_mode()) {
         /* the tensor-core paths: mma.sync / wgmma with the cp.async ring */
         /* on sm_90a the rows of 128 bytes or more go through the copy engine (a TMA ring) */
@@ -1098,6 +1282,10 @@ int main(void) {
         test_splitk(1000, 512, 4000, 128, 128, 64, 4, 4, 4);
         test_splitk(520, 400, 1000, 128, 256, 64, 3, 8, 3);
         test_splitk(300, 250, 700, 128, 128, 64, 2, 4, 3);   /* N not: pointer atomics */
+        /* descriptors made on the host: the same TMA ring and store */
+        test_host_desc_matmul(1000, 1024, 1000, 128, 128, 64, 4, 4, 0);
+        test_host_desc_matmul(4097, 511, 129, 128, 256, 64, 8, 3, 0);
+        test_host_desc_matmul(1000, 512, 700, 0, 0, 0, 0, 0, 1);
         /* warp-specialized: on the K loop, on the tiles' loop (the ring across tiles, fewer
            programs than tiles), odd shapes, K not a multiple of BLOCK_K */
         for (int at = 1; at <= 2; at++) {

@@ -44,6 +44,12 @@ TILE_KERNEL(checked, (tl_ptr_f32, x), (tl_i32, n)) {
     tl_store(tl_add(x, offs), tl_zeros(TL_F32, 64), .mask = tl_lt(offs, n));
 }
 
+/* out[i] = 2 x[i] through a tensor descriptor made on the host (block 64, from .block) */
+TILE_KERNEL(desc_double, (tl_desc, xd), (tl_ptr_f32, out), (tl_i32, n)) {
+    tl_t offs = tl_add(tl_mul(tl_program_id(0), 64), tl_arange(0, 64));
+    tl_store(tl_add(out, offs), tl_mul(tl_desc_load(xd, (tl_mul(tl_program_id(0), 64))), 2.0), .mask = tl_lt(offs, n));
+}
+
 enum { N = 1000 };
 static unsigned blocks(int n, int b) { return (unsigned)((n + b - 1) / b); }
 static tile_launch opts(tile_stream s, int line) {
@@ -273,6 +279,46 @@ int main(void) {
         printf("skipped (no GPU): a kernel with device checks in a capture is a GPU-only error\n");
     }
 
+    /* ---- a kernel with a tensor descriptor made on the host: captured, replayed, then
+       tile_graph_set_args with another descriptor of the same specialization (another
+       base, a shorter shape: zeros past it); one of another block is refused ---- */
+    {
+        float *x2 = tile_malloc(bytes);
+        TT_CHECK(x2 != NULL, "tile_malloc");
+        fill(hx, N);
+        fill(hy, N);
+        TT_OK(tile_memcpy_htod(x, hx, bytes));
+        TT_OK(tile_memcpy_htod(x2, hy, bytes));
+        tt_poison(hz, bytes);
+        TT_OK(tile_memcpy_htod(z, hz, bytes));
+        tile_tensor_desc d1 = {.base = x, .dtype = TL_F32, .rank = 1, .shape = {N}, .strides = {1}, .block = {64}};
+        tile_tensor_desc d2 = {.base = x2, .dtype = TL_F32, .rank = 1, .shape = {N / 2}, .strides = {1}, .block = {64}};
+        tile_launch od = opts(s, __LINE__);
+        od.grid[0] = blocks(N, 64);
+        tile_graph gd = NULL;
+        TT_OK(tile_graph_begin(s));
+        TT_OK(desc_double(&od, &d1, z, N));
+        TT_OK(tile_graph_end(s, &gd));
+        TT_OK(tile_graph_launch(gd, s));
+        TT_OK(tile_stream_synchronize(s));
+        TT_OK(tile_memcpy_dtoh(hz, z, bytes));
+        for (int i = 0; i < N; i++) want[i] = 2.0 * hx[i], got[i] = hz[i];
+        tt_check_close("graph of a host-descriptor kernel", got, want, N, 0, 0);
+        tile_arg ad[3];
+        ad[0].p = &d2, ad[0].elem = TL_DESC, ad[1].p = z, ad[2].i = N;
+        TT_OK(tile_graph_set_args(gd, 0, ad));
+        TT_OK(tile_graph_launch(gd, s));
+        TT_OK(tile_stream_synchronize(s));
+        TT_OK(tile_memcpy_dtoh(hz, z, bytes));
+        for (int i = 0; i < N; i++) want[i] = i < N / 2 ? 2.0 * hy[i] : 0.0, got[i] = hz[i];
+        tt_check_close("graph of a host-descriptor kernel after tile_graph_set_args", got, want, N, 0, 0);
+        d2.block[0] = 128;
+        tile_status st = tile_graph_set_args(gd, 0, ad);
+        tt_check_user_error("tile_graph_set_args, a descriptor of another block", st, TILE_ERR_ARG, "test_graph.c", od.line, "another variant");
+        TT_OK(tile_graph_destroy(gd));
+        tile_free(x2);
+    }
+
     TT_OK(tile_stream_destroy(s));
     TT_OK(tile_stream_destroy(other));
     tile_free(x), tile_free(y), tile_free(t), tile_free(z), tile_free(c);
@@ -282,5 +328,6 @@ int main(void) {
     tile_kernel_release(TILE_KERNEL_OF(scale3));
     tile_kernel_release(TILE_KERNEL_OF(add1));
     tile_kernel_release(TILE_KERNEL_OF(checked));
+    tile_kernel_release(TILE_KERNEL_OF(desc_double));
     return tt_finish("test_graph");
 }

@@ -4149,7 +4149,7 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, co
     tile__b = &b;
     tl_t args[64];
     int np = k->nparams < 64 ? k->nparams : 64;
-    int ids[64];
+    int ids[64] = {0};
     for (int p = 0; p < np; p++) {
         tile__type t = tile__scalar_type(k->params[p].dtype);
         t.elem = k->params[p].elem;
@@ -4160,7 +4160,15 @@ static tile_status tile__trace(const tile_kernel *k, const tile_launch *opts, co
     out->regs[0].args = tile__pool_add(out, ids, np);
     out->regs[0].nargs = np;
     out->nparams = np;
+    int hdesc = -1;   /* >>hostdesc: a tl_desc parameter is built through its launch's arguments only (launch.h) */
+    for (int p = 0; p < np && hdesc < 0; p++)
+        if (k->params[p].dtype == TL_DESC) hdesc = p;
     if (k->nparams > 64) tile__berr(TILE_ERR_ARITY, k->file, k->line, "a kernel takes at most 64 parameters");
+    else if (hdesc >= 0)
+        tile__berr(TILE_ERR_ARG, opts && opts->file ? opts->file : k->file, opts && opts->file ? opts->line : k->line,
+                   "parameter %d (%s) is a tl_desc: its block shape comes from the launch's argument; build the kernel through a call that "
+                   "takes the arguments (the launcher, tile_launch_kernel, tile_kernel_ptx_for, tile_kernel_ir_for)",
+                   hdesc + 1, k->params[hdesc].name);
     else k->body(args);
     /* a construct left open means its body was left by break/return/goto */
     while (b.top) {

@@ -25,7 +25,12 @@ typedef struct tile__entry {
     tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
-typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
+struct tile__dkernel;   /* >>hostdesc: launch.h */
+typedef struct tile__kstate {
+    tile__entry *entries;
+    struct tile__dkernel *derived;   /* >>hostdesc: the kernels derived for tl_desc arguments */
+} tile__kstate;
+static void tile__dkernels_free(struct tile__dkernel *d);
 static pthread_mutex_t tile__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tile__variant_done = PTHREAD_COND_INITIALIZER;   /* a compile finished */
 
@@ -147,6 +152,7 @@ void tile_kernel_release(tile_kernel *k) {
     tile__rec_forget(k);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
+    struct tile__dkernel *derived = ks ? ks->derived : NULL;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
         next = e->next;
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
@@ -162,6 +168,7 @@ void tile_kernel_release(tile_kernel *k) {
     free(ks);
     k->state = NULL;
     pthread_mutex_unlock(&tile__cache_lock);
+    tile__dkernels_free(derived);
 }
 
 /* ---- launch -------------------------------------------------------------------------- */
@@ -175,7 +182,7 @@ static tile_status tile__check_kernel(const char *call, const tile_kernel *k, co
     if (out) *out = NULL;
     if (!k) return tile__error(TILE_ERR_VALUE, NULL, o->file, o->line, "%s: the kernel is NULL", call);
     int ok = k->name && k->body && k->nparams >= 0 && k->nparams <= 64 && (k->nparams == 0 || k->params);
-    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype < TL_DESC;
+    for (int p = 0; ok && p < k->nparams; p++) ok = k->params[p].name && k->params[p].dtype > TL_VOID && k->params[p].dtype <= TL_DESC;
     if (!ok)
         return tile__error(TILE_ERR_VALUE, name, o->file, o->line, "%s: not a kernel as TILE_KERNEL makes one (its name, body or parameters (at most 64) are missing or broken)",
                            call);
