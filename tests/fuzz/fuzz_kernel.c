@@ -26,8 +26,9 @@
    is `acc = ...`. The harness keeps every run finite and small: a loop runs
    at most a literal number of trips (FZ_TRIPS along any nesting),
    TL_WHILE carries a hidden counter, tiles are at most FZ_SMALL elements
-   unless an input asks for the odd huge or bad shape, tl_dot runs on at
-   most 64x64x64.
+   unless an input asks for the odd huge or bad shape (a big tile made in a
+   loop counts once per trip, a composite op once per op), tl_dot runs on
+   at most 64x64x64 (2-D, and batched 3-D through FZ_DOT3).
 
    Any status is fine for a kernel; what is checked for every input:
      - no crash, sanitizer report, leak, abort or hang (libFuzzer's job);
@@ -162,7 +163,8 @@ enum {
     X(MAP,       "k flags [ptr] picks: tl_map_elementwise(_n) of the k-th function on 1 to 3 operands, pack 1 << (flags & 3); k >= 250: a misuse") \
     X(ROUNDED,   "k flags [lit] picks: tl_libdevice(a rounding-mode function in a mode, operands cast); k >= 240: jn, yn") \
     X(NAN_MINMAX, "which pick [like | axis flags]: tl_maximum / tl_minimum, tl_max / tl_min with .propagate_nan") \
-    X(LIBDEVICE_MORE, "k flags [lit] picks: tl_libdevice(a function of other dtypes, a norm, normcdf, pow of an i32 n ...); k >= 250: a wrong count")
+    X(LIBDEVICE_MORE, "k flags [lit] picks: tl_libdevice(a function of other dtypes, a norm, normcdf, pow of an i32 n ...); k >= 250: a wrong count") \
+    X(DOT3,      "mode dims acc [opnds]: a batched tl_dot [B, M, K] x [B, K, N], B 1 to 4 (or 3-D pool picks), an accumulator or out_dtype")
 enum {
 #define FZ_ENUM(name, bytes) FZ_##name,
     FZ_OPS(FZ_ENUM)
@@ -522,6 +524,55 @@ static tl_t fz_dot_operand(tl_dtype t, int r, int c) {
     if (b & 1) return tl_full_at(FZ_AT, t, fz_lit(b >> 1), s);
     tl_t p = tl_add_at(FZ_AT, fz_params[t - TL_I1], fz_iota(s));
     return tl_load_at(FZ_AT, p, (tl_load_args){0});
+}
+/* an operand of a batched dot: b x r x c of dtype t, a constant or loaded (an iota into t's buffer) */
+static tl_t fz_dot_operand3(tl_dtype t, int bt, int r, int c) {
+    unsigned b = fz_u8();
+    tl_shape s;
+    memset(&s, 0, sizeof s);
+    s.rank = 3;
+    s.dim[0] = bt;
+    s.dim[1] = r;
+    s.dim[2] = c;
+    if (b & 1) return tl_full_at(FZ_AT, t, fz_lit(b >> 1), s);
+    return tl_load_at(FZ_AT, tl_add_at(FZ_AT, fz_params[t - TL_I1], fz_iota(s)), (tl_load_args){0});
+}
+/* mode dims acc: batched (3-D) tl_dot. mode % 6 the dtype (the DOT's), mode & 0x40 two 3-D
+   picks from the pool instead (mostly shape errors), mode & 0x80 through the operand stack;
+   dims: B = 1 + dims % 4, M, N, K 16 or 32 by its bits 2, 3, 4 (both operands inside the
+   buffers); acc % 4: none, f32 zeros [B, M, N], a pool pick, out_dtype f16 */
+static void fz_dot3(void) {
+    static const tl_dtype dts[] = {TL_F16, TL_BF16, TL_F32, TL_I8, TL_F8E4M3, TL_F8E5M2};
+    unsigned mode = fz_u8(), d = fz_u8(), acc = fz_u8();
+    tl_dot_args o;
+    memset(&o, 0, sizeof o);
+    tl_t a, b;
+    int B = 1 + (int)(d % 4), M = 16 << ((d >> 2) & 1), N = 16 << ((d >> 3) & 1), K = 16 << ((d >> 4) & 1);
+    if (mode & 0x40) {
+        a = fz_pick();
+        b = fz_pick();
+        if (tl_rank(a) != 3 || tl_rank(b) != 3 || fz_numel(a) * tl_dim(b, 2) > 64 * 64 * 64) return;
+        B = tl_dim(a, 0), M = tl_dim(a, 1), N = tl_dim(b, 2);
+    } else {
+        tl_dtype t = dts[mode % 6];
+        while (B > 1 && (B * M * K > FZ_BUFN || B * K * N > FZ_BUFN)) B--;
+        a = fz_dot_operand3(t, B, M, K);
+        b = fz_dot_operand3(t, B, K, N);
+    }
+    tl_shape cs;
+    memset(&cs, 0, sizeof cs);
+    cs.rank = 3;
+    cs.dim[0] = B > 0 ? B : 1;
+    cs.dim[1] = M > 0 ? M : 1;
+    cs.dim[2] = N > 0 ? N : 1;
+    switch (acc % 4) {
+    case 1: o.acc = tl_full_at(FZ_AT, TL_F32, tl__cint(0), cs); break;
+    case 2: o.acc = fz_pick(); break;
+    case 3: o.out_dtype = TL_F16; break;
+    default: break;
+    }
+    if (mode & 0x80) fz_push((tl__push(a), tl__push(b), tl__dot_stk(FZ_AT, o)));
+    else fz_push(tl_dot_at(FZ_AT, a, b, o));
 }
 static void fz_dot(void) {
     static const tl_dtype dts[] = {TL_F16, TL_BF16, TL_F32, TL_I8, TL_F8E4M3, TL_F8E5M2};
@@ -1429,6 +1480,7 @@ static void fz_step(unsigned op) {
         break;
     }
     case FZ_DOT: fz_dot(); break;
+    case FZ_DOT3: fz_dot3(); break;
     case FZ_PTR: fz_push(fz_make_ptr()); break;
     case FZ_LOAD: fz_load(); break;
     case FZ_STORE: fz_store(); break;

@@ -34,7 +34,7 @@ typedef struct fz_seed { const char *name; const uint8_t *data; size_t size; } f
     X(load_options) X(for_sum) X(for_down_nested) X(if_else) X(while_loop) X(nested_control)     \
     X(meta) X(debug_ops) X(launch_options) X(deep_expr) X(query) X(deep_nest) X(libdevice)       \
     X(libdevice_int) X(inline_asm) X(map_elementwise) X(inline_asm_n) X(libdevice_rounded)      \
-    X(propagate_nan) X(libdevice_more)                                                           \
+    X(propagate_nan) X(libdevice_more) X(dot_batched)                                            \
     X(err_shape) X(err_scope) X(err_launch) X(err_meta)
 
 /* y = x + x32 through f32 loads, f64 stores */
@@ -230,6 +230,13 @@ FZ_SEED(dot_f32_bf16_fp8, FZ_HDR0,
         FZ_DOT, 4, 0, 0, 0, 24, FZ_REDUCE, 0, 0, 251, 0, FZ_DOT, 4, 0, 0, 0, 18, FZ_REDUCE, 0, 0, 251, 0,
         FZ_DOT, 2, 0, 0, 0, 5, FZ_REDUCE, 0, 0, 251, 0, FZ_DOT, 0x80, 6, 0, 0, 0, FZ_REDUCE, 0, 0, 251, 0,
         FZ_BINARY, FZ_B_add, 0, 1, FZ_BINARY, FZ_B_add, 0, 3, FZ_BINARY, FZ_B_add, 0, 5,
+        FZ_IN(TL_F32), FZ_S0, FZ_STORE, 0, 0, 0, 0)
+/* batched dots, each summed: f16 [2,16,16] x [2,16,16] onto f32 zeros; i8 [2,32,16] x [2,16,16]
+   (3 batches do not fit the buffers); e4m3 [4,16,16] x [4,16,16] through the stack, out_dtype f16 */
+FZ_SEED(dot_batched, FZ_HDR0,
+        FZ_DOT3, 0, 1, 1, 0, 0, FZ_REDUCE, 0, 0, 251, 0,
+        FZ_DOT3, 3, 6, 0, 0, 0, FZ_REDUCE, 0, 0, 251, 0,
+        FZ_DOT3, 0x84, 3, 3, 0, 0, FZ_REDUCE, 0, 0, 251, 0,
         FZ_IN(TL_F32), FZ_S0, FZ_STORE, 0, 0, 0, 0)
 /* every atomic op on i32 and f32 tiles, masked, with semantics and scopes */
 FZ_SEED(atomics, FZ_HDR0,
