@@ -16,8 +16,10 @@ static tile_status tile__launch_run(tile_kernel *k, const tile_launch *o, const 
    kernel makes: the launch specializes on the values (16-divisible shapes
    and strides), encodes the tensor maps on the host and caches them, and
    the tuner, the caches, the interpreter and the sm_80 rewrite are the
-   same. The derived kernels live with the kernel's cache
-   (tile_kernel_release frees them). */
+   same. The derived kernels live for the process, as the TILE_KERNEL
+   objects they come from (one per specialization, never freed, so that a
+   tuner's state naming one never names another); tile_kernel_release of
+   the kernel releases their caches. */
 enum { TILE__HDESC_MAX = 16, TILE__HDESC_NAME = 48 };
 typedef struct tile__hdesc {
     tl_dtype dtype;
@@ -34,13 +36,14 @@ typedef struct tile__dkernel {
     char names[64][TILE__HDESC_NAME + 16];
     struct tile__dkernel *next;
 } tile__dkernel;
-static void tile__dkernels_free(tile__dkernel *d) {
-    while (d) {
-        tile__dkernel *next = d->next;
-        tile_kernel_release(&d->k);
-        free(d);
-        d = next;
-    }
+/* every derived kernel, newest first; added to under tile__cache_lock, never shortened */
+static tile__dkernel *tile__dkernels;
+static void tile__dkernels_release(const tile_kernel *k) {
+    pthread_mutex_lock(&tile__cache_lock);
+    tile__dkernel *d = tile__dkernels;
+    pthread_mutex_unlock(&tile__cache_lock);
+    for (; d; d = d->next)
+        if (d->orig == k) tile_kernel_release(&d->k);
 }
 static int tile__has_hdesc(const tile_kernel *k) {
     for (int p = 0; p < k->nparams; p++)
@@ -170,11 +173,9 @@ static tile_status tile__hdesc_kernel(tile_kernel *k, const tile_launch *o, cons
     tile_status st = tile__hdesc_expand(k, o, args, hs, &nd, out, &nout);
     if (st != TILE_OK) return st;
     pthread_mutex_lock(&tile__cache_lock);
-    tile__kstate *ks = (tile__kstate *)k->state;
-    if (!ks && (ks = (tile__kstate *)calloc(1, sizeof *ks)) != NULL) k->state = ks;
-    tile__dkernel *dk = ks ? ks->derived : NULL;
-    while (dk && !tile__hdesc_same(dk->d, hs, nd)) dk = dk->next;
-    if (!dk && ks && (dk = (tile__dkernel *)calloc(1, sizeof *dk)) != NULL) {
+    tile__dkernel *dk = tile__dkernels;
+    while (dk && (dk->orig != k || dk->nd != nd || !tile__hdesc_same(dk->d, hs, nd))) dk = dk->next;
+    if (!dk && (dk = (tile__dkernel *)calloc(1, sizeof *dk)) != NULL) {
         dk->orig = k;
         dk->nd = nd;
         memcpy(dk->d, hs, sizeof hs[0] * (size_t)nd);
@@ -201,8 +202,8 @@ static tile_status tile__hdesc_kernel(tile_kernel *k, const tile_launch *o, cons
         dk->k.params = dk->params;
         dk->k.body = tile__dk_body;
         dk->k.launch = NULL;
-        dk->next = ks->derived;
-        ks->derived = dk;
+        dk->next = tile__dkernels;
+        tile__dkernels = dk;
     }
     pthread_mutex_unlock(&tile__cache_lock);
     if (!dk) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");

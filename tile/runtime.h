@@ -25,12 +25,8 @@ typedef struct tile__entry {
     tile__variant *variants;
     struct tile__entry *next;
 } tile__entry;
-struct tile__dkernel;   /* >>hostdesc: launch.h */
-typedef struct tile__kstate {
-    tile__entry *entries;
-    struct tile__dkernel *derived;   /* >>hostdesc: the kernels derived for tl_desc arguments */
-} tile__kstate;
-static void tile__dkernels_free(struct tile__dkernel *d);
+typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
+static void tile__dkernels_release(const tile_kernel *k);   /* >>hostdesc: launch.h */
 static pthread_mutex_t tile__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tile__variant_done = PTHREAD_COND_INITIALIZER;   /* a compile finished */
 
@@ -152,7 +148,6 @@ void tile_kernel_release(tile_kernel *k) {
     tile__rec_forget(k);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
-    struct tile__dkernel *derived = ks ? ks->derived : NULL;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
         next = e->next;
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
@@ -168,7 +163,7 @@ void tile_kernel_release(tile_kernel *k) {
     free(ks);
     k->state = NULL;
     pthread_mutex_unlock(&tile__cache_lock);
-    tile__dkernels_free(derived);
+    tile__dkernels_release(k);
 }
 
 /* ---- launch -------------------------------------------------------------------------- */
