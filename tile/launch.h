@@ -33,7 +33,7 @@ typedef struct tile__dkernel {
     int nd;
     tile__hdesc d[TILE__HDESC_MAX];        /* the tl_desc parameters' specialization, in order */
     tile_param params[64];
-    char names[64][TILE__HDESC_NAME + 16];
+    char names[64][TILE__HDESC_NAME + 24];   /* "<name>.strides[<int>]" */
     struct tile__dkernel *next;
 } tile__dkernel;
 /* every derived kernel, newest first; added to under tile__cache_lock, never shortened */
@@ -204,6 +204,7 @@ static tile_status tile__hdesc_kernel(tile_kernel *k, const tile_launch *o, cons
         dk->k.launch = NULL;
         dk->next = tile__dkernels;
         tile__dkernels = dk;
+        tile__dk_release = tile__dkernels_release;
     }
     pthread_mutex_unlock(&tile__cache_lock);
     if (!dk) return tile__error(TILE_ERR_NOMEM, k->name, o->file, o->line, "out of host memory");

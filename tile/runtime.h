@@ -26,7 +26,9 @@ typedef struct tile__entry {
     struct tile__entry *next;
 } tile__entry;
 typedef struct tile__kstate { tile__entry *entries; } tile__kstate;
-static void tile__dkernels_release(const tile_kernel *k);   /* >>hostdesc: launch.h */
+/* >>hostdesc: releases the caches of the kernels derived from a kernel for its
+   tl_desc arguments; launch.h sets it (under tile__cache_lock) when it derives one */
+static void (*tile__dk_release)(const tile_kernel *k);
 static pthread_mutex_t tile__cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tile__variant_done = PTHREAD_COND_INITIALIZER;   /* a compile finished */
 
@@ -148,6 +150,7 @@ void tile_kernel_release(tile_kernel *k) {
     tile__rec_forget(k);
     pthread_mutex_lock(&tile__cache_lock);
     tile__kstate *ks = (tile__kstate *)k->state;
+    void (*dk_release)(const tile_kernel *) = tile__dk_release;
     for (tile__entry *e = ks ? ks->entries : NULL, *next; e; e = next) {
         next = e->next;
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
@@ -163,7 +166,7 @@ void tile_kernel_release(tile_kernel *k) {
     free(ks);
     k->state = NULL;
     pthread_mutex_unlock(&tile__cache_lock);
-    tile__dkernels_release(k);
+    if (dk_release) dk_release(k);
 }
 
 /* ---- launch -------------------------------------------------------------------------- */
