@@ -88,6 +88,11 @@ static tile_status tile__hdesc_of(const tile_kernel *k, const tile_launch *o, in
     if (t->strides[t->rank - 1] != 1)
         return tile__error(TILE_ERR_ARG, k->name, o->file, o->line, "argument %d (%s): the last stride is %lld; it must be 1 (the innermost dim contiguous)",
                            p + 1, pn, (long long)t->strides[t->rank - 1]);
+    for (int d = 0; d < t->rank; d++)
+        if (t->shape[d] < 1 || t->shape[d] > INT32_MAX || t->strides[d] < 0 || t->strides[d] > INT32_MAX)
+            return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
+                               "argument %d (%s): dim %d has shape %lld and stride %lld; a shape from 1 to 2^31-1, a stride from 0 to 2^31-1", p + 1, pn, d,
+                               (long long)t->shape[d], (long long)t->strides[d]);
     /* the copy engine's rules (tile__desc_check's, which names the line that built the kernel) at this launch's line */
     long long es = (long long)tile__dt[t->dtype].bytes;
     if ((uintptr_t)t->base % 16)
@@ -102,10 +107,6 @@ static tile_status tile__hdesc_of(const tile_kernel *k, const tile_launch *o, in
     h->dtype = t->dtype;
     h->rank = t->rank;
     for (int d = 0; d < t->rank; d++) {
-        if (t->shape[d] < 1 || t->shape[d] > INT32_MAX || t->strides[d] < 0 || t->strides[d] > INT32_MAX)
-            return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
-                               "argument %d (%s): dim %d has shape %lld and stride %lld; a shape from 1 to 2^31-1, a stride from 0 to 2^31-1", p + 1, pn, d,
-                               (long long)t->shape[d], (long long)t->strides[d]);
         if (t->block[d] > 0) h->block[d] = t->block[d];
         else if (t->block[d] < 0 || !t->block_meta[d] || !*t->block_meta[d] || strlen(t->block_meta[d]) >= TILE__HDESC_NAME)
             return tile__error(TILE_ERR_ARG, k->name, o->file, o->line,
@@ -122,8 +123,8 @@ static tile_status tile__hdesc_expand(const tile_kernel *k, const tile_launch *o
     int q = 0, n = 0;
     for (int p = 0; p < k->nparams; p++) {
         if (k->params[p].dtype != TL_DESC) {
-            if (q >= 64) break;
-            out[q++] = args[p];
+            if (q < 64) out[q] = args[p];
+            q++;
             continue;
         }
         if (n == TILE__HDESC_MAX)
@@ -131,18 +132,17 @@ static tile_status tile__hdesc_expand(const tile_kernel *k, const tile_launch *o
         tile__hdesc *h = &hs[n++];
         tile_status st = tile__hdesc_of(k, o, p, &args[p], h);
         if (st != TILE_OK) return st;
-        if (q + 2 * h->rank > 64) break;
         const tile_tensor_desc *t = (const tile_tensor_desc *)args[p].p;
-        out[q].p = t->base;
-        out[q++].elem = TL_VOID;
-        for (int d = 0; d < h->rank; d++) out[q].elem = TL_VOID, out[q++].i = t->shape[d];
-        for (int d = 0; d + 1 < h->rank; d++) out[q].elem = TL_VOID, out[q++].i = t->strides[d];
+        for (int j = 0; j < 2 * h->rank; j++, q++) {
+            if (q >= 64) continue;
+            out[q].elem = TL_VOID;
+            if (j == 0) out[q].p = t->base;
+            else out[q].i = j <= h->rank ? t->shape[j - 1] : t->strides[j - 1 - h->rank];
+        }
     }
-    int total = 0;
-    for (int p = 0, di = 0; p < k->nparams; p++) total += k->params[p].dtype == TL_DESC ? 2 * hs[di++].rank : 1;
-    if (total > 64)
+    if (q > 64)
         return tile__error(TILE_ERR_ARITY, k->name, o->file, o->line,
-                           "kernel %s: its parameters with each tl_desc counted as its base, shape and strides are %d; at most 64", k->name, total);
+                           "kernel %s: its parameters with each tl_desc counted as its base, shape and strides are %d; at most 64", k->name, q);
     *nd = n;
     *nout = q;
     return TILE_OK;
