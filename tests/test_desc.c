@@ -408,6 +408,29 @@ TILE_KERNEL(desc_matmul, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, 
     }
     tl_desc_store(c_desc, (off_m, off_n), tl_cast(acc, TL_F16));
 }
+/* C (f16, row stride sc, its padding after N poisoned with 0xffff) against A B in float64
+   (A [M, K] row stride sa, B [K, N] row stride sb): counted as one check; `what` names the run */
+static void check_f16_matmul(const char *what, const tile_f16 *ha, const tile_f16 *hb, const tile_f16 *hc, int M, int N, int K, int sa, int sb, int sc) {
+    int bad = 0, pad_bad = 0;
+    double *row = malloc((size_t)N * sizeof *row), *db = malloc((size_t)K * sb * sizeof *db);
+    for (int i = 0; i < K * sb; i++) db[i] = tile_f16_to(hb[i]);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) row[j] = 0;
+        for (int k = 0; k < K; k++) {
+            double x = tile_f16_to(ha[i * sa + k]);
+            for (int j = 0; j < N; j++) row[j] += x * db[k * sb + j];
+        }
+        for (int j = 0; j < N; j++)
+            if (!(fabs(tile_f16_to(hc[i * sc + j]) - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
+        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;   /* clipped: the padding untouched */
+    }
+    tt_checks++;
+    if (bad || pad_bad) {
+        tt_failures++;
+        printf("FAIL %s: %d wrong, %d padding elements written\n", what, bad, pad_bad);
+    }
+    free(row), free(db);
+}
 static void test_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, int stages) {
     int sa = (K + 7) / 8 * 8, sb = (N + 7) / 8 * 8 + 8, sc = (N + 7) / 8 * 8;
     tile_f16 *ha = malloc((size_t)M * sa * 2), *hb = malloc((size_t)K * sb * 2), *hc = malloc((size_t)M * sc * 2);
@@ -422,27 +445,9 @@ static void test_matmul(int M, int N, int K, int BM, int BN, int BK, int warps, 
                                 .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}}),
                       a, b, c, M, N, K, sa, sb, sc));
     tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
-    int bad = 0, pad_bad = 0;
-    double *row = malloc((size_t)N * sizeof *row);
-    for (int i = 0; i < M; i++) {
-        for (int j = 0; j < N; j++) row[j] = 0;
-        for (int k = 0; k < K; k++) {
-            double x = tile_f16_to(ha[i * sa + k]);
-            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
-        }
-        for (int j = 0; j < N; j++) {
-            double got = tile_f16_to(hc[i * sc + j]);
-            if (!(fabs(got - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
-        }
-        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;   /* clipped: the padding untouched */
-    }
-    tt_checks++;
-    if (bad || pad_bad) {
-        tt_failures++;
-        printf("FAIL desc matmul %dx%dx%d blocks %dx%dx%d, %d warps %d stages: %d wrong, %d padding elements written\n", M, N, K, BM, BN, BK, warps, stages, bad,
-               pad_bad);
-    }
-    free(row);
+    char what[128];
+    snprintf(what, sizeof what, "desc matmul %dx%dx%d blocks %dx%dx%d, %d warps %d stages", M, N, K, BM, BN, BK, warps, stages);
+    check_f16_matmul(what, ha, hb, hc, M, N, K, sa, sb, sc);
     tile_free(a), tile_free(b), tile_free(c);
     free(ha), free(hb), free(hc);
 }
@@ -993,26 +998,9 @@ static void test_ws_matmul_w(int M, int N, int K, int at, int bm, int bn, int st
                               .meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", 64}, {"WS_AT", at}, {"STAGES", 0}, {"FLATTEN", 0}}),
                     a, b, c, M, N, K, sa, sb, sc));
     tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
-    int bad = 0, pad_bad = 0;
-    double *row = malloc((size_t)N * sizeof *row), *db = malloc((size_t)K * sb * sizeof *db);
-    for (int i = 0; i < K * sb; i++) db[i] = tile_f16_to(hb[i]);
-    for (int i = 0; i < M; i++) {
-        for (int j = 0; j < N; j++) row[j] = 0;
-        for (int k = 0; k < K; k++) {
-            double x = tile_f16_to(ha[i * sa + k]);
-            for (int j = 0; j < N; j++) row[j] += x * db[k * sb + j];
-        }
-        for (int j = 0; j < N; j++)
-            if (!(fabs(tile_f16_to(hc[i * sc + j]) - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
-        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;
-    }
-    tt_checks++;
-    if (bad || pad_bad) {
-        tt_failures++;
-        printf("FAIL ws matmul %dx%dx%d (at %d) %dx%dx64 w%d s%d, %u programs: %d wrong, %d padding elements written\n", M, N, K, at, bm, bn, warps, stages,
-               tiles < sms ? tiles : sms, bad, pad_bad);
-    }
-    free(row), free(db);
+    char what[160];
+    snprintf(what, sizeof what, "ws matmul %dx%dx%d (at %d) %dx%dx64 w%d s%d, %u programs", M, N, K, at, bm, bn, warps, stages, tiles < sms ? tiles : sms);
+    check_f16_matmul(what, ha, hb, hc, M, N, K, sa, sb, sc);
     tile_free(a), tile_free(b), tile_free(c);
     free(ha), free(hb), free(hc);
 }
@@ -1113,26 +1101,9 @@ static void test_host_desc_matmul(int M, int N, int K, int BM, int BN, int BK, i
         TT_OK(hd_matmul(TILE_OPTS(.grid = {grid}, .num_warps = warps, .num_stages = stages, .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}}),
                         &ad, &bd, &cd, M, N, K));
     tile_memcpy_dtoh(hc, c, (size_t)M * sc * 2);
-    int bad = 0, pad_bad = 0;
-    double *row = malloc((size_t)N * sizeof *row);
-    for (int i = 0; i < M; i++) {
-        for (int j = 0; j < N; j++) row[j] = 0;
-        for (int k = 0; k < K; k++) {
-            double x = tile_f16_to(ha[i * sa + k]);
-            for (int j = 0; j < N; j++) row[j] += x * tile_f16_to(hb[k * sb + j]);
-        }
-        for (int j = 0; j < N; j++) {
-            double got = tile_f16_to(hc[i * sc + j]);
-            if (!(fabs(got - row[j]) <= 2e-3 * fabs(row[j]) + 2e-3)) bad++;
-        }
-        for (int j = N; j < sc; j++) pad_bad += hc[i * sc + j].bits != 0xffff;
-    }
-    tt_checks++;
-    if (bad || pad_bad) {
-        tt_failures++;
-        printf("FAIL host-descriptor matmul %dx%dx%d %s: %d wrong, %d padding elements written\n", M, N, K, tuned ? "tuned" : "blocks as given", bad, pad_bad);
-    }
-    free(row);
+    char what[128];
+    snprintf(what, sizeof what, "host-descriptor matmul %dx%dx%d %s", M, N, K, tuned ? "tuned" : "blocks as given");
+    check_f16_matmul(what, ha, hb, hc, M, N, K, sa, sb, sc);
     tile_free(a), tile_free(b), tile_free(c);
     free(ha), free(hb), free(hc);
 }

@@ -513,29 +513,13 @@ static void fz_cas(void) {
 }
 
 /* ---- tl_dot -------------------------------------------------------------------------- */
-/* an [r, c] operand of dtype t: loaded from that dtype's buffer, or a constant */
-static tl_t fz_dot_operand(tl_dtype t, int r, int c) {
+/* a dot operand of dtype t and shape s ([r, c], or [b, r, c] for a batched dot): loaded
+   from that dtype's buffer (an iota into it), or a constant */
+static tl_t fz_dot_operand(tl_dtype t, tl_shape s) {
     unsigned b = fz_u8();
-    tl_shape s;
-    memset(&s, 0, sizeof s);
-    s.rank = 2;
-    s.dim[0] = r;
-    s.dim[1] = c;
     if (b & 1) return tl_full_at(FZ_AT, t, fz_lit(b >> 1), s);
     tl_t p = tl_add_at(FZ_AT, fz_params[t - TL_I1], fz_iota(s));
     return tl_load_at(FZ_AT, p, (tl_load_args){0});
-}
-/* an operand of a batched dot: b x r x c of dtype t, a constant or loaded (an iota into t's buffer) */
-static tl_t fz_dot_operand3(tl_dtype t, int bt, int r, int c) {
-    unsigned b = fz_u8();
-    tl_shape s;
-    memset(&s, 0, sizeof s);
-    s.rank = 3;
-    s.dim[0] = bt;
-    s.dim[1] = r;
-    s.dim[2] = c;
-    if (b & 1) return tl_full_at(FZ_AT, t, fz_lit(b >> 1), s);
-    return tl_load_at(FZ_AT, tl_add_at(FZ_AT, fz_params[t - TL_I1], fz_iota(s)), (tl_load_args){0});
 }
 /* mode dims acc: batched (3-D) tl_dot. mode % 6 the dtype (the DOT's), mode & 0x40 two 3-D
    picks from the pool instead (mostly shape errors), mode & 0x80 through the operand stack;
@@ -556,8 +540,8 @@ static void fz_dot3(void) {
     } else {
         tl_dtype t = dts[mode % 6];
         while (B > 1 && (B * M * K > FZ_BUFN || B * K * N > FZ_BUFN)) B--;
-        a = fz_dot_operand3(t, B, M, K);
-        b = fz_dot_operand3(t, B, K, N);
+        a = fz_dot_operand(t, tl__shape(3, B, M, K));
+        b = fz_dot_operand(t, tl__shape(3, B, K, N));
     }
     tl_shape cs;
     memset(&cs, 0, sizeof cs);
@@ -591,8 +575,8 @@ static void fz_dot(void) {
         int M = 16 << (d & 1), N = 16 << ((d >> 1) & 1), K = 16 << ((d >> 2) % 3);
         if (M * K > FZ_BUFN) K = FZ_BUFN / M;
         if (K * N > FZ_BUFN) N = FZ_BUFN / K;       /* both operands inside the buffers */
-        a = fz_dot_operand(ta, M, K);
-        b = fz_dot_operand(tb, K, N);
+        a = fz_dot_operand(ta, tl__shape(2, M, K));
+        b = fz_dot_operand(tb, tl__shape(2, K, N));
     }
     unsigned acc = fz_u8();
     int M = tl_dim(a, 0), N = tl_dim(b, 1);
