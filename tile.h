@@ -171,9 +171,9 @@ extern "C" {
 /* >>api ------------------------------------------------------------------ */
 
 #define TILE_VERSION_MAJOR 0
-#define TILE_VERSION_MINOR 1
+#define TILE_VERSION_MINOR 2
 #define TILE_VERSION_PATCH 0
-#define TILE_VERSION_STRING "0.1.0"
+#define TILE_VERSION_STRING "0.2.0"
 
 /* Every error the library reports has one of these ids. Tests assert on the
    id (tile_last_error_info()->status), never on the wording. */
@@ -237,6 +237,8 @@ typedef enum tl_dtype {
     TL_I1, TL_I8, TL_I16, TL_I32, TL_I64,
     TL_U8, TL_U16, TL_U32, TL_U64,
     TL_F16, TL_BF16, TL_F32, TL_F64, TL_F8E4M3, TL_F8E5M2,
+    TL_F8E4B15,                  /* Triton's float8e4b15: bias 15, no inf/NaN, at most 1.75 */
+    TL_F8E4B8, TL_F8E5B16,       /* e4m3fnuz, e5m2fnuz (Triton's float8e4b8, float8e5b16) */
     TL_PTR,
     TL_DESC,                     /* a tensor descriptor (tl_make_tensor_descriptor) */
     TL_DTYPE_COUNT_
@@ -250,16 +252,29 @@ typedef struct tile_f16    { uint16_t bits; } tile_f16;
 typedef struct tile_bf16   { uint16_t bits; } tile_bf16;
 typedef struct tile_f8e4m3 { uint8_t bits; } tile_f8e4m3;
 typedef struct tile_f8e5m2 { uint8_t bits; } tile_f8e5m2;
+typedef struct tile_f8e4b15 { uint8_t bits; } tile_f8e4b15;
+typedef struct tile_f8e4b8 { uint8_t bits; } tile_f8e4b8;
+typedef struct tile_f8e5b16 { uint8_t bits; } tile_f8e5b16;
 /* Conversions with round-to-nearest-even (f8: saturating to the largest
-   finite value, as the GPU's cvt.rn.satfinite). */
+   finite value, as the GPU's cvt.rn.satfinite), except f8e4b15, which
+   rounds ties away from zero and saturates at 1.75 (NaN too, keeping its
+   sign), as Triton's conversion on NVIDIA GPUs does. The fnuz formats
+   (f8e4b8, f8e5b16) have one NaN, 0x80, which infinities also become, and
+   no negative zero. */
 tile_f16    tile_f16_from(double x);
 tile_bf16   tile_bf16_from(double x);
 tile_f8e4m3 tile_f8e4m3_from(double x);
 tile_f8e5m2 tile_f8e5m2_from(double x);
+tile_f8e4b15 tile_f8e4b15_from(double x);
+tile_f8e4b8 tile_f8e4b8_from(double x);
+tile_f8e5b16 tile_f8e5b16_from(double x);
 double      tile_f16_to(tile_f16 x);
 double      tile_bf16_to(tile_bf16 x);
 double      tile_f8e4m3_to(tile_f8e4m3 x);
 double      tile_f8e5m2_to(tile_f8e5m2 x);
+double      tile_f8e4b15_to(tile_f8e4b15 x);
+double      tile_f8e4b8_to(tile_f8e4b8 x);
+double      tile_f8e5b16_to(tile_f8e5b16 x);
 /* Round a double to the nearest value of a float dtype (integers: wrap). */
 double      tile_round_to(tl_dtype t, double x);
 

@@ -370,7 +370,8 @@ struct dims {
 inline constexpr tl_dtype int1 = TL_I1, int8 = TL_I8, int16 = TL_I16, int32 = TL_I32, int64 = TL_I64;
 inline constexpr tl_dtype uint8 = TL_U8, uint16 = TL_U16, uint32 = TL_U32, uint64 = TL_U64;
 inline constexpr tl_dtype float16 = TL_F16, bfloat16 = TL_BF16, float32 = TL_F32, float64 = TL_F64;
-inline constexpr tl_dtype float8e4nv = TL_F8E4M3, float8e5 = TL_F8E5M2;
+inline constexpr tl_dtype float8e4nv = TL_F8E4M3, float8e5 = TL_F8E5M2, float8e4b15 = TL_F8E4B15;
+inline constexpr tl_dtype float8e4b8 = TL_F8E4B8, float8e5b16 = TL_F8E5B16;
 
 /* ---- creation ---------------------------------------------------------------------- */
 inline auto program_id(int axis, TL__CXX_AT) {

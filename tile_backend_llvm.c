@@ -409,7 +409,7 @@ static void tile__ll_missing(tile__ll_em *c, const char *what) {
 static LLVMTypeRef tile__ll_ty(tile__ll_em *c, tl_dtype t) {
     switch (t) {
     case TL_I1: return c->i1;
-    case TL_I8: case TL_U8: case TL_F8E4M3: case TL_F8E5M2: return c->i8;
+    case TL_I8: case TL_U8: case TL_F8E4M3: case TL_F8E5M2: case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: return c->i8;
     case TL_I16: case TL_U16: case TL_F16: case TL_BF16: return c->i16;
     case TL_I32: case TL_U32: return c->i32;
     case TL_I64: case TL_U64: return c->i64;
@@ -513,16 +513,17 @@ static LLVMValueRef tile__ll_binade(tile__ll_em *c, LLVMValueRef a) {
     return L.LLVMBuildSub(c->B, e, L.LLVMConstInt(c->i32, 127, 0), "");
 }
 /* a >= 0 rounded to nearest even with mbits fraction bits and smallest
-   normal binade emin (tile_round_fmt) */
-static LLVMValueRef tile__ll_round_fmt(tile__ll_em *c, LLVMValueRef a, int mbits, int emin) {
+   normal binade emin (tile_round_fmt); ties away from zero with `away` */
+static LLVMValueRef tile__ll_round_fmt_ties(tile__ll_em *c, LLVMValueRef a, int mbits, int emin, int away) {
     LLVMBuilderRef B = c->B;
     LLVMValueRef e = tile__ll_binade(c, a), lo = L.LLVMConstInt(c->i32, (unsigned long long)(long long)emin, 1);
     e = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntSLT, e, lo, ""), lo, e, "");
     LLVMValueRef q = L.LLVMBuildSub(B, e, L.LLVMConstInt(c->i32, (unsigned long long)mbits, 0), "");
     LLVMValueRef scaled = L.LLVMBuildFMul(B, a, tile__ll_pow2(c, L.LLVMBuildSub(B, L.LLVMConstInt(c->i32, 0, 0), q, "")), "");
     LLVMValueRef back = tile__ll_pow2(c, q);
-    return L.LLVMBuildFMul(B, tile__ll_call1(c, "llvm.rint.f32", c->f32, scaled), back, "");
+    return L.LLVMBuildFMul(B, tile__ll_call1(c, away ? "llvm.round.f32" : "llvm.rint.f32", c->f32, scaled), back, "");
 }
+static LLVMValueRef tile__ll_round_fmt(tile__ll_em *c, LLVMValueRef a, int mbits, int emin) { return tile__ll_round_fmt_ties(c, a, mbits, emin, 0); }
 /* the f8 bits (no sign) of v >= 0, already representable (tile_fenc) */
 static LLVMValueRef tile__ll_fenc_bits(tile__ll_em *c, LLVMValueRef v, int mbits, int bias) {
     LLVMBuilderRef B = c->B;
@@ -557,6 +558,46 @@ static LLVMValueRef tile__ll_f2f8(tile__ll_em *c, LLVMValueRef x, tl_dtype t, in
     }
     return L.LLVMBuildTrunc(B, L.LLVMBuildOr(B, r, s, ""), c->i8, "");
 }
+/* >>f8: f32 -> a software f8 (tile_f2e4b15, tile_f2f8nuz): f8e4b15 ties
+   away and saturates at 1.75 (NaN too, with its sign); the fnuz ones round
+   to nearest even and saturate, NaN and infinities 0x80, zero unsigned */
+static LLVMValueRef tile__ll_f2f8sw(tile__ll_em *c, LLVMValueRef x, tl_dtype t) {
+    LLVMBuilderRef B = c->B;
+    const tile__f8fmt *F = tile__f8sw(t);
+    LLVMValueRef u = L.LLVMBuildBitCast(B, x, c->i32, "");
+    LLVMValueRef s = L.LLVMBuildAnd(B, L.LLVMBuildLShr(B, u, L.LLVMConstInt(c->i32, 24, 0), ""), L.LLVMConstInt(c->i32, 0x80, 0), "");
+    LLVMValueRef a = tile__ll_call1(c, "llvm.fabs.f32", c->f32, x), mx = tile__ll_fconst(c, c->f32, F->maxv);
+    LLVMValueRef nan = L.LLVMBuildFCmp(B, LLVM_RealUNE, x, x, ""), r;
+    LLVMValueRef big = L.LLVMBuildFCmp(B, LLVM_RealOGT, a, tile__ll_fconst(c, c->f32, 2 * F->maxv), "");
+    a = L.LLVMBuildSelect(B, L.LLVMBuildOr(B, big, nan, ""), tile__ll_fconst(c, c->f32, 2 * F->maxv), a, "");   /* no infinity into the rounding */
+    LLVMValueRef v = tile__ll_round_fmt_ties(c, a, F->mbits, F->emin, t == TL_F8E4B15);
+    v = L.LLVMBuildSelect(B, L.LLVMBuildFCmp(B, LLVM_RealOGT, v, mx, ""), mx, v, "");
+    r = L.LLVMBuildOr(B, tile__ll_fenc_bits(c, v, F->mbits, F->bias), s, "");
+    if (t != TL_F8E4B15) {
+        LLVMValueRef inf = L.LLVMBuildFCmp(B, LLVM_RealOEQ, tile__ll_call1(c, "llvm.fabs.f32", c->f32, x), tile__ll_fconst(c, c->f32, HUGE_VAL), "");
+        r = L.LLVMBuildSelect(B, L.LLVMBuildFCmp(B, LLVM_RealOEQ, v, tile__ll_fconst(c, c->f32, 0.0), ""), L.LLVMConstInt(c->i32, 0, 0), r, "");
+        r = L.LLVMBuildSelect(B, L.LLVMBuildOr(B, nan, inf, ""), L.LLVMConstInt(c->i32, 0x80, 0), r, "");
+    }
+    return L.LLVMBuildTrunc(B, r, c->i8, "");
+}
+/* >>f8: a software f8 -> f32 (tile_f8sw_2f), exact */
+static LLVMValueRef tile__ll_f8sw_2f(tile__ll_em *c, LLVMValueRef b8, tl_dtype t) {
+    LLVMBuilderRef B = c->B;
+    const tile__f8fmt *F = tile__f8sw(t);
+    LLVMValueRef b = L.LLVMBuildZExt(B, b8, c->i32, "");
+    LLVMValueRef e = L.LLVMBuildAnd(B, L.LLVMBuildLShr(B, b, L.LLVMConstInt(c->i32, (unsigned long long)F->mbits, 0), ""),
+                                    L.LLVMConstInt(c->i32, (1u << (7 - F->mbits)) - 1, 0), "");
+    LLVMValueRef m = L.LLVMBuildAnd(B, b, L.LLVMConstInt(c->i32, (1u << F->mbits) - 1, 0), "");
+    LLVMValueRef ebits = L.LLVMBuildShl(B, L.LLVMBuildAdd(B, e, L.LLVMConstInt(c->i32, (unsigned long long)(127 - F->bias), 0), ""), L.LLVMConstInt(c->i32, 23, 0), "");
+    LLVMValueRef normal = L.LLVMBuildBitCast(B, L.LLVMBuildOr(B, ebits, L.LLVMBuildShl(B, m, L.LLVMConstInt(c->i32, (unsigned long long)(23 - F->mbits), 0), ""), ""), c->f32, "");
+    LLVMValueRef sub = L.LLVMBuildFMul(B, L.LLVMBuildUIToFP(B, m, c->f32, ""), tile__ll_fconst(c, c->f32, ldexp(1.0, 1 - F->bias - F->mbits)), "");
+    LLVMValueRef v = L.LLVMBuildSelect(B, L.LLVMBuildICmp(B, LLVM_IntEQ, e, L.LLVMConstInt(c->i32, 0, 0), ""), sub, normal, "");
+    LLVMValueRef neg = L.LLVMBuildICmp(B, LLVM_IntNE, L.LLVMBuildAnd(B, b, L.LLVMConstInt(c->i32, 0x80, 0), ""), L.LLVMConstInt(c->i32, 0, 0), "");
+    v = L.LLVMBuildSelect(B, neg, L.LLVMBuildFNeg(B, v, ""), v, "");
+    if (t == TL_F8E4B15) return v;
+    LLVMValueRef isnan = L.LLVMBuildICmp(B, LLVM_IntEQ, b, L.LLVMConstInt(c->i32, 0x80, 0), "");
+    return L.LLVMBuildSelect(B, isnan, L.LLVMBuildBitCast(B, L.LLVMConstInt(c->i32, 0x7fc00000u, 0), c->f32, ""), v, "");
+}
 static LLVMValueRef tile__ll_e4m3_2f(tile__ll_em *c, LLVMValueRef b8) {
     LLVMBuilderRef B = c->B;
     LLVMValueRef b = L.LLVMBuildZExt(B, b8, c->i32, "");
@@ -582,6 +623,7 @@ static LLVMValueRef tile__ll_fval(tile__ll_em *c, tl_dtype t, LLVMValueRef v) {
         return L.LLVMBuildBitCast(c->B, w, c->f32, "");
     }
     case TL_F8E4M3: return tile__ll_e4m3_2f(c, v);
+    case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: return tile__ll_f8sw_2f(c, v, t);
     case TL_F8E5M2: {
         LLVMValueRef h = L.LLVMBuildShl(c->B, L.LLVMBuildZExt(c->B, v, c->i16, ""), L.LLVMConstInt(c->i16, 8, 0), "");
         return tile__ll_asm(c, "cvt.f32.f16 $0, $1;", "=f,h", c->f32, c->i16, h);
@@ -594,6 +636,7 @@ static LLVMValueRef tile__ll_fenc(tile__ll_em *c, tl_dtype t, LLVMValueRef f) {
     case TL_F16: return tile__ll_asm(c, "cvt.rn.f16.f32 $0, $1;", "=h,f", c->i16, c->f32, f);
     case TL_BF16: return tile__ll_asm(c, "cvt.rn.bf16.f32 $0, $1;", "=h,f", c->i16, c->f32, f);
     case TL_F8E4M3: case TL_F8E5M2: return tile__ll_f2f8(c, f, t, 0);
+    case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: return tile__ll_f2f8sw(c, f, t);
     default: return f;
     }
 }

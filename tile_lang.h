@@ -43,6 +43,9 @@ extern "C" {
 #define TILE__PT_tl_ptr_f64    double *,      TL_PTR, TL_F64
 #define TILE__PT_tl_ptr_f8e4m3 tile_f8e4m3 *, TL_PTR, TL_F8E4M3
 #define TILE__PT_tl_ptr_f8e5m2 tile_f8e5m2 *, TL_PTR, TL_F8E5M2
+#define TILE__PT_tl_ptr_f8e4b15 tile_f8e4b15 *, TL_PTR, TL_F8E4B15
+#define TILE__PT_tl_ptr_f8e4b8 tile_f8e4b8 *, TL_PTR, TL_F8E4B8
+#define TILE__PT_tl_ptr_f8e5b16 tile_f8e5b16 *, TL_PTR, TL_F8E5B16
 #define TILE__PT_tl_ptr        tile_ptr,      TL_PTR, TL_VOID   /* the dtype given at launch */
 #define TILE__PT_tl_desc       const tile_tensor_desc *, TL_DESC, TL_VOID   /* a host descriptor */
 #define TILE__PT_tl_i32        int32_t,       TL_I32, TL_VOID
@@ -267,7 +270,8 @@ extern "C" {
 #define TILE__PTR_DTYPES(X)                                                                                            \
     X(int8_t, TL_I8) X(int16_t, TL_I16) X(int32_t, TL_I32) X(int64_t, TL_I64) X(uint8_t, TL_U8) X(uint16_t, TL_U16)    \
     X(uint32_t, TL_U32) X(uint64_t, TL_U64) X(tile_f16, TL_F16) X(tile_bf16, TL_BF16) X(float, TL_F32) X(double, TL_F64) \
-    X(tile_f8e4m3, TL_F8E4M3) X(tile_f8e5m2, TL_F8E5M2)
+    X(tile_f8e4m3, TL_F8E4M3) X(tile_f8e5m2, TL_F8E5M2) X(tile_f8e4b15, TL_F8E4B15) X(tile_f8e4b8, TL_F8E4B8)       \
+    X(tile_f8e5b16, TL_F8E5B16)
 #ifdef __cplusplus
 }
 #define TILE__PTR_DT_OVERLOAD(T, D) \

@@ -165,6 +165,18 @@ ERR_KERNEL(dtype_exp_int, (tl_ptr_f32, out)) {
     tl_t e = tl_exp(offs); L_dtype_exp_int = __LINE__;
     tl_store(tl_add(out, offs), e);
 }
+/* the software fp8s, as the native ones: math functions need a cast first */
+ERR_KERNEL(dtype_sqrt_f8e4b15, (tl_ptr_f8e4b15, x), (tl_ptr_f8e4b15, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t v = tl_load(tl_add(x, offs));
+    tl_t w = tl_sqrt(v); L_dtype_sqrt_f8e4b15 = __LINE__;
+    tl_store(tl_add(out, offs), w);
+}
+ERR_KERNEL(dtype_exp_f8e5b16, (tl_ptr_f8e5b16, x), (tl_ptr_f32, out)) {
+    tl_t offs = tl_arange(0, 64);
+    tl_t e = tl_exp(tl_load(tl_add(x, offs))); L_dtype_exp_f8e5b16 = __LINE__;
+    tl_store(tl_add(out, offs), e);
+}
 ERR_KERNEL(dtype_floordiv_float, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_t offs = tl_arange(0, 64);
     tl_t q = tl_floordiv(tl_load(tl_add(x, offs)), 2); L_dtype_floordiv_float = __LINE__;
@@ -1037,6 +1049,8 @@ static const tcase cases[] = {
     B(axis_cumsum, AXIS, "axis -3"),
     B(axis_program_id, AXIS, "0, 1 or 2"),
     B(dtype_exp_int, DTYPE, "tl_exp"),
+    B(dtype_sqrt_f8e4b15, DTYPE, "f8e4b15"),
+    B(dtype_exp_f8e5b16, DTYPE, "cast it first"),
     B(dtype_floordiv_float, DTYPE, "integers only"),
     B(dtype_shl_float, DTYPE, "integers only"),
     B(dtype_xor_sum_float, DTYPE, "integers only"),

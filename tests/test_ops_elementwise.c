@@ -21,12 +21,12 @@
 /* one element: integers sign- or zero-extended to 64 bits, floats as double */
 typedef tt_val val;
 
-static int dt_float(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5M2; }
+static int dt_float(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5B16; }
 static int dt_signed(tl_dtype t) { return t >= TL_I8 && t <= TL_I64; }
 static int dt_bits(tl_dtype t) {
     switch (t) {
     case TL_I1: return 1;
-    case TL_I8: case TL_U8: case TL_F8E4M3: case TL_F8E5M2: return 8;
+    case TL_I8: case TL_U8: case TL_F8E4M3: case TL_F8E5M2: case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: return 8;
     case TL_I16: case TL_U16: case TL_F16: case TL_BF16: return 16;
     case TL_I32: case TL_U32: case TL_F32: return 32;
     default: return 64;

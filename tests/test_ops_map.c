@@ -23,7 +23,7 @@
 
 /* ---- host values of any dtype ------------------------------------------------- */
 typedef tt_val val;
-static int is_flt(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5M2; }
+static int is_flt(tl_dtype t) { return t >= TL_F16 && t <= TL_F8E5B16; }
 static int is_sgn(tl_dtype t) { return t >= TL_I8 && t <= TL_I64; }
 /* as a double (exact for every integer the tests make) */
 static double num(tl_dtype t, val v) { return is_flt(t) ? v.f : is_sgn(t) ? (double)v.i : (double)v.u; }

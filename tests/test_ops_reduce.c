@@ -70,18 +70,18 @@ TILE_KERNEL(reduce_u8, (tl_ptr_u8, x), (tl_ptr_i64, out)) { reduce_body(x, out);
 TILE_KERNEL(reduce_i1, (tl_ptr_i1, x), (tl_ptr_i64, out)) { reduce_body(x, out); }
 
 /* ---- f16 codes, decoded by this test --------------------------------------------- */
-static double dec_fmt(unsigned c, int eb, int mb) {
-    int bias = (1 << (eb - 1)) - 1;
+static double dec_fmt_b(unsigned c, int eb, int mb, int bias) {
     unsigned mag = c & ((1u << (eb + mb)) - 1), e = mag >> mb, m = mag & ((1u << mb) - 1);
     double v = e == 0 ? ldexp((double)m, 1 - bias - mb) : ldexp((double)((1u << mb) + m), (int)e - bias - mb);
     return (c >> (eb + mb)) & 1 ? -v : v;
 }
+static double dec_fmt(unsigned c, int eb, int mb) { return dec_fmt_b(c, eb, mb, (1 << (eb - 1)) - 1); }
 /* a random normal number of the format with |x| in [2^elo, 2^(ehi+1)) */
-static unsigned rand_code(int eb, int mb, int elo, int ehi) {
-    int bias = (1 << (eb - 1)) - 1;
+static unsigned rand_code_b(int eb, int mb, int bias, int elo, int ehi) {
     unsigned e = (unsigned)(bias + tt_int(elo, ehi)), m = (unsigned)(tt_next() & ((1u << mb) - 1));
     return (unsigned)(tt_int(0, 1) << (eb + mb)) | (e << mb) | m;
 }
+static unsigned rand_code(int eb, int mb, int elo, int ehi) { return rand_code_b(eb, mb, (1 << (eb - 1)) - 1, elo, ehi); }
 
 /* ---- the reference --------------------------------------------------------------------- */
 static const char *axis_name(int axis, char *buf, size_t n) {
@@ -587,6 +587,9 @@ DOT_KERNEL(dot_e5, f8e5m2, f8e5m2, f32)
 DOT_KERNEL(dot_e4e5, f8e4m3, f8e5m2, f32)
 DOT_KERNEL(dot_e5e4, f8e5m2, f8e4m3, f32)
 DOT_KERNEL(dot_e4h, f8e4m3, f8e4m3, f16)
+DOT_KERNEL(dot_e4b15, f8e4b15, f8e4b15, f32)
+DOT_KERNEL(dot_e4b8e5b16, f8e4b8, f8e5b16, f32)
+DOT_KERNEL(dot_e4b15e4m3, f8e4b15, f8e4m3, f32)
 DOT_KERNEL(dot_i8, i8, i8, i32)
 
 typedef struct dotcase {
@@ -604,6 +607,9 @@ static double rd_num(tl_dtype t, const void *p, int i) {
     case TL_BF16: return dec_fmt(((const uint16_t *)p)[i], 8, 7);
     case TL_F8E4M3: return dec_fmt(((const uint8_t *)p)[i], 4, 3);
     case TL_F8E5M2: return dec_fmt(((const uint8_t *)p)[i], 5, 2);
+    case TL_F8E4B15: return dec_fmt_b(((const uint8_t *)p)[i], 4, 3, 15);
+    case TL_F8E4B8: return dec_fmt_b(((const uint8_t *)p)[i], 4, 3, 8);
+    case TL_F8E5B16: return dec_fmt_b(((const uint8_t *)p)[i], 5, 2, 16);
     case TL_F32: return ((const float *)p)[i];
     case TL_I8: return ((const int8_t *)p)[i];
     default: return ((const int32_t *)p)[i];
@@ -616,6 +622,9 @@ static void fill_num(tl_dtype t, void *p, int n) {
         case TL_BF16: ((uint16_t *)p)[i] = (uint16_t)rand_code(8, 7, -4, 2); break;
         case TL_F8E4M3: ((uint8_t *)p)[i] = (uint8_t)rand_code(4, 3, -4, 2); break;
         case TL_F8E5M2: ((uint8_t *)p)[i] = (uint8_t)rand_code(5, 2, -4, 2); break;
+        case TL_F8E4B15: ((uint8_t *)p)[i] = (uint8_t)rand_code_b(4, 3, 15, -4, 0); break;   /* |x| < 2, 0x7f (1.875) included */
+        case TL_F8E4B8: ((uint8_t *)p)[i] = (uint8_t)rand_code_b(4, 3, 8, -4, 2); break;
+        case TL_F8E5B16: ((uint8_t *)p)[i] = (uint8_t)rand_code_b(5, 2, 16, -4, 2); break;
         case TL_F32: ((float *)p)[i] = (float)tt_normal(); break;
         case TL_I8: ((int8_t *)p)[i] = (int8_t)tt_int(-128, 127); break;
         default: ((int32_t *)p)[i] = (int32_t)tt_int(-(1 << 28), 1 << 28); break;
@@ -810,6 +819,10 @@ int main(void) {
         {"f8e4m3 x f8e5m2 -> f32", TL_F8E4M3, TL_F8E5M2, TL_F32, TILE_KERNEL_OF(dot_e4e5)},
         {"f8e5m2 x f8e4m3 -> f32", TL_F8E5M2, TL_F8E4M3, TL_F32, TILE_KERNEL_OF(dot_e5e4)},
         {"i8 x i8 -> i32", TL_I8, TL_I8, TL_I32, TILE_KERNEL_OF(dot_i8)},
+        /* the software fp8s: the dot of their f16 values */
+        {"f8e4b15 x f8e4b15 -> f32", TL_F8E4B15, TL_F8E4B15, TL_F32, TILE_KERNEL_OF(dot_e4b15)},
+        {"f8e4b8 x f8e5b16 -> f32", TL_F8E4B8, TL_F8E5B16, TL_F32, TILE_KERNEL_OF(dot_e4b8e5b16)},
+        {"f8e4b15 x f8e4m3 -> f32", TL_F8E4B15, TL_F8E4M3, TL_F32, TILE_KERNEL_OF(dot_e4b15e4m3)},
     };
     const dotcase f32case = {"f32 x f32 -> f32", TL_F32, TL_F32, TL_F32, TILE_KERNEL_OF(dot_f32)};
     const dotcase f16h = {"f16 x f16 -> f16", TL_F16, TL_F16, TL_F16, TILE_KERNEL_OF(dot_f16h)};

@@ -2,14 +2,17 @@
    than compute on them: tl_program_id / tl_num_programs on a 3-D grid,
    tl_arange, tl_full and friends, broadcasting, expand_dims, reshape / view /
    ravel, permute / trans, cat / join / split / interleave, tl_cast between
-   every pair of the 15 value dtypes, tl_bitcast bit for bit, and the host
-   conversions tile_{f16,bf16,f8e4m3,f8e5m2}_{from,to}.
+   every pair of the 18 value dtypes, tl_bitcast bit for bit, and the host
+   conversions tile_{f16,bf16,f8e4m3,f8e5m2,f8e4b15,f8e4b8,f8e5b16}_{from,to}.
 
    Conversions are checked against a bit-level model of the formats written
    here from the IEEE / OCP definitions (integer rounding to nearest even on
    the significand, never a C float cast), exhaustively where the format is
    small: all 65536 f16 and bf16 patterns, all 256 of each f8, every tie
-   between neighbours, overflow, subnormals and NaN. */
+   between neighbours, overflow, subnormals and NaN. The fnuz formats
+   (f8e4b8, f8e5b16: one NaN, 0x80, no infinity, no -0) follow their
+   definition; f8e4b15 follows Triton's conversion on NVIDIA GPUs (every
+   code finite, ties away from zero, saturating at 1.75, NaN too). */
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 #include "test_util.h"
@@ -22,26 +25,38 @@ typedef struct fmt {
     int ebits, mbits;
     int fn;   /* e4m3 "fn": no infinities, only S.1111.111 is NaN */
     int sat;  /* overflow (and infinity) gives the largest finite value */
+    int bias; /* 0: the IEEE bias, 2^(ebits-1) - 1 */
+    int nuz;  /* fnuz: 0x80 is the only NaN, no infinity, no -0; NaN and infinities convert to it */
+    int nosp; /* no special values (f8e4b15); conversions saturate at the code before the top, NaN too */
+    int away; /* ties away from zero */
 } fmt;
-static const fmt F_F16 = {"f16", 5, 10, 0, 0}, F_BF16 = {"bf16", 8, 7, 0, 0}, F_F32 = {"f32", 8, 23, 0, 0},
-                 F_F64 = {"f64", 11, 52, 0, 0}, F_E4M3 = {"f8e4m3", 4, 3, 1, 1}, F_E5M2 = {"f8e5m2", 5, 2, 0, 1};
+static const fmt F_F16 = {"f16", 5, 10, 0, 0, 0, 0, 0, 0}, F_BF16 = {"bf16", 8, 7, 0, 0, 0, 0, 0, 0}, F_F32 = {"f32", 8, 23, 0, 0, 0, 0, 0, 0},
+                 F_F64 = {"f64", 11, 52, 0, 0, 0, 0, 0, 0}, F_E4M3 = {"f8e4m3", 4, 3, 1, 1, 0, 0, 0, 0}, F_E5M2 = {"f8e5m2", 5, 2, 0, 1, 0, 0, 0, 0},
+                 F_E4B15 = {"f8e4b15", 4, 3, 0, 1, 15, 0, 1, 1}, F_E4B8 = {"f8e4b8", 4, 3, 0, 1, 8, 1, 0, 0},
+                 F_E5B16 = {"f8e5b16", 5, 2, 0, 1, 16, 1, 0, 0};
+static int fmt_bias(const fmt *F) { return F->bias ? F->bias : (1 << (F->ebits - 1)) - 1; }
 
 static uint64_t fmt_sign(const fmt *F) { return (uint64_t)1 << (F->ebits + F->mbits); }
 static uint64_t fmt_emask(const fmt *F) { return ((uint64_t)1 << F->ebits) - 1; }
 static uint64_t fmt_mmask(const fmt *F) { return ((uint64_t)1 << F->mbits) - 1; }
+/* the largest finite value a conversion gives */
 static uint64_t fmt_maxfin(const fmt *F) {
+    if (F->nuz) return (fmt_emask(F) << F->mbits) | fmt_mmask(F);
+    if (F->nosp) return (fmt_emask(F) << F->mbits) | (fmt_mmask(F) - 1);
     return F->fn ? (fmt_emask(F) << F->mbits) | (fmt_mmask(F) - 1) : ((fmt_emask(F) - 1) << F->mbits) | fmt_mmask(F);
 }
 static uint64_t fmt_inf(const fmt *F) { return fmt_emask(F) << F->mbits; }
 static int fmt_isnan(const fmt *F, uint64_t b) {
     uint64_t mag = b & (fmt_sign(F) - 1);
+    if (F->nuz) return b == fmt_sign(F);
+    if (F->nosp) return 0;
     return F->fn ? mag == (fmt_emask(F) << F->mbits | fmt_mmask(F)) : (mag >> F->mbits) == fmt_emask(F) && (mag & fmt_mmask(F));
 }
 /* (-1)^neg * m * 2^e to the nearest value of F, ties to even */
 static uint64_t enc(const fmt *F, int neg, uint64_t m, int e) {
     uint64_t sign = neg ? fmt_sign(F) : 0, c;
-    if (m == 0) return sign;
-    int bias = (1 << (F->ebits - 1)) - 1, emin = 1 - bias, p = 0;
+    if (m == 0) return F->nuz ? 0 : sign;
+    int bias = fmt_bias(F), emin = 1 - bias, p = 0;
     for (uint64_t t = m; t; t >>= 1) p++;
     int E = e + p - 1, q = (E < emin ? emin : E) - F->mbits, sh = q - e;
     if (sh <= 0) c = m << -sh;
@@ -50,7 +65,7 @@ static uint64_t enc(const fmt *F, int neg, uint64_t m, int e) {
     else {
         uint64_t rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
         c = m >> sh;
-        if (rem > half || (rem == half && (c & 1))) c++;
+        if (rem > half || (rem == half && (F->away || (c & 1)))) c++;
     }
     uint64_t bits;
     if (c < ((uint64_t)1 << F->mbits)) {
@@ -64,10 +79,12 @@ static uint64_t enc(const fmt *F, int neg, uint64_t m, int e) {
         bits = be > 4096 ? ~(uint64_t)0 >> 1 : ((uint64_t)be << F->mbits) | (c & fmt_mmask(F));
     }
     if (bits > fmt_maxfin(F)) bits = F->sat || F->fn ? fmt_maxfin(F) : fmt_inf(F);
-    return sign | bits;
+    return bits ? sign | bits : F->nuz ? 0 : sign;
 }
 static uint64_t enc_double(const fmt *F, double x) {
-    if (x != x) return F->fn ? (fmt_emask(F) << F->mbits) | fmt_mmask(F) : fmt_inf(F) | ((uint64_t)1 << (F->mbits - 1));
+    if (F->nuz && (x != x || isinf(x))) return fmt_sign(F);
+    if (F->nosp && x != x) return (signbit(x) ? fmt_sign(F) : 0) | fmt_maxfin(F);
+    if (x != x) return (signbit(x) ? fmt_sign(F) : 0) | (F->fn ? (fmt_emask(F) << F->mbits) | fmt_mmask(F) : fmt_inf(F) | ((uint64_t)1 << (F->mbits - 1)));
     int neg = signbit(x) != 0;
     if (isinf(x)) return (neg ? fmt_sign(F) : 0) | (F->sat || F->fn ? fmt_maxfin(F) : fmt_inf(F));
     uint64_t u;
@@ -76,12 +93,12 @@ static uint64_t enc_double(const fmt *F, double x) {
     return ex == 0 ? enc(F, neg, fr, -1074) : enc(F, neg, fr | ((uint64_t)1 << 52), (int)ex - 1075);
 }
 static double dec(const fmt *F, uint64_t b) {
-    int bias = (1 << (F->ebits - 1)) - 1;
+    int bias = fmt_bias(F);
     uint64_t ex = (b >> F->mbits) & fmt_emask(F), fr = b & fmt_mmask(F);
     int neg = (b & fmt_sign(F)) != 0;
     double v;
-    if (fmt_isnan(F, b)) return neg ? -NAN : NAN;
-    if (!F->fn && ex == fmt_emask(F)) v = INFINITY;
+    if (fmt_isnan(F, b)) return neg && !F->nuz ? -NAN : NAN;   /* the fnuz NaN has no sign */
+    if (!F->fn && !F->nuz && !F->nosp && ex == fmt_emask(F)) v = INFINITY;
     else if (ex == 0) v = ldexp((double)fr, 1 - bias - F->mbits);
     else v = ldexp((double)(fr | ((uint64_t)1 << F->mbits)), (int)ex - bias - F->mbits);
     return neg ? -v : v;
@@ -96,9 +113,9 @@ static int same_float(double got, double want) {
 
 /* ---- dtypes ----------------------------------------------------------------------- */
 typedef union val { int64_t i; uint64_t u; double f; } val;
-static const tl_dtype all_dts[] = {TL_I1, TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32,
-                                   TL_U64, TL_F16, TL_BF16, TL_F32, TL_F64, TL_F8E4M3, TL_F8E5M2};
-#define NDT 15
+static const tl_dtype all_dts[] = {TL_I1, TL_I8, TL_I16, TL_I32, TL_I64, TL_U8, TL_U16, TL_U32, TL_U64,
+                                   TL_F16, TL_BF16, TL_F32, TL_F64, TL_F8E4M3, TL_F8E5M2, TL_F8E4B15, TL_F8E4B8, TL_F8E5B16};
+#define NDT 18
 static const fmt *fmt_of(tl_dtype t) {
     switch (t) {
     case TL_F16: return &F_F16;
@@ -107,6 +124,9 @@ static const fmt *fmt_of(tl_dtype t) {
     case TL_F64: return &F_F64;
     case TL_F8E4M3: return &F_E4M3;
     case TL_F8E5M2: return &F_E5M2;
+    case TL_F8E4B15: return &F_E4B15;
+    case TL_F8E4B8: return &F_E4B8;
+    case TL_F8E5B16: return &F_E5B16;
     default: return NULL;
     }
 }
@@ -141,7 +161,8 @@ static val from_bits(tl_dtype t, uint64_t b) {
 /* bits of a value the dtype holds exactly (an infinity stays one) */
 static uint64_t to_bits(tl_dtype t, val v) {
     const fmt *F = fmt_of(t);
-    if (F && isinf(v.f) && !F->fn) return (signbit(v.f) ? fmt_sign(F) : 0) | fmt_inf(F);
+    if (F && isinf(v.f) && !F->fn && !F->nuz && !F->nosp) return (signbit(v.f) ? fmt_sign(F) : 0) | fmt_inf(F);
+    if (F && F->nosp && fabs(v.f) == dec(F, fmt_maxfin(F) + 1)) return (signbit(v.f) ? fmt_sign(F) : 0) | (fmt_maxfin(F) + 1);   /* f8e4b15's 0x7f */
     return F ? enc_double(F, v.f) : v.u;
 }
 
@@ -684,15 +705,16 @@ static void cast_body(tl_t x, const tl_t *outs, tl_t n) {
     TILE_KERNEL(cast_##S, (tl_ptr_##S, x), (tl_ptr_i1, o0), (tl_ptr_i8, o1), (tl_ptr_i16, o2), (tl_ptr_i32, o3), \
                 (tl_ptr_i64, o4), (tl_ptr_u8, o5), (tl_ptr_u16, o6), (tl_ptr_u32, o7), (tl_ptr_u64, o8),        \
                 (tl_ptr_f16, o9), (tl_ptr_bf16, o10), (tl_ptr_f32, o11), (tl_ptr_f64, o12), (tl_ptr_f8e4m3, o13), \
-                (tl_ptr_f8e5m2, o14), (tl_i32, n)) {                                                            \
-        tl_t outs[NDT] = {o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14};                     \
+                (tl_ptr_f8e5m2, o14), (tl_ptr_f8e4b15, o15), (tl_ptr_f8e4b8, o16), (tl_ptr_f8e5b16, o17), (tl_i32, n)) { \
+        tl_t outs[NDT] = {o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17};     \
         cast_body(x, outs, n);                                                                                  \
     }
 #define CAST_SOURCES(X)                                                                                     \
     X(i1, TL_I1, uint8_t) X(i8, TL_I8, int8_t) X(i16, TL_I16, int16_t) X(i32, TL_I32, int32_t)              \
     X(i64, TL_I64, int64_t) X(u8, TL_U8, uint8_t) X(u16, TL_U16, uint16_t) X(u32, TL_U32, uint32_t)         \
     X(u64, TL_U64, uint64_t) X(f16, TL_F16, tile_f16) X(bf16, TL_BF16, tile_bf16) X(f32, TL_F32, float)     \
-    X(f64, TL_F64, double) X(f8e4m3, TL_F8E4M3, tile_f8e4m3) X(f8e5m2, TL_F8E5M2, tile_f8e5m2)
+    X(f64, TL_F64, double) X(f8e4m3, TL_F8E4M3, tile_f8e4m3) X(f8e5m2, TL_F8E5M2, tile_f8e5m2)                \
+    X(f8e4b15, TL_F8E4B15, tile_f8e4b15) X(f8e4b8, TL_F8E4B8, tile_f8e4b8) X(f8e5b16, TL_F8E5B16, tile_f8e5b16)
 #define CAST_DEF(S, DT, C) CAST_KERNEL(S)
 CAST_SOURCES(CAST_DEF)
 #undef CAST_DEF
@@ -704,7 +726,8 @@ static tile_status launch_cast(tl_dtype s, int n, void *x, void *const *o) {
     case DT:                                                                                                        \
         return cast_##S(L, (C *)x, (uint8_t *)o[0], (int8_t *)o[1], (int16_t *)o[2], (int32_t *)o[3], (int64_t *)o[4], \
                         (uint8_t *)o[5], (uint16_t *)o[6], (uint32_t *)o[7], (uint64_t *)o[8], (tile_f16 *)o[9],        \
-                        (tile_bf16 *)o[10], (float *)o[11], (double *)o[12], (tile_f8e4m3 *)o[13], (tile_f8e5m2 *)o[14], n);
+                        (tile_bf16 *)o[10], (float *)o[11], (double *)o[12], (tile_f8e4m3 *)o[13], (tile_f8e5m2 *)o[14], \
+                        (tile_f8e4b15 *)o[15], (tile_f8e4b8 *)o[16], (tile_f8e5b16 *)o[17], n);
         CAST_SOURCES(CAST_LAUNCH)
 #undef CAST_LAUNCH
     default: return TILE_ERR_INTERNAL;
@@ -730,7 +753,13 @@ static int cast_inputs(tl_dtype s, val *v, int n) {
             /* f8e4m3: ties, max 448, its saturation, subnormal ties */
             1 + 0x1p-4, 1 + 3 * 0x1p-4, 448.0, 464.0, 479.0, 480.0, 0x1p-9, 0x1p-10, 3 * 0x1p-10, 0x1p-6 - 0x1p-10,
             /* f8e5m2 */
-            1 + 0x1p-3, 1 + 3 * 0x1p-3, 57344.0, 59392.0, 61439.0, 61440.0, 0x1p-16, 0x1p-17, 3 * 0x1p-17, -3 * 0x1p-17};
+            1 + 0x1p-3, 1 + 3 * 0x1p-3, 57344.0, 59392.0, 61439.0, 61440.0, 0x1p-16, 0x1p-17, 3 * 0x1p-17, -3 * 0x1p-17,
+            /* f8e4b15: its saturation at 1.75, ties away, subnormal ties */
+            1.75, 1.8125, 1.875, -1.8125, 0x1p-17, 0x1p-18, 3 * 0x1p-18, -0x1p-18, 0x1p-14 - 0x1p-18,
+            /* f8e4b8: max 240, the tie above it, subnormal ties (to +0) */
+            240.0, 248.0, -248.0, 0x1p-10, 0x1p-11, -0x1p-11, 3 * 0x1p-11, 0x1p-7 - 0x1p-11,
+            /* f8e5b16: max 57344, subnormal ties */
+            0x1p-18, -0x1p-18, 3 * 0x1p-18, 0x1p-15 - 0x1p-18};
         for (size_t j = 0; j < sizeof sp / sizeof sp[0] && k < n; j++) v[k++].f = fround(F, sp[j]);
         while (k < n) {
             int r = (int)tt_int(0, 3);
@@ -740,8 +769,8 @@ static int cast_inputs(tl_dtype s, val *v, int n) {
                 v[k++].f = dec(F, tt_next() >> (64 - w));
             } else if (r == 1) {
                 /* a tie (or its neighbours) between two values of a narrower format */
-                static const fmt *const narrow[] = {&F_F16, &F_BF16, &F_E4M3, &F_E5M2, &F_F32};
-                const fmt *T = narrow[tt_int(0, 4)];
+                static const fmt *const narrow[] = {&F_F16, &F_BF16, &F_E4M3, &F_E5M2, &F_F32, &F_E4B15, &F_E4B8, &F_E5B16};
+                const fmt *T = narrow[tt_int(0, 7)];
                 uint64_t b = (uint64_t)tt_int(0, (long long)fmt_maxfin(T) - 1);
                 double mid = (dec(T, b) + dec(T, b + 1)) / 2, x = tt_int(0, 2) == 0 ? mid : nextafter(mid, tt_int(0, 1) ? 0.0 : INFINITY);
                 v[k++].f = fround(F, tt_int(0, 1) ? x : -x);
@@ -968,10 +997,16 @@ static uint64_t f16_from(double x) { return tile_f16_from(x).bits; }
 static uint64_t bf16_from(double x) { return tile_bf16_from(x).bits; }
 static uint64_t e4m3_from(double x) { return tile_f8e4m3_from(x).bits; }
 static uint64_t e5m2_from(double x) { return tile_f8e5m2_from(x).bits; }
+static uint64_t e4b15_from(double x) { return tile_f8e4b15_from(x).bits; }
+static uint64_t e4b8_from(double x) { return tile_f8e4b8_from(x).bits; }
+static uint64_t e5b16_from(double x) { return tile_f8e5b16_from(x).bits; }
 static double f16_to(uint64_t b) { tile_f16 h; h.bits = (uint16_t)b; return tile_f16_to(h); }
 static double bf16_to(uint64_t b) { tile_bf16 h; h.bits = (uint16_t)b; return tile_bf16_to(h); }
 static double e4m3_to(uint64_t b) { tile_f8e4m3 h; h.bits = (uint8_t)b; return tile_f8e4m3_to(h); }
 static double e5m2_to(uint64_t b) { tile_f8e5m2 h; h.bits = (uint8_t)b; return tile_f8e5m2_to(h); }
+static double e4b15_to(uint64_t b) { tile_f8e4b15 h; h.bits = (uint8_t)b; return tile_f8e4b15_to(h); }
+static double e4b8_to(uint64_t b) { tile_f8e4b8 h; h.bits = (uint8_t)b; return tile_f8e4b8_to(h); }
+static double e5b16_to(uint64_t b) { tile_f8e5b16 h; h.bits = (uint8_t)b; return tile_f8e5b16_to(h); }
 
 static void test_host_conv(const conv *C) {
     const fmt *F = C->F;
@@ -990,7 +1025,8 @@ static void test_host_conv(const conv *C) {
             continue;
         }
         /* every value comes back as itself; an f8 infinity saturates */
-        uint64_t back = C->from(want), wb = isinf(want) && F->sat ? enc_double(F, want) : b;
+        uint64_t mag0 = b & (sign - 1);
+        uint64_t back = C->from(want), wb = (isinf(want) && F->sat) || mag0 > fmt_maxfin(F) ? enc_double(F, want) : b;   /* f8e4b15's 0x7f: 1.75 */
         tt_checks++;
         if (back != wb) {
             if (bad_from < 3) printf("FAIL %s_from(%.17g) = 0x%llx, want 0x%llx\n", F->name, want, (unsigned long long)back, (unsigned long long)wb);
@@ -1002,7 +1038,11 @@ static void test_host_conv(const conv *C) {
         uint64_t mag = b & (sign - 1);
         if (mag > fmt_maxfin(F)) continue;
         double lo = fabs(want), hi;
-        if (mag == fmt_maxfin(F)) {
+        if (mag == fmt_maxfin(F) && F->nosp) {
+            hi = dec(F, mag + 1);
+        } else if (mag == fmt_maxfin(F) && F->nuz) {
+            hi = lo + ldexp(1.0, (int)fmt_emask(F) - fmt_bias(F) - F->mbits);
+        } else if (mag == fmt_maxfin(F)) {
             int bias = (1 << (F->ebits - 1)) - 1;
             hi = F->fn ? lo + ldexp(1.0, (int)fmt_emask(F) - bias - F->mbits) : ldexp(1.0, (int)fmt_emask(F) - bias);
         } else {
@@ -1024,7 +1064,7 @@ static void test_host_conv(const conv *C) {
     /* doubles of every magnitude, with all their bits */
     int bad_rand = 0;
     for (int k = 0; k < 20000; k++) {
-        int bias = (1 << (F->ebits - 1)) - 1;
+        int bias = fmt_bias(F);
         double x = ldexp(1.0 + tt_uniform(0, 1), (int)tt_int(-bias - F->mbits - 3, bias + 3)) * (tt_int(0, 1) ? 1 : -1);
         uint64_t w = enc_double(F, x), g = C->from(x);
         tt_checks++;
@@ -1052,8 +1092,8 @@ static void test_round_to(void) {
     int bad = 0;
     for (int k = 0; k < 5000; k++) {
         double x = tt_normal() * pow(10.0, (double)tt_int(-40, 40));
-        for (int j = 0; j < 5; j++) {
-            static const tl_dtype t[] = {TL_F16, TL_BF16, TL_F32, TL_F8E4M3, TL_F8E5M2};
+        for (int j = 0; j < 8; j++) {
+            static const tl_dtype t[] = {TL_F16, TL_BF16, TL_F32, TL_F8E4M3, TL_F8E5M2, TL_F8E4B15, TL_F8E4B8, TL_F8E5B16};
             double w = fround(fmt_of(t[j]), x), g = tile_round_to(t[j], x);
             tt_checks++;
             if (!same_float(g, w)) {
@@ -1085,8 +1125,9 @@ int main(void) {
     test_cast();
     test_bitcast();
     static const conv convs[] = {{&F_F16, f16_from, f16_to}, {&F_BF16, bf16_from, bf16_to},
-                                 {&F_E4M3, e4m3_from, e4m3_to}, {&F_E5M2, e5m2_from, e5m2_to}};
-    for (int k = 0; k < 4; k++) test_host_conv(&convs[k]);
+                                 {&F_E4M3, e4m3_from, e4m3_to}, {&F_E5M2, e5m2_from, e5m2_to},
+                                 {&F_E4B15, e4b15_from, e4b15_to}, {&F_E4B8, e4b8_from, e4b8_to}, {&F_E5B16, e5b16_from, e5b16_to}};
+    for (int k = 0; k < 7; k++) test_host_conv(&convs[k]);
     test_round_to();
     return tt_finish("test_ops_shape");
 }

@@ -32,6 +32,9 @@ static inline void tt_put(tl_dtype t, void *p, size_t k, tt_val v) {
     case TL_F64: ((double *)p)[k] = v.f; break;
     case TL_F8E4M3: ((tile_f8e4m3 *)p)[k] = tile_f8e4m3_from(v.f); break;
     case TL_F8E5M2: ((tile_f8e5m2 *)p)[k] = tile_f8e5m2_from(v.f); break;
+    case TL_F8E4B15: ((tile_f8e4b15 *)p)[k] = tile_f8e4b15_from(v.f); break;
+    case TL_F8E4B8: ((tile_f8e4b8 *)p)[k] = tile_f8e4b8_from(v.f); break;
+    case TL_F8E5B16: ((tile_f8e5b16 *)p)[k] = tile_f8e5b16_from(v.f); break;
     default: break;
     }
 }
@@ -54,6 +57,9 @@ static inline tt_val tt_get(tl_dtype t, const void *p, size_t k) {
     case TL_F64: v.f = ((const double *)p)[k]; break;
     case TL_F8E4M3: v.f = tile_f8e4m3_to(((const tile_f8e4m3 *)p)[k]); break;
     case TL_F8E5M2: v.f = tile_f8e5m2_to(((const tile_f8e5m2 *)p)[k]); break;
+    case TL_F8E4B15: v.f = tile_f8e4b15_to(((const tile_f8e4b15 *)p)[k]); break;
+    case TL_F8E4B8: v.f = tile_f8e4b8_to(((const tile_f8e4b8 *)p)[k]); break;
+    case TL_F8E5B16: v.f = tile_f8e5b16_to(((const tile_f8e5b16 *)p)[k]); break;
     default: break;
     }
     return v;

@@ -628,7 +628,7 @@ static tl_t tile__unary(const char *file, int line, const char *name, tile__opco
     tl_dtype dt = tile__dty(x);
     if (((allow & TILE__A_INT) && !tile__is_int(dt)) || ((allow & TILE__A_FLOAT) && !tile__is_float(dt)) ||
         (!(allow & TILE__A_BOOL_OK) && dt == TL_I1) ||
-        ((allow & TILE__A_FLOAT) && (dt == TL_F8E4M3 || dt == TL_F8E5M2))) {
+        ((allow & TILE__A_FLOAT) && tile__is_f8(dt))) {
         char s[96];
         return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s%s", name, tile__tys(x, s),
                           (allow & TILE__A_FLOAT) ? " (f16, bf16, f32 or f64; cast it first)" : (allow & TILE__A_INT) ? " (integers only)" : "");
@@ -1478,7 +1478,7 @@ static tl_t tile__ld_bessel_n(const char *file, int line, const char *what, tile
     if (tile__b->f->vals[ids[0]].weak ? !tile__ld_fits(ids[0], TL_I32) : tile__dty(ids[0]) != TL_I32)
         return tile__berr(TILE_ERR_DTYPE, file, line, "%s: the order n is %s (an i32 or a C integer that fits)", what, tile__tys(ids[0], s));
     tl_dtype xt = tile__b->f->vals[ids[1]].weak ? TL_F32 : tile__dty(ids[1]);
-    if (!tile__is_float(xt) || xt == TL_F8E4M3 || xt == TL_F8E5M2)
+    if (!tile__is_float(xt) || tile__is_f8(xt))
         return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(ids[1], s));
     tl_dtype dts[2] = {TL_I32, xt};
     if (!tile__ld_operands(file, line, what, 2, ids, dts, ops)) return tile__poison;
@@ -1540,7 +1540,7 @@ static const struct { const char *name; int kind; tile__opcode code; tl_dtype fr
 static int tile__ld_float(const char *file, int line, const char *what, int x) {
     tl_dtype dt = tile__dty(x);
     if (tile__b->f->vals[x].weak) return tile__cast(x, TL_F32, file, line);
-    if (!tile__is_float(dt) || dt == TL_F8E4M3 || dt == TL_F8E5M2) {
+    if (!tile__is_float(dt) || tile__is_f8(dt)) {
         char s[96];
         tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(x, s));
         return 0;
@@ -1590,7 +1590,7 @@ static tl_t tile__ld_more_call(const char *file, int line, const char *name, int
         tl_dtype dt = tile__dty(x);
         if (tile__b->f->vals[x].weak && (tile__is_float(dt) || tile__ld_fits(x, TL_I64)))
             x = tile__cast(x, tile__is_float(dt) ? TL_F32 : tile__ld_fits(x, TL_I32) ? TL_I32 : TL_I64, file, line), dt = tile__dty(x);
-        if (dt != TL_I32 && dt != TL_I64 && (!tile__is_float(dt) || dt == TL_F8E4M3 || dt == TL_F8E5M2)) {
+        if (dt != TL_I32 && dt != TL_I64 && (!tile__is_float(dt) || tile__is_f8(dt))) {
             char s[96];
             return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (i32, i64, f16, bf16, f32 or f64)", what, tile__tys(ids[0], s));
         }
@@ -1680,7 +1680,7 @@ tl_t tl_libdevice_at(const char *file, int line, const char *name, int n, const 
         int x = ids[k] = tile__use(file, line, what, args[k]);
         if (!x) return tile__poison;
         tl_dtype dt = tile__dty(x);
-        if (dt == TL_F8E4M3 || dt == TL_F8E5M2 || (!tile__is_float(dt) && !tile__b->f->vals[x].weak)) {
+        if (tile__is_f8(dt) || (!tile__is_float(dt) && !tile__b->f->vals[x].weak)) {
             char s[96];
             return tile__berr(TILE_ERR_DTYPE, file, line, "%s: not defined for %s (f16, bf16, f32 or f64; cast it first)", what, tile__tys(x, s));
         }
@@ -2377,8 +2377,9 @@ static tl_t tile__dot_batch(const char *file, int line, int a, int b, int acc, i
 }
 /* a[M,K] @ b[K,N] (+ acc[M,N]), or batched, a[B,M,K] @ b[B,K,N] (+
    acc[B,M,N]) as B of those (Triton's rule: both 2-D or both 3-D, one batch
-   dim). Inputs: both f16, both bf16, both f32, fp8 (either kind on each
-   side), or both i8 (-> i32). M, N, K >= 16, as Triton. */
+   dim). Inputs: both f16, both bf16, both f32, fp8 (any of the five on
+   each side; a dot with f8e4b15, f8e4b8 or f8e5b16 is the dot of the f16
+   values, exact), or both i8 (-> i32). M, N, K >= 16, as Triton. */
 tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     int a = tile__use(file, line, "tl_dot", av), b = tile__use(file, line, "tl_dot", bv);
     if (!a || !b) return tile__poison;
@@ -2399,7 +2400,7 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
     if (M < 16 || N < 16 || K < 16)
         return tile__berr(TILE_ERR_SHAPE, file, line, "tl_dot: M, N and K must be at least 16 (got M=%d N=%d K=%d)", M, N, K);
     tl_dtype ta = at->dtype, tb = bt->dtype;
-    int f8a = ta == TL_F8E4M3 || ta == TL_F8E5M2, f8b = tb == TL_F8E4M3 || tb == TL_F8E5M2;
+    int f8a = tile__is_f8(ta), f8b = tile__is_f8(tb);
     int ints = ta == TL_I8 && tb == TL_I8;
     if (!(ta == tb && (ta == TL_F16 || ta == TL_BF16 || ta == TL_F32 || ta == TL_I8)) && !(f8a && f8b))
         return tile__berr(TILE_ERR_DTYPE, file, line, "tl_dot: operand dtypes %s and %s are not supported (both f16, bf16, f32, i8, or fp8)",
@@ -2434,6 +2435,8 @@ tl_t tl_dot_at(const char *file, int line, tl_t av, tl_t bv, tl_dot_args o) {
        inputs only (others accumulate in f32 already), so it is kept for them */
     if (o.max_num_imprecise_acc < 0 || (f8a && o.max_num_imprecise_acc > K))
         return tile__berr(TILE_ERR_VALUE, file, line, "tl_dot: max_num_imprecise_acc %d must be between 0 (no limit) and K = %d", o.max_num_imprecise_acc, K);
+    if (f8a && !(tile__is_f8_native(ta) && tile__is_f8_native(tb)))   /* >>f8: f8e4b15, f8e4b8, f8e5b16 are exact in f16 (Triton upcasts f8e4b15 so) */
+        return tl_dot_at(file, line, tl_cast_at(file, line, av, TL_F16), tl_cast_at(file, line, bv, TL_F16), o);
     if (batch) return tile__dot_batch(file, line, a, b, acc, batch, o);
     if (ta == TL_F32 && (o.input_precision == TL_PRECISION_BF16X3 || o.input_precision == TL_PRECISION_BF16X6))
         return tile__dot_bf16xn(file, line, a, b, acc, rt.dtype, o.input_precision == TL_PRECISION_BF16X6 ? 3 : 2);

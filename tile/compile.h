@@ -350,7 +350,7 @@ static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, con
     const tile__type *t = &f->vals[op->res].t;
     int owner = f->regs[op->parent].owner;
     int es = (int)tile__dt[t->dtype].bytes;
-    return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16 || tile__is_f8(t->dtype)) && t->shape[1] * es % 128 == 0 && t->shape[0] % 8 == 0 &&
+    return t->rank == 2 && (t->dtype == TL_F16 || t->dtype == TL_BF16 || tile__is_f8_native(t->dtype)) && t->shape[1] * es % 128 == 0 && t->shape[0] % 8 == 0 &&
            t->shape[0] <= 256 &&
            owner >= 0 && f->ops[owner].code == TILE__OP_FOR;
 }

@@ -740,7 +740,7 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_launch(CUfunction fn, const unsig
    (CUtensorMapSwizzle); out-of-bounds elements read as zeros. */
 static tile_status tile__cu_tmap_encode(void *out, tl_dtype dt, int rank, uint64_t addr, const uint64_t *dims, const uint64_t *strides, const unsigned *box,
                                         int swizzle, const char *kernel, const char *file, int line) {
-    static const int cu_dtype[TL_DTYPE_COUNT_] = {[TL_I8] = 0, [TL_U8] = 0, [TL_F8E4M3] = 0, [TL_F8E5M2] = 0, [TL_I16] = 1, [TL_U16] = 1,
+    static const int cu_dtype[TL_DTYPE_COUNT_] = {[TL_I8] = 0, [TL_U8] = 0, [TL_F8E4M3] = 0, [TL_F8E5M2] = 0, [TL_F8E4B15] = 0, [TL_F8E4B8] = 0, [TL_F8E5B16] = 0, [TL_I16] = 1, [TL_U16] = 1,
                                                   [TL_U32] = 2, [TL_I32] = 3, [TL_U64] = 4, [TL_I64] = 5, [TL_F16] = 6, [TL_F32] = 7,
                                                   [TL_F64] = 8, [TL_BF16] = 9};
     if (!tile__cu.cuTensorMapEncodeTiled)

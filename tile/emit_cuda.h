@@ -61,7 +61,7 @@ static const char *tile__cc_ctype(tl_dtype t) {
     case TL_I16: return "short";
     case TL_I32: return "int";
     case TL_I64: return "long long";
-    case TL_U8: case TL_F8E4M3: case TL_F8E5M2: return "unsigned char";
+    case TL_U8: case TL_F8E4M3: case TL_F8E5M2: case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: return "unsigned char";
     case TL_U16: case TL_F16: case TL_BF16: return "unsigned short";
     case TL_U32: return "unsigned";
     case TL_U64: return "unsigned long long";
@@ -116,6 +116,9 @@ static void tile__cc_fval(tile__cuda_em *c, int r, char *out, size_t n) {
     case TL_BF16: snprintf(out, n, "tile_b2f(r%d)", r); break;
     case TL_F8E4M3: snprintf(out, n, "tile_e4m3_2f(r%d)", r); break;
     case TL_F8E5M2: snprintf(out, n, "tile_e5m2_2f(r%d)", r); break;
+    case TL_F8E4B15: snprintf(out, n, "tile_f8sw_2f(r%d, 3, 15, 0)", r); break;
+    case TL_F8E4B8: snprintf(out, n, "tile_f8sw_2f(r%d, 3, 8, 1)", r); break;
+    case TL_F8E5B16: snprintf(out, n, "tile_f8sw_2f(r%d, 2, 16, 1)", r); break;
     default: snprintf(out, n, "r%d", r); break;
     }
 }
@@ -126,6 +129,9 @@ static void tile__cc_fenc(tl_dtype t, const char *e, char *out, size_t n) {
     case TL_BF16: snprintf(out, n, "tile_f2b(%s)", e); break;
     case TL_F8E4M3: snprintf(out, n, "tile_f2e4m3(%s)", e); break;
     case TL_F8E5M2: snprintf(out, n, "tile_f2e5m2(%s)", e); break;
+    case TL_F8E4B15: snprintf(out, n, "tile_f2e4b15(%s)", e); break;
+    case TL_F8E4B8: snprintf(out, n, "tile_f2f8nuz(%s, 3, 8, 240.0f)", e); break;
+    case TL_F8E5B16: snprintf(out, n, "tile_f2f8nuz(%s, 2, 16, 57344.0f)", e); break;
     default: snprintf(out, n, "%s", e); break;
     }
 }
@@ -706,6 +712,20 @@ static const char *const tile__cc_prelude[] = {
     "  if (e == 15u && m == 7u) v = __int_as_float(0x7fc00000); else if (e == 0u) v = ldexpf((float)m, -9); else v = ldexpf(1.0f + (float)m / 8.0f, (int)e - 7);\n",
     "  return (b & 0x80u) ? -v : v; }\n",
     "__device__ __forceinline__ float tile_e5m2_2f(unsigned char b) { return tile_h2f((unsigned short)((unsigned)b << 8)); }\n",
+    /* >>f8: the software formats: f8e4b15 (ties away, saturating at 1.75, NaN too), the fnuz ones (NaN 0x80, no -0) */
+    "__device__ __forceinline__ float tile_f8sw_2f(unsigned char b, int mbits, int bias, int fnuz) {\n",
+    "  if (fnuz && b == 0x80u) return __int_as_float(0x7fc00000);\n",
+    "  unsigned e = ((unsigned)b >> mbits) & ((1u << (7 - mbits)) - 1u), m = (unsigned)b & ((1u << mbits) - 1u);\n",
+    "  float v = e == 0u ? ldexpf((float)m, 1 - bias - mbits) : ldexpf((float)(m | (1u << mbits)), (int)e - bias - mbits);\n",
+    "  return (b & 0x80u) ? -v : v; }\n",
+    "__device__ __forceinline__ unsigned char tile_f2e4b15(float x) {\n",
+    "  unsigned s = signbit(x) ? 0x80u : 0u; float a = x != x ? 1.75f : fminf(fabsf(x), 2.0f);\n",
+    "  int e; frexpf(a, &e); int q = (e - 1 < -14 ? -14 : e - 1) - 3; float r = ldexpf(roundf(ldexpf(a, -q)), q);\n",
+    "  return (unsigned char)(s | tile_fenc(r > 1.75f ? 1.75f : r, 3, 15)); }\n",
+    "__device__ __forceinline__ unsigned char tile_f2f8nuz(float x, int mbits, int bias, float maxv) {\n",
+    "  if (x != x || fabsf(x) == __int_as_float(0x7f800000)) return (unsigned char)0x80u;\n",
+    "  float r = tile_round_fmt(fminf(fabsf(x), 2.0f * maxv), mbits, 1 - bias); if (r > maxv) r = maxv;\n",
+    "  return r == 0.0f ? (unsigned char)0u : (unsigned char)((signbit(x) ? 0x80u : 0u) | tile_fenc(r, mbits, bias)); }\n",
     "__device__ __forceinline__ float tile_tf32(float x) {\n",
     "  unsigned u = __float_as_uint(x);\n",
     "  if ((u & 0x7f800000u) != 0x7f800000u) { u += 0xfffu + ((u >> 13) & 1u); u &= 0xffffe000u; }\n",

@@ -489,6 +489,7 @@ static const tile__dtinfo tile__dt[TL_DTYPE_COUNT_] = {
     [TL_F16] = {"f16", 16, 2, 4},  [TL_BF16] = {"bf16", 16, 2, 4},
     [TL_F32] = {"f32", 32, 4, 4},  [TL_F64] = {"f64", 64, 8, 4},
     [TL_F8E4M3] = {"f8e4m3", 8, 1, 4}, [TL_F8E5M2] = {"f8e5m2", 8, 1, 4},
+    [TL_F8E4B15] = {"f8e4b15", 8, 1, 4}, [TL_F8E4B8] = {"f8e4b8", 8, 1, 4}, [TL_F8E5B16] = {"f8e5b16", 8, 1, 4},
     [TL_PTR] = {"ptr", 64, 8, 5},
     [TL_DESC] = {"desc", 64, 8, 6},
 };
@@ -497,6 +498,18 @@ static int tile__is_int(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && til
 static int tile__is_signed(tl_dtype t) { return tile__dt[t].kind == 2; }
 static int tile__is_unsigned(tl_dtype t) { return tile__dt[t].kind == 3 || t == TL_I1; }
 static int tile__is_ptr(tl_dtype t) { return t == TL_PTR; }
+/* the 8-bit floats: storage and conversion formats, no arithmetic */
+static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 || t == TL_F8E4B15 || t == TL_F8E4B8 || t == TL_F8E5B16; }
+/* the 8-bit floats the tensor cores take as they are (the others are dot operands through f16) */
+static int tile__is_f8_native(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
+/* >>f8: the software formats' parameters: fraction bits, exponent bias,
+   smallest normal binade, largest finite value (f8e4b15: the largest a
+   conversion gives, 1.75; its code 0x7f reads as 1.875) */
+typedef struct tile__f8fmt { int mbits, bias, emin; double maxv; } tile__f8fmt;
+static const tile__f8fmt tile__f8e4b15 = {3, 15, -14, 1.75}, tile__f8e4b8 = {3, 8, -7, 240.0}, tile__f8e5b16 = {2, 16, -15, 57344.0};
+static const tile__f8fmt *tile__f8sw(tl_dtype t) {
+    return t == TL_F8E4B15 ? &tile__f8e4b15 : t == TL_F8E4B8 ? &tile__f8e4b8 : t == TL_F8E5B16 ? &tile__f8e5b16 : NULL;
+}
 
 #ifndef TILE__IR_TYPES_ONLY /* tile_backend_llvm.c includes this file for its types and helpers only */
 const char *tile_dtype_name(tl_dtype t) { return (t >= 0 && t < TL_DTYPE_COUNT_) ? tile__dt[t].name : "?"; }
@@ -962,17 +975,29 @@ typedef union tile__elem { int64_t i; uint64_t u; double f; } tile__elem;
 
 /* Round x to a binary float format with `mbits` fraction bits, smallest
    normal exponent `emin`, largest finite `maxv`. sat: overflow gives the
-   largest finite (NVIDIA's satfinite), else infinity. Ties go to even. */
-static double tile__round_fmt(double x, int mbits, int emin, double maxv, int sat) {
+   largest finite (NVIDIA's satfinite), else infinity. Ties go to even, or
+   away from zero with `away`. */
+static double tile__round_fmt_ties(double x, int mbits, int emin, double maxv, int sat, int away) {
     if (x != x || x == 0.0) return x;
     double ax = fabs(x);
     if (ax == INFINITY) return sat ? copysign(maxv, x) : x;
     int e;
     frexp(ax, &e);                         /* ax = m * 2^e, m in [0.5, 1) */
     int q = (e - 1 < emin ? emin : e - 1) - mbits; /* exponent of one ulp */
-    double r = ldexp(nearbyint(ldexp(ax, -q)), q);
+    double r = ldexp(away ? round(ldexp(ax, -q)) : nearbyint(ldexp(ax, -q)), q);
     if (r > maxv) r = sat ? maxv : INFINITY;
     return copysign(r, x);
+}
+static double tile__round_fmt(double x, int mbits, int emin, double maxv, int sat) { return tile__round_fmt_ties(x, mbits, emin, maxv, sat, 0); }
+/* >>f8: x rounded to a software f8 format: f8e4b15 ties away and saturates
+   (NaN to 1.75 of its sign); the fnuz ones to nearest even, saturating,
+   with infinities NaN and no negative zero */
+static double tile__round_f8sw(tl_dtype t, double x) {
+    const tile__f8fmt *F = tile__f8sw(t);
+    if (t == TL_F8E4B15) return x != x ? copysign(F->maxv, x) : tile__round_fmt_ties(x, F->mbits, F->emin, F->maxv, 1, 1);
+    if (x != x || isinf(x)) return NAN;
+    double r = tile__round_fmt(x, F->mbits, F->emin, F->maxv, 1);
+    return r == 0 ? 0.0 : r;
 }
 static double tile__round_float(tl_dtype t, double x) {
     switch (t) {
@@ -981,6 +1006,8 @@ static double tile__round_float(tl_dtype t, double x) {
     case TL_F32: return x != x ? x : (double)(float)x;   /* keep a NaN's payload */
     case TL_F8E4M3: return tile__round_fmt(x, 3, -6, 448.0, 1);
     case TL_F8E5M2: return tile__round_fmt(x, 2, -14, 57344.0, 0);  /* has inf; casts saturate */
+    case TL_F8E4B15: return fabs(x) == 1.875 ? x : tile__round_f8sw(t, x);   /* its 0x7f is a value, which conversions do not give */
+    case TL_F8E4B8: case TL_F8E5B16: return tile__round_f8sw(t, x);
     default: return x;
     }
 }
@@ -1054,8 +1081,7 @@ static uint64_t tile__nan_man(double r, int mbits) {
     uint64_t m = (u & (((uint64_t)1 << 52) - 1)) >> (52 - mbits);
     return m ? m : (uint64_t)1 << (mbits - 1);
 }
-static uint64_t tile__fbits_enc(double r, int ebits, int mbits) {
-    int bias = (1 << (ebits - 1)) - 1;
+static uint64_t tile__fbits_enc_b(double r, int ebits, int mbits, int bias) {
     uint64_t sign = signbit(r) ? 1 : 0, ex, man;
     double a = fabs(r);
     if (r != r) { ex = (1u << ebits) - 1; man = tile__nan_man(r, mbits); }
@@ -1070,8 +1096,8 @@ static uint64_t tile__fbits_enc(double r, int ebits, int mbits) {
     }
     return (sign << (ebits + mbits)) | (ex << mbits) | man;
 }
-static double tile__fbits_dec(uint64_t b, int ebits, int mbits, int ieee_special) {
-    int bias = (1 << (ebits - 1)) - 1;
+static uint64_t tile__fbits_enc(double r, int ebits, int mbits) { return tile__fbits_enc_b(r, ebits, mbits, (1 << (ebits - 1)) - 1); }
+static double tile__fbits_dec_b(uint64_t b, int ebits, int mbits, int bias, int ieee_special) {
     uint64_t man = b & (((uint64_t)1 << mbits) - 1);
     uint64_t ex = (b >> mbits) & ((1u << ebits) - 1);
     uint64_t sign = (b >> (ebits + mbits)) & 1;
@@ -1082,6 +1108,19 @@ static double tile__fbits_dec(uint64_t b, int ebits, int mbits, int ieee_special
     else v = ldexp(1.0 + ldexp((double)man, -mbits), (int)ex - bias);
     return s * v;
 }
+static double tile__fbits_dec(uint64_t b, int ebits, int mbits, int ieee_special) { return tile__fbits_dec_b(b, ebits, mbits, (1 << (ebits - 1)) - 1, ieee_special); }
+/* >>f8: a software f8's bits <-> its value (fnuz: 0x80 is the NaN) */
+static double tile__f8sw_dec(tl_dtype t, uint8_t v) {
+    const tile__f8fmt *F = tile__f8sw(t);
+    if (t != TL_F8E4B15 && v == 0x80) return NAN;
+    return tile__fbits_dec_b(v, 7 - F->mbits, F->mbits, F->bias, 0);
+}
+static uint8_t tile__f8sw_bits(tl_dtype t, double r) {   /* r one of t's values */
+    const tile__f8fmt *F = tile__f8sw(t);
+    if (r != r) return 0x80;
+    return (uint8_t)tile__fbits_enc_b(r, 7 - F->mbits, F->mbits, F->bias);
+}
+static uint8_t tile__f8sw_enc(tl_dtype t, double x) { return tile__f8sw_bits(t, tile__round_f8sw(t, x)); }   /* a conversion */
 static tile__elem tile__mem_load(tl_dtype t, const void *p) {
     tile__elem x;
     x.u = 0;
@@ -1106,6 +1145,7 @@ static tile__elem tile__mem_load(tl_dtype t, const void *p) {
     case TL_BF16: { uint16_t v; memcpy(&v, p, 2); x.f = tile__fbits_dec(v, 8, 7, 1); } break;
     case TL_F8E4M3: { uint8_t v = *(const uint8_t *)p; x.f = (v & 0x7f) == 0x7f ? tile__nan_dec(v >> 7, 7, 3) : tile__fbits_dec(v, 4, 3, 0); } break;
     case TL_F8E5M2: x.f = tile__fbits_dec(*(const uint8_t *)p, 5, 2, 1); break;
+    case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: x.f = tile__f8sw_dec(t, *(const uint8_t *)p); break;
     default: break;
     }
     return x;
@@ -1128,6 +1168,7 @@ static void tile__mem_store(tl_dtype t, void *p, tile__elem x) {
     case TL_BF16: { uint16_t v = (uint16_t)tile__fbits_enc(tile__round_float(t, x.f), 8, 7); memcpy(p, &v, 2); } break;
     case TL_F8E4M3: { double r = tile__round_float(t, x.f); *(uint8_t *)p = r != r ? (uint8_t)(signbit(r) ? 0xff : 0x7f) : (uint8_t)tile__fbits_enc(r, 4, 3); } break;
     case TL_F8E5M2: *(uint8_t *)p = (uint8_t)tile__fbits_enc(tile__round_float(t, x.f), 5, 2); break;
+    case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16: *(uint8_t *)p = tile__f8sw_bits(t, tile__round_float(t, x.f)); break;
     default: break;
     }
 }
@@ -1149,6 +1190,12 @@ double tile_f16_to(tile_f16 x) { return tile__mem_load(TL_F16, &x.bits).f; }
 double tile_bf16_to(tile_bf16 x) { return tile__mem_load(TL_BF16, &x.bits).f; }
 double tile_f8e4m3_to(tile_f8e4m3 x) { return tile__mem_load(TL_F8E4M3, &x.bits).f; }
 double tile_f8e5m2_to(tile_f8e5m2 x) { return tile__mem_load(TL_F8E5M2, &x.bits).f; }
+tile_f8e4b15 tile_f8e4b15_from(double x) { tile_f8e4b15 r; r.bits = tile__f8sw_enc(TL_F8E4B15, x); return r; }
+tile_f8e4b8 tile_f8e4b8_from(double x) { tile_f8e4b8 r; r.bits = tile__f8sw_enc(TL_F8E4B8, x); return r; }
+tile_f8e5b16 tile_f8e5b16_from(double x) { tile_f8e5b16 r; r.bits = tile__f8sw_enc(TL_F8E5B16, x); return r; }
+double tile_f8e4b15_to(tile_f8e4b15 x) { return tile__f8sw_dec(TL_F8E4B15, x.bits); }
+double tile_f8e4b8_to(tile_f8e4b8 x) { return tile__f8sw_dec(TL_F8E4B8, x.bits); }
+double tile_f8e5b16_to(tile_f8e5b16 x) { return tile__f8sw_dec(TL_F8E5B16, x.bits); }
 static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x);
 double tile_round_to(tl_dtype t, double x) {
     tile__elem e;
@@ -1177,6 +1224,7 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
         return r;
     }
     if (tile__is_float(from)) {
+        if (tile__f8sw(to)) { r.f = tile__round_f8sw(to, x.f); return r; }
         if (tile__is_float(to)) { r.f = to == TL_F8E5M2 ? tile__satfinite_e5m2(x.f) : x.f; return tile__norm(to, r); }
         double v = trunc(x.f);
         if (v != v) { r.u = 0; return r; }
@@ -1195,6 +1243,7 @@ static tile__elem tile__convert(tl_dtype from, tl_dtype to, tile__elem x) {
         else if (tile__is_signed(from) && x.i < 0) r.f = -tile__u64_odd(0 - x.u);
         else r.f = tile__u64_odd(x.u);
         if (to == TL_F8E5M2) r.f = tile__satfinite_e5m2(r.f);
+        if (tile__f8sw(to)) { r.f = tile__round_f8sw(to, r.f); return r; }
         return tile__norm(to, r);
     }
     return tile__norm(to, x);
@@ -1622,6 +1671,9 @@ static tile__elem tile__ew_eval(tile__opcode code, tl_dtype t, tl_dtype rt, cons
         r.f = t == TL_F64 ? tile__op_ref[code](a.f) : (double)(float)tile__op_ref[code](a.f);
         break;
     }
+    /* >>f8: a result computed in f8e4b15 is converted as the GPU converts it (saturating at 1.75);
+       WHERE moves its 0x7f (1.875) as it is */
+    if (rt == TL_F8E4B15 && code != TILE__OP_WHERE) r.f = tile__round_f8sw(rt, r.f);
     return tile__norm(rt, r);
 }
 

@@ -295,10 +295,9 @@ static int tile__dot_wgmma(const tile__func *f, const tile__op *op, int nthreads
     return (kind == TILE__MMA_F16 || kind == TILE__MMA_BF16) && rt->shape[1] % 64 == 0 && rt->shape[1] <= 256 && at->shape[1] % 64 == 0 &&
            tile__mma_layout_of(rt, nthreads, 1, &L);
 }
-static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
 /* the dtype of an operand in shared memory (fp8 goes in as f16: exact,
    unless its dot is native fp8, tile__dot_f8) */
-static tl_dtype tile__mma_sdt(tl_dtype t) { return tile__is_f8(t) ? TL_F16 : t; }
+static tl_dtype tile__mma_sdt(tl_dtype t) { return tile__is_f8_native(t) ? TL_F16 : t; }
 /* >>f8: 1 when a tl_dot of fp8 operands runs as wgmma's own fp8 form
    (m64nNk32 .e4m3/.e5m2 in any pairing, f32 accumulators, twice the f16
    rate): a wgmma dot (above) whose operands are both fp8 and whose K is a
@@ -309,7 +308,7 @@ static tl_dtype tile__mma_sdt(tl_dtype t) { return tile__is_f8(t) ? TL_F16 : t; 
    transposed from registers. Otherwise fp8 is widened to f16 (exact). */
 static int tile__dot_f8(const tile__func *f, const tile__op *op, int nthreads, int hopper) {
     const tile__type *at = &f->vals[f->pool[op->opnd]].t, *bt = &f->vals[f->pool[op->opnd + 1]].t;
-    return tile__is_f8(at->dtype) && tile__is_f8(bt->dtype) && at->shape[1] % 128 == 0 && tile__dot_wgmma(f, op, nthreads, hopper);
+    return tile__is_f8_native(at->dtype) && tile__is_f8_native(bt->dtype) && at->shape[1] % 128 == 0 && tile__dot_wgmma(f, op, nthreads, hopper);
 }
 
 static size_t tile__align1k(size_t x) { return (x + 1023) & ~(size_t)1023; }
@@ -818,7 +817,7 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
             int tv = tile__ring_uses(pl, body, v), dup = 0;
             for (int l = 0; l < p->nloads; l++) dup |= p->loads[l] == v;
             if (dup || tv < 0 || d < 0 || f->vals[v].region != body) continue;
-            if (tile__is_f8(f->vals[v].t.dtype) && !tile__ring_f8(pl, body, v, tv)) continue;
+            if (tile__is_f8_native(f->vals[v].t.dtype) && !tile__ring_f8(pl, body, v, tv)) continue;
             if (f->ops[d].code == TILE__OP_DESC_LOAD) {
                 p->tval[p->nloads] = tv;
                 p->loads[p->nloads++] = v;   /* >>tma: a copy-engine load (tile__tma_ring) */

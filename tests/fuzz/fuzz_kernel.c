@@ -101,7 +101,7 @@ enum {
     FZ_BIG = 4096,         /* a tile above this counts against FZ_ELEMS       */
     FZ_ELEMS = 1 << 23,    /* elements of big tiles per kernel                */
     FZ_BUFN = 1024,        /* elements of each pointer argument's buffer      */
-    FZ_NPTR = 15,          /* pointer parameters: one per value dtype         */
+    FZ_NPTR = 18,          /* pointer parameters: one per value dtype         */
     FZ_NPARAMS = FZ_NPTR + 6,
     FZ_MAXC = 8            /* carried values (plus the 33 of the error path)  */
 };
@@ -296,7 +296,7 @@ static int fz_wants(int what, tl_t v) {
     case FZ_W_BOOL: return t == TL_I1;
     case FZ_W_LAST2: return tl_rank(v) > 0 && tl_dim(v, -1) == 2;
     case FZ_W_TILE: return tl_rank(v) > 0 && t != TL_PTR;
-    case FZ_W_FLOAT: return t >= TL_F16 && t <= TL_F8E5M2;
+    case FZ_W_FLOAT: return t >= TL_F16 && t <= TL_F8E5B16;
     default: return 0;
     }
 }
@@ -350,7 +350,7 @@ static tl_t fz_lit(unsigned b) {
 static tl_dtype fz_dtype(void) {
     static const int bad[] = {TL_VOID, TL_PTR, TL_DTYPE_COUNT_, -1, 100};
     unsigned b = fz_u8();
-    if (b < 240) return (tl_dtype)(TL_I1 + (int)(b % 15));
+    if (b < 240) return (tl_dtype)(TL_I1 + (int)(b % FZ_NPTR));
     return (tl_dtype)bad[b % 5];
 }
 static tl_dtype fz_int_dtype(unsigned b) {
@@ -718,6 +718,7 @@ static void fz_bitcast(void) {
     tl_dtype t = tl_dtype_of(x), to;
     size_t w = tile_dtype_size(t);
     if ((b & 0xf0) == 0xf0 || t == TL_I1 || t == TL_PTR || t == TL_VOID) to = fz_dtype();
+    else if (w == 1 && (b & 8)) to = (tl_dtype)(TL_F8E4B15 + (int)(b % 3));   /* the software fp8s */
     else to = same_width[w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3][b % 4];
     fz_push(tl_bitcast_at(FZ_AT, x, to));
 }
@@ -1611,11 +1612,11 @@ static void fz_decode(const tl_t *params) {
 TILE_KERNEL(fz_kernel, (tl_ptr_i1, p_i1), (tl_ptr_i8, p_i8), (tl_ptr_i16, p_i16), (tl_ptr_i32, p_i32), (tl_ptr_i64, p_i64),
             (tl_ptr_u8, p_u8), (tl_ptr_u16, p_u16), (tl_ptr_u32, p_u32), (tl_ptr_u64, p_u64), (tl_ptr_f16, p_f16),
             (tl_ptr_bf16, p_bf16), (tl_ptr_f32, p_f32), (tl_ptr_f64, p_f64), (tl_ptr_f8e4m3, p_f8e4m3),
-            (tl_ptr_f8e5m2, p_f8e5m2), (tl_i32, n), (tl_i64, n64), (tl_u32, nu32), (tl_u64, nu64), (tl_f32, x32),
+            (tl_ptr_f8e5m2, p_f8e5m2), (tl_ptr_f8e4b15, p_f8e4b15), (tl_ptr_f8e4b8, p_f8e4b8), (tl_ptr_f8e5b16, p_f8e5b16), (tl_i32, n), (tl_i64, n64), (tl_u32, nu32), (tl_u64, nu64), (tl_f32, x32),
             (tl_f64, x64))
 {
     const tl_t params[FZ_NPARAMS] = {p_i1, p_i8, p_i16, p_i32, p_i64, p_u8, p_u16, p_u32, p_u64, p_f16, p_bf16,
-                                     p_f32, p_f64, p_f8e4m3, p_f8e5m2, n, n64, nu32, nu64, x32, x64};
+                                     p_f32, p_f64, p_f8e4m3, p_f8e5m2, p_f8e4b15, p_f8e4b8, p_f8e5b16, n, n64, nu32, nu64, x32, x64};
     fz_decode(params);
 }
 
@@ -1674,7 +1675,7 @@ static long long fz_stats[TILE_ERR_COUNT_], fz_ptx_ok, fz_ptx_fail, fz_ptx_big, 
 static void fz_fill_elem(tl_dtype t, unsigned char *dst, int i, int pattern) {
     int v = (i * 7 + pattern) % 19 - 9;
     double f = v * 0.25;
-    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; float f32; double f64; tile_f16 h; tile_bf16 bh; tile_f8e4m3 e4; tile_f8e5m2 e5; uint8_t b; } u;
+    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; float f32; double f64; tile_f16 h; tile_bf16 bh; tile_f8e4m3 e4; tile_f8e5m2 e5; tile_f8e4b15 e4b15; tile_f8e4b8 e4b8; tile_f8e5b16 e5b16; uint8_t b; } u;
     memset(&u, 0, sizeof u);
     switch (t) {
     case TL_I1: u.b = (uint8_t)((i + pattern) & 1); break;
@@ -1688,6 +1689,9 @@ static void fz_fill_elem(tl_dtype t, unsigned char *dst, int i, int pattern) {
     case TL_F64: u.f64 = f; break;
     case TL_F8E4M3: u.e4 = tile_f8e4m3_from(f); break;
     case TL_F8E5M2: u.e5 = tile_f8e5m2_from(f); break;
+    case TL_F8E4B15: u.e4b15 = tile_f8e4b15_from(f); break;
+    case TL_F8E4B8: u.e4b8 = tile_f8e4b8_from(f); break;
+    case TL_F8E5B16: u.e5b16 = tile_f8e5b16_from(f); break;
     default: break;
     }
     memcpy(dst, &u, tile_dtype_size(t));
