@@ -498,7 +498,7 @@ static int tile__is_int(tl_dtype t) { return t > 0 && t < TL_DTYPE_COUNT_ && til
 static int tile__is_signed(tl_dtype t) { return tile__dt[t].kind == 2; }
 static int tile__is_unsigned(tl_dtype t) { return tile__dt[t].kind == 3 || t == TL_I1; }
 static int tile__is_ptr(tl_dtype t) { return t == TL_PTR; }
-/* the 8-bit floats: storage and conversion formats, no arithmetic */
+/* the 8-bit floats: no math functions on them (cast first); + - * / compute in f32 and convert back */
 static int tile__is_f8(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2 || t == TL_F8E4B15 || t == TL_F8E4B8 || t == TL_F8E5B16; }
 /* the 8-bit floats the tensor cores take as they are (the others are dot operands through f16) */
 static int tile__is_f8_native(tl_dtype t) { return t == TL_F8E4M3 || t == TL_F8E5M2; }
