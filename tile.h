@@ -257,8 +257,8 @@ typedef struct tile_f8e4b8 { uint8_t bits; } tile_f8e4b8;
 typedef struct tile_f8e5b16 { uint8_t bits; } tile_f8e5b16;
 /* Conversions with round-to-nearest-even (f8: saturating to the largest
    finite value, as the GPU's cvt.rn.satfinite), except f8e4b15, which
-   rounds ties away from zero and saturates at 1.75 (NaN too, keeping its
-   sign), as Triton's conversion on NVIDIA GPUs does. The fnuz formats
+   rounds ties away from zero and saturates at 1.75, as Triton's
+   conversion on NVIDIA GPUs does (a NaN gives +1.75). The fnuz formats
    (f8e4b8, f8e5b16) have one NaN, 0x80, which infinities also become, and
    no negative zero. */
 tile_f16    tile_f16_from(double x);

@@ -559,7 +559,7 @@ static LLVMValueRef tile__ll_f2f8(tile__ll_em *c, LLVMValueRef x, tl_dtype t, in
     return L.LLVMBuildTrunc(B, L.LLVMBuildOr(B, r, s, ""), c->i8, "");
 }
 /* >>f8: f32 -> a software f8 (tile_f2e4b15, tile_f2f8nuz): f8e4b15 ties
-   away and saturates at 1.75 (NaN too, with its sign); the fnuz ones round
+   away and saturates at 1.75 (NaN to +1.75); the fnuz ones round
    to nearest even and saturate, NaN and infinities 0x80, zero unsigned */
 static LLVMValueRef tile__ll_f2f8sw(tile__ll_em *c, LLVMValueRef x, tl_dtype t) {
     LLVMBuilderRef B = c->B;
@@ -572,6 +572,7 @@ static LLVMValueRef tile__ll_f2f8sw(tile__ll_em *c, LLVMValueRef x, tl_dtype t) 
     a = L.LLVMBuildSelect(B, L.LLVMBuildOr(B, big, nan, ""), tile__ll_fconst(c, c->f32, 2 * F->maxv), a, "");   /* no infinity into the rounding */
     LLVMValueRef v = tile__ll_round_fmt_ties(c, a, F->mbits, F->emin, t == TL_F8E4B15);
     v = L.LLVMBuildSelect(B, L.LLVMBuildFCmp(B, LLVM_RealOGT, v, mx, ""), mx, v, "");
+    s = L.LLVMBuildSelect(B, nan, L.LLVMConstInt(c->i32, 0, 0), s, "");   /* NaN: +1.75 (f8e4b15) */
     r = L.LLVMBuildOr(B, tile__ll_fenc_bits(c, v, F->mbits, F->bias), s, "");
     if (t != TL_F8E4B15) {
         LLVMValueRef inf = L.LLVMBuildFCmp(B, LLVM_RealOEQ, tile__ll_call1(c, "llvm.fabs.f32", c->f32, x), tile__ll_fconst(c, c->f32, HUGE_VAL), "");

@@ -12,7 +12,8 @@
    between neighbours, overflow, subnormals and NaN. The fnuz formats
    (f8e4b8, f8e5b16: one NaN, 0x80, no infinity, no -0) follow their
    definition; f8e4b15 follows Triton's conversion on NVIDIA GPUs (every
-   code finite, ties away from zero, saturating at 1.75, NaN too). */
+   code finite, ties away from zero, saturating at 1.75), but for a NaN,
+   which is +1.75 whatever its sign. */
 #define TILE_IMPLEMENTATION
 #include "tile.h"
 #include "test_util.h"
@@ -83,7 +84,7 @@ static uint64_t enc(const fmt *F, int neg, uint64_t m, int e) {
 }
 static uint64_t enc_double(const fmt *F, double x) {
     if (F->nuz && (x != x || isinf(x))) return fmt_sign(F);
-    if (F->nosp && x != x) return (signbit(x) ? fmt_sign(F) : 0) | fmt_maxfin(F);
+    if (F->nosp && x != x) return fmt_maxfin(F);   /* +1.75: tile drops a NaN's sign (the GPU's cvt from f16 does) */
     if (x != x) return (signbit(x) ? fmt_sign(F) : 0) | (F->fn ? (fmt_emask(F) << F->mbits) | fmt_mmask(F) : fmt_inf(F) | ((uint64_t)1 << (F->mbits - 1)));
     int neg = signbit(x) != 0;
     if (isinf(x)) return (neg ? fmt_sign(F) : 0) | (F->sat || F->fn ? fmt_maxfin(F) : fmt_inf(F));

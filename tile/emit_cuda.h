@@ -712,14 +712,14 @@ static const char *const tile__cc_prelude[] = {
     "  if (e == 15u && m == 7u) v = __int_as_float(0x7fc00000); else if (e == 0u) v = ldexpf((float)m, -9); else v = ldexpf(1.0f + (float)m / 8.0f, (int)e - 7);\n",
     "  return (b & 0x80u) ? -v : v; }\n",
     "__device__ __forceinline__ float tile_e5m2_2f(unsigned char b) { return tile_h2f((unsigned short)((unsigned)b << 8)); }\n",
-    /* >>f8: the software formats: f8e4b15 (ties away, saturating at 1.75, NaN too), the fnuz ones (NaN 0x80, no -0) */
+    /* >>f8: the software formats: f8e4b15 (ties away, saturating at 1.75, NaN to +1.75), the fnuz ones (NaN 0x80, no -0) */
     "__device__ __forceinline__ float tile_f8sw_2f(unsigned char b, int mbits, int bias, int fnuz) {\n",
     "  if (fnuz && b == 0x80u) return __int_as_float(0x7fc00000);\n",
     "  unsigned e = ((unsigned)b >> mbits) & ((1u << (7 - mbits)) - 1u), m = (unsigned)b & ((1u << mbits) - 1u);\n",
     "  float v = e == 0u ? ldexpf((float)m, 1 - bias - mbits) : ldexpf((float)(m | (1u << mbits)), (int)e - bias - mbits);\n",
     "  return (b & 0x80u) ? -v : v; }\n",
     "__device__ __forceinline__ unsigned char tile_f2e4b15(float x) {\n",
-    "  unsigned s = signbit(x) ? 0x80u : 0u; float a = x != x ? 1.75f : fminf(fabsf(x), 2.0f);\n",
+    "  unsigned s = x == x && signbit(x) ? 0x80u : 0u; float a = x != x ? 1.75f : fminf(fabsf(x), 2.0f);\n",
     "  int e; frexpf(a, &e); int q = (e - 1 < -14 ? -14 : e - 1) - 3; float r = ldexpf(roundf(ldexpf(a, -q)), q);\n",
     "  return (unsigned char)(s | tile_fenc(r > 1.75f ? 1.75f : r, 3, 15)); }\n",
     "__device__ __forceinline__ unsigned char tile_f2f8nuz(float x, int mbits, int bias, float maxv) {\n",

@@ -990,11 +990,11 @@ static double tile__round_fmt_ties(double x, int mbits, int emin, double maxv, i
 }
 static double tile__round_fmt(double x, int mbits, int emin, double maxv, int sat) { return tile__round_fmt_ties(x, mbits, emin, maxv, sat, 0); }
 /* >>f8: x rounded to a software f8 format: f8e4b15 ties away and saturates
-   (NaN to 1.75 of its sign); the fnuz ones to nearest even, saturating,
+   (NaN to +1.75: a NaN's sign does not survive the GPU's cvt from f16); the fnuz ones to nearest even, saturating,
    with infinities NaN and no negative zero */
 static double tile__round_f8sw(tl_dtype t, double x) {
     const tile__f8fmt *F = tile__f8sw(t);
-    if (t == TL_F8E4B15) return x != x ? copysign(F->maxv, x) : tile__round_fmt_ties(x, F->mbits, F->emin, F->maxv, 1, 1);
+    if (t == TL_F8E4B15) return x != x ? F->maxv : tile__round_fmt_ties(x, F->mbits, F->emin, F->maxv, 1, 1);
     if (x != x || isinf(x)) return NAN;
     double r = tile__round_fmt(x, F->mbits, F->emin, F->maxv, 1);
     return r == 0 ? 0.0 : r;
