@@ -116,9 +116,9 @@ static void tile__cc_fval(tile__cuda_em *c, int r, char *out, size_t n) {
     case TL_BF16: snprintf(out, n, "tile_b2f(r%d)", r); break;
     case TL_F8E4M3: snprintf(out, n, "tile_e4m3_2f(r%d)", r); break;
     case TL_F8E5M2: snprintf(out, n, "tile_e5m2_2f(r%d)", r); break;
-    case TL_F8E4B15: snprintf(out, n, "tile_f8sw_2f(r%d, 3, 15, 0)", r); break;
-    case TL_F8E4B8: snprintf(out, n, "tile_f8sw_2f(r%d, 3, 8, 1)", r); break;
-    case TL_F8E5B16: snprintf(out, n, "tile_f8sw_2f(r%d, 2, 16, 1)", r); break;
+    case TL_F8E4B15: case TL_F8E4B8: case TL_F8E5B16:   /* >>f8: the format's parameters from tile__f8sw */
+        snprintf(out, n, "tile_f8sw_2f(r%d, %d, %d, %d)", r, tile__f8sw(c->types[r])->mbits, tile__f8sw(c->types[r])->bias, c->types[r] != TL_F8E4B15);
+        break;
     default: snprintf(out, n, "r%d", r); break;
     }
 }
@@ -130,8 +130,7 @@ static void tile__cc_fenc(tl_dtype t, const char *e, char *out, size_t n) {
     case TL_F8E4M3: snprintf(out, n, "tile_f2e4m3(%s)", e); break;
     case TL_F8E5M2: snprintf(out, n, "tile_f2e5m2(%s)", e); break;
     case TL_F8E4B15: snprintf(out, n, "tile_f2e4b15(%s)", e); break;
-    case TL_F8E4B8: snprintf(out, n, "tile_f2f8nuz(%s, 3, 8, 240.0f)", e); break;
-    case TL_F8E5B16: snprintf(out, n, "tile_f2f8nuz(%s, 2, 16, 57344.0f)", e); break;
+    case TL_F8E4B8: case TL_F8E5B16: snprintf(out, n, "tile_f2f8nuz(%s, %d, %d, %.1ff)", e, tile__f8sw(t)->mbits, tile__f8sw(t)->bias, tile__f8sw(t)->maxv); break;
     default: snprintf(out, n, "%s", e); break;
     }
 }
