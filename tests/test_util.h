@@ -102,6 +102,7 @@ static inline void tt_poison(void *p, size_t bytes) { memset(p, 0xA5, bytes); }
                 printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
                 printf(__VA_ARGS__);                                               \
                 printf("\n");                                                      \
+                fflush(stdout); /* in order with the library's notices */          \
             }                                                                      \
         }                                                                          \
     } while (0)
