@@ -319,6 +319,9 @@ WIDE_ATOMIC_KERNEL(wat_min_i32, tl_ptr_i32, tl_desc_atomic_min, 16, 32)
 WIDE_ATOMIC_KERNEL(wat_max_u32, tl_ptr_u32, tl_desc_atomic_max, 8, 64)
 WIDE_ATOMIC_KERNEL(wat_add_f16, tl_ptr_f16, tl_desc_atomic_add, 16, 128)
 WIDE_ATOMIC_KERNEL(wat_max_bf16, tl_ptr_bf16, tl_desc_atomic_max, 8, 64)
+WIDE_ATOMIC_KERNEL(wst_f16, tl_ptr_f16, tl_desc_store, 8, 64)
+WIDE_ATOMIC_KERNEL(wst_bf16, tl_ptr_bf16, tl_desc_store, 16, 128)
+WIDE_ATOMIC_KERNEL(wst_f32, tl_ptr_f32, tl_desc_store, 16, 32)
 static const struct {
     tile_kernel *k;
     const char *name;
@@ -330,6 +333,10 @@ static const struct {
     {TILE_KERNEL_OF(wat_max_u32), "reduce max u32 8x64", TL_U32, TL_ATOMIC_MAX, 8, 64},
     {TILE_KERNEL_OF(wat_add_f16), "reduce add f16 16x128", TL_F16, TL_ATOMIC_ADD, 16, 128},
     {TILE_KERNEL_OF(wat_max_bf16), "reduce max bf16 8x64", TL_BF16, TL_ATOMIC_MAX, 8, 64},
+    /* kind -1: stores (16-bit floats through the copy engine by default, 32-bit with the knob) */
+    {TILE_KERNEL_OF(wst_f16), "store f16 8x64", TL_F16, -1, 8, 64},
+    {TILE_KERNEL_OF(wst_bf16), "store bf16 16x128", TL_BF16, -1, 16, 128},
+    {TILE_KERNEL_OF(wst_f32), "store f32 16x32", TL_F32, -1, 16, 32},
 };
 /* element e of a buffer of dtype t as a double, and back (rounded as the device's reduction) */
 static double wide_get(tl_dtype t, const void *p, long long e) {
@@ -357,13 +364,20 @@ static double wide_draw(tl_dtype t) {
 }
 static void test_wide_atomics(void) {
     for (size_t w = 0; w < sizeof wide_atomics / sizeof wide_atomics[0]; w++)
-        for (int rep = 0; rep < 3; rep++) {
+        for (int rep = 0; rep < 5; rep++) {
             tl_dtype t = wide_atomics[w].t;
             int R = wide_atomics[w].R, C = wide_atomics[w].C, kind = wide_atomics[w].kind;
             size_t es = tile_dtype_size(t);
-            /* rep 0 and 1: N a multiple of 16 (the copy engine's path on sm_90a); rep 2: not */
-            long long M = tt_int(1, 3 * R), N = rep < 2 ? 16 * tt_int(1, (3 * C + 15) / 16) : 16 * tt_int(0, C / 16) + tt_int(1, 15);
-            long long sy = (N + 15) / 16 * 16 + 16 * tt_int(0, 1), q0 = tt_int(-R, M), q1 = rep == 0 ? 0 : tt_int(-C, N);
+            long long chunk = 16 / (long long)es;
+            /* rep 0-3: N a multiple of 16 (the copy engine's path on sm_90a); rep 4: not.
+               On sm_90a the engine takes a block at row >= 0 and a column on a whole 16 bytes
+               (rep 0: at 0, rep 1: at a multiple of 16 bytes, maybe past N); rep 2 starts
+               above the tensor (row < 0) and rep 3 left of it or off 16 bytes, which the
+               H100 refuses (CUDA_ERROR_ILLEGAL_INSTRUCTION): those take the element-wise
+               fallback in the same kernel */
+            long long M = tt_int(1, 3 * R), N = rep < 4 ? 16 * tt_int(1, (3 * C + 15) / 16) : 16 * tt_int(0, C / 16) + tt_int(1, 15);
+            long long sy = (N + 15) / 16 * 16 + 16 * tt_int(0, 1), q0 = rep == 2 ? tt_int(-R + 1, -1) : rep < 2 ? tt_int(0, M) : tt_int(-R, M);
+            long long q1 = rep == 0 ? 0 : rep == 1 ? chunk * tt_int(0, (N + C) / chunk) : rep == 3 ? (tt_int(0, 1) ? tt_int(-C + 1, -1) : chunk * tt_int(0, N / chunk) + tt_int(1, chunk - 1)) : tt_int(-C, N);
             size_t ybytes = (size_t)(M * sy) * es, xbytes = (size_t)(R * C) * es;
             void *hx = malloc(xbytes), *hy = malloc(ybytes), *wy = malloc(ybytes);
             for (long long e = 0; e < R * C; e++) wide_set(t, hx, e, wide_draw(t));
@@ -373,7 +387,7 @@ static void test_wide_atomics(void) {
                 long long i = q0 + e / C, j = q1 + e % C;
                 if (i < 0 || i >= M || j < 0 || j >= N) continue;
                 double a = wide_get(t, wy, i * sy + j), b = wide_get(t, hx, e);
-                wide_set(t, wy, i * sy + j, kind == TL_ATOMIC_ADD ? a + b : kind == TL_ATOMIC_MIN ? (b < a ? b : a) : (b > a ? b : a));
+                wide_set(t, wy, i * sy + j, kind < 0 ? b : kind == TL_ATOMIC_ADD ? a + b : kind == TL_ATOMIC_MIN ? (b < a ? b : a) : (b > a ? b : a));
             }
             void *x = tile_malloc(xbytes), *y = tile_malloc(ybytes);
             tile_memcpy_htod(x, hx, xbytes);
@@ -606,9 +620,10 @@ static void test_tma_ptx(void) {
 
 /* ---- 4b'. the reductions' PTX for sm_90a, without a GPU: with TILE_TMA_REDUCE=1, N a
    multiple of 16 (as a launch with N = 1024 specializes it) makes one
-   cp.reduce.async.bulk.tensor of the block's kind; N = 1000 (its rows not whole 16-byte
-   chunks: the engine would reduce the padding), or the knob off (the default), the
-   pointer rewrite's atomics. ptxas assembles both. */
+   cp.reduce.async.bulk.tensor of the block's kind, beside the atomics of the blocks it
+   does not take (at a negative coordinate or a column off 16 bytes); N = 1000 (its rows
+   not whole 16-byte chunks: the engine would reduce the padding), or the knob off (the
+   default), the pointer rewrite's atomics alone. ptxas assembles both. */
 static void test_wide_atomics_ptx(void) {
     if (getenv("TILE_TEST_VALGRIND")) return;   /* ten compiles: the other builds of this test check them */
     int on = tile__knob_values_get()->tma_reduce;
@@ -631,9 +646,15 @@ static void test_wide_atomics_ptx(void) {
             }
             TT_CHECK(st == TILE_OK, "%s: %s", what, tile_last_error());
             if (st != TILE_OK) continue;
-            snprintf(want, sizeof want, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile.bulk_group", ops[wide_atomics[w].kind]);
-            int tma = strstr(ptx, want) != NULL, red = strstr(ptx, "\tred.") != NULL || strstr(ptx, "\tatom.") != NULL;
-            if (n16 && on) TT_CHECK(tma && !red, "%s: not the copy engine's reduction (%s: %d; pointer atomics: %d)", what, want, tma, red);
+            int kind = wide_atomics[w].kind, store = kind < 0;
+            if (store) snprintf(want, sizeof want, "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group");
+            else snprintf(want, sizeof want, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.%s.tile.bulk_group", ops[kind]);
+            int tma = strstr(ptx, want) != NULL, red = store ? strstr(ptx, "\tst.global.") != NULL : strstr(ptx, "\tred.") != NULL || strstr(ptx, "\tatom.") != NULL;
+            if (store && wide_atomics[w].t != TL_F32) on = 1;   /* 16-bit float stores: the copy engine's without the knob */
+            else on = tile__knob_values_get()->tma_reduce;
+            /* on: the copy engine's reduction, and the atomics a block off its 16 bytes (or at a
+               negative coordinate) takes instead (the H100 refuses such a box) */
+            if (n16 && on) TT_CHECK(tma && red, "%s: not the copy engine's reduction and its element-wise fallback (%s: %d; atomics: %d)", what, want, tma, red);
             else TT_CHECK(!tma && red, "%s: not the pointer rewrite's atomics (%s: %d; pointer atomics: %d)", what, want, tma, red);
             check_ptx(what, ptx, "sm_90a");
             free(ptx);

@@ -367,9 +367,8 @@ static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, con
 static int tile__tma_store_dtype(tl_dtype t, int kind) {
     /* the reductions and 32-bit stores: only with TILE_TMA_REDUCE=1. An H100 stops a
        kernel (CUDA_ERROR_ILLEGAL_INSTRUCTION) whose bulk tensor store or reduction starts
-       at a negative coordinate or at a column off 16 bytes (a CUDA C++ kernel's too); the
-       f16 stores below have the same limit. Both want a guard with an element-wise
-       fallback in tile__lower_desc_store_tma before the reductions can be on. */
+       at a negative coordinate or at a column off 16 bytes (a CUDA C++ kernel's too):
+       tile__lower_desc_store_tma stores such a block element by element instead */
     if (!tile__knob_values_get()->tma_reduce) return kind == -1 && tile__dt[t].bytes == 2 && tile__is_float(t);
     if (kind == -1) return tile__dt[t].bytes == 2 || tile__dt[t].bytes == 4;
     if (kind == TL_ATOMIC_ADD) return t == TL_F16 || t == TL_BF16 || t == TL_F32 || t == TL_I32 || t == TL_U32;

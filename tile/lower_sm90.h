@@ -501,7 +501,52 @@ static void tile__lower_for_sched(tile__lower *lw, const tile__op *op, const til
    barrier one thread issues a copy (or a reduction: op->i[0] is the
    atomic kind) per box and waits until the engine has read them (not
    until they are written), and after a second barrier the memory is
-   scratch again. */
+   scratch again.
+   The H100 takes a box stored or reduced from shared memory only where it
+   starts at a coordinate >= 0 and on a whole 16 bytes of its row (anything
+   else is CUDA_ERROR_ILLEGAL_INSTRUCTION; a box past the end is clipped):
+   a block elsewhere is stored, or reduced, an element at a time under its
+   bounds (tile__desc_store_elems). The offsets are scalars, so the whole
+   program takes one branch and the barriers in it stay whole. */
+/* a scalar value's register as dtype `to` */
+static int tile__scalar_as(tile__lower *lw, int v, tl_dtype to) {
+    tl_dtype dt = tile__vdt(lw, v);
+    int r = lw->regs[v][0];
+    return dt == to ? r : lw->em->op1(lw->em, TILE__OP_CAST, dt, to, r);
+}
+/* descriptor store (reduction) op without the copy engine: each element
+   its thread owns at base + (row + r) * stride0 + (col + c), where
+   0 <= row + r < shape0 and 0 <= col + c < shape1 (the innermost stride is
+   1), as the pointer form of a descriptor store does (passes.h) */
+static void tile__desc_store_elems(tile__lower *lw, const tile__op *op, int row, int col) {
+    tile__emitter *em = lw->em;
+    const tile__func *f = lw->f;
+    int v = f->pool[op->opnd + 1];
+    const tile__layout *L = &lw->lay[v];
+    tl_dtype dt = tile__vdt(lw, v);
+    const tile__op *md = &f->ops[f->vals[f->pool[op->opnd]].def];
+    int rank = (md->nopnd - 1) / 2, es = (int)tile__dt[f->vals[v].t.dtype].bytes;
+    int base = lw->regs[f->pool[md->opnd]][0], zero = tile__li(lw, 0);
+    int shape[2] = {tile__scalar_as(lw, f->pool[md->opnd + 1], TL_I32), tile__scalar_as(lw, f->pool[md->opnd + 2], TL_I32)};
+    int stride0 = tile__scalar_as(lw, f->pool[md->opnd + 1 + rank], TL_I64);
+    int saved[3] = {lw->tid, lw->lane, lw->warp};
+    tile__tid_fresh(lw);
+    int own = tile__owner_reg(lw, L);
+    for (int e = 0; e < L->E; e++) {
+        int at[2], in = own;
+        for (int d = 0; d < 2; d++) {
+            at[d] = tile__iadd(lw, d ? col : row, tile__coord_reg(lw, L, e, d));
+            in = tile__and_pred(lw, in, em->op2(em, TILE__OP_GE, TL_I32, TL_I1, at[d], zero));
+            in = tile__and_pred(lw, in, em->op2(em, TILE__OP_LT, TL_I32, TL_I1, at[d], shape[d]));
+        }
+        int off = em->op2(em, TILE__OP_MUL, TL_I64, TL_I64, em->op1(em, TILE__OP_CAST, TL_I32, TL_I64, at[0]), stride0);
+        off = em->op2(em, TILE__OP_ADD, TL_I64, TL_I64, off, em->op1(em, TILE__OP_CAST, TL_I32, TL_I64, at[1]));
+        int p = em->ptr_add(em, base, off, TL_I64, es);
+        if (op->i[0] < 0) em->store(em, dt, 1, p, in, &lw->regs[v][e], 0, 0);
+        else em->atomic(em, (int)op->i[0], dt, p, lw->regs[v][e], in, TL_SEM_RELAXED, TL_SCOPE_GPU);
+    }
+    lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
+}
 static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tile__emitter *em = lw->em;
     const tile__func *f = lw->f;
@@ -515,6 +560,10 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tile__need_smem(lw, base + (size_t)rows * (size_t)cols * (size_t)es);
     int tmap = tile__ptx_param_addr(em, f->name, np + tile__plan_store_map(lw->plan, op));
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
+    int row = tile__scalar_as(lw, f->pool[op->opnd + 2], TL_I32), col = tile__scalar_as(lw, f->pool[op->opnd + 3], TL_I32), zero = tile__li(lw, 0);
+    int fits = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_GE, TL_I32, TL_I1, row, zero),
+                       em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, col, INT_MIN | (per_chunk - 1)), zero));
+    em->if_begin(em, fits);   /* col >= 0 and a whole number of 16-byte chunks: its sign bit and low bits clear */
     tile__sync(lw);   /* the scratch may hold what an earlier op still reads */
     int saved[3] = {lw->tid, lw->lane, lw->warp};
     tile__tid_fresh(lw);   /* the addresses from the thread's index read here, not hoisted */
@@ -542,13 +591,15 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     lw->tid = saved[0], lw->lane = saved[1], lw->warp = saved[2];
     tile__ptx_wg_sync(em, TILE__WG_PROXY, 0, 0, NULL);   /* generic stores, then the copy engine's reads */
     tile__sync(lw);
-    int row = lw->regs[f->pool[op->opnd + 2]][0], col = lw->regs[f->pool[op->opnd + 3]][0];
     for (int j = 0; j < cols / per_box; j++) {
         int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, per_box * j)) : col, row};
         tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, (int)op->i[0], t0);
     }
     tile__ptx_bulk_commit_read(em, t0);
     tile__sync(lw);
+    em->if_else(em);
+    tile__desc_store_elems(lw, op, row, col);
+    em->if_end(em);
 }
 
 /* ---- the entry -------------------------------------------------------------------------- */
