@@ -121,7 +121,7 @@ for arch in sm_80 sm_90a; do
         name=$(basename "$src" .c)
         exe=$bindir/$name
         [ -x "$exe" ] || continue
-        case $name in *_autotune | matmul_persistent) continue ;; esac   # the tuner's winner, timed, decides num_warps
+        case $name in *_autotune | matmul_persistent | tensor_parallel_mlp) continue ;; esac   # the tuner's winner, timed, decides num_warps
         stages=ttgir
         case " $cuda_examples " in *" $name "*) stages=ttgir,cuda ;; esac
         dir=$work/$arch-$name
