@@ -3,7 +3,8 @@
 #   bench/run.sh                 build into build/ and run every program
 #   bench/run.sh bench_matmul    only the programs named (bench_launch,
 #                                bench_memory, bench_matmul, bench_attention,
-#                                bench_profile)
+#                                bench_profile; and bench_tp_mlp, which runs
+#                                only when named: it wants several GPUs)
 #   bench/run.sh --with-triton   also run ../shared/bench/triton_baseline.py
 #                                (Triton and cuBLAS anchors, about 40 s), and
 #                                with bench_attention triton_attention.py
@@ -21,8 +22,8 @@ progs=""
 for arg in "$@"; do
     case $arg in
     --with-triton) with_triton=1 ;;
-    bench_launch | bench_memory | bench_matmul | bench_attention | bench_profile) progs="$progs $arg" ;;
-    *) echo "usage: bench/run.sh [--with-triton] [bench_launch|bench_memory|bench_matmul|bench_attention|bench_profile ...]" >&2; exit 2 ;;
+    bench_launch | bench_memory | bench_matmul | bench_attention | bench_profile | bench_tp_mlp) progs="$progs $arg" ;;
+    *) echo "usage: bench/run.sh [--with-triton] [bench_launch|bench_memory|bench_matmul|bench_attention|bench_profile|bench_tp_mlp ...]" >&2; exit 2 ;;
     esac
 done
 [ -n "$progs" ] || progs="bench_launch bench_memory bench_matmul bench_attention bench_profile"

@@ -152,6 +152,7 @@ typedef struct tp_shared {
     atomic_int count, gen, failed;
     int ranks;
     int nccl_ok[TP_MAX_RANKS];
+    int ok[TP_MAX_RANKS];      /* rank r's Y passed its checks */
     unsigned char nccl_id[128];
     double tol;        /* |Y - Y one-GPU| allowed, from rank 0's float64 rows */
     size_t ny;         /* floats in a Y (M x D) */
@@ -217,6 +218,7 @@ static int tp_nccl_load(tp_nccl *n, char *why, size_t whyn)
    element i of matrix `which` is a hash of (seed, which, i), uniform in
    [-1, 1), times `scale`, in f16: a rank makes its shard without the rest */
 static uint64_t tp_seed;
+static int tp_bench_rows;   /* bench/bench_tp_mlp.c: rank 0 prints a table row, the checks only when they fail */
 static tile_f16 tp_value(int which, uint64_t i, double scale)
 {
     uint64_t z = tp_seed + (uint64_t)(which + 1) * 0x9E3779B97F4A7C15ull + i * 0xD1B54A32D192ED03ull;
@@ -226,6 +228,7 @@ static tile_f16 tp_value(int which, uint64_t i, double scale)
     return tile_f16_from(((double)(z >> 11) * 0x1p-52 - 1.0) * scale);
 }
 
+typedef struct { tile_f16 *x, *w1, *w2, *h; float *y; int M, D, F; } tp_whole;   /* rank 0's unsharded MLP */
 typedef struct tp_run {
     int rank, ranks, M, D, F, Fr, gpu, use_nccl;
     tp_nccl nccl;
@@ -234,6 +237,7 @@ typedef struct tp_run {
     tile_f16 *x, *w1, *w2, *h;   /* device: X, this rank's W1 and W2 shards, H */
     float *y;                    /* device: Y */
     float *hy;                   /* host: Y */
+    tp_whole whole;              /* rank 0: device W1, W2, H and Y of the whole MLP (x is X) */
 } tp_run;
 
 /* Y_r = gelu(X @ W1_r) @ W2_r for F columns of W1 starting at... (the
@@ -294,7 +298,6 @@ static void tp_reference_row(const tile_f16 *x, const tile_f16 *w1, const tile_f
 /* for tile_do_bench */
 static tile_status tp_forward_fn(void *u) { return tp_forward((tp_run *)u); }
 static tile_status tp_all_reduce_fn(void *u) { return tp_all_reduce((tp_run *)u); }
-typedef struct { tile_f16 *x, *w1, *w2, *h; float *y; int M, D, F; } tp_whole;
 static tile_status tp_whole_fn(void *u)
 {
     tp_whole *w = (tp_whole *)u;
@@ -307,27 +310,27 @@ static double tp_median_ms(tile_status (*fn)(void *), void *arg, tile_status *st
     return *st == TILE_OK ? r.median_ms : 0;
 }
 
-/* rank 0's part beyond its shard: the whole MLP on its GPU (the one-GPU
-   result, into slot 0), float64 rows against it and against the sharded Y,
-   and on GPUs with NCCL the timings; 1 when all is well */
-static int tp_rank0(tp_run *t, double tp_ms, double ar_ms)
+/* rank 0's part beyond its shard: the whole MLP on its GPU (the unsharded
+   result, into slot 0, its buffers kept in t->whole for the timing), and
+   float64 rows against it and against the sharded Y; 1 when all is well */
+static int tp_rank0_check(tp_run *t)
 {
     int M = t->M, D = t->D, F = t->F, ok = 1;
     size_t nx = (size_t)M * D, nw = (size_t)D * F;
     tile_f16 *hx = (tile_f16 *)malloc(nx * sizeof *hx), *hw1 = (tile_f16 *)malloc(nw * sizeof *hw1), *hw2 = (tile_f16 *)malloc(nw * sizeof *hw2);
     double *rh = (double *)malloc((size_t)F * sizeof(double)), *ry = (double *)malloc((size_t)D * 2 * sizeof(double));
-    tp_whole w = {NULL, NULL, NULL, NULL, NULL, M, D, F};
+    tp_whole *w = &t->whole;
     tile_status st = TILE_ERR_NOMEM;
     if (!hx || !hw1 || !hw2 || !rh || !ry) goto done;
     for (size_t i = 0; i < nx; i++) hx[i] = tp_value(0, i, 1.0);
     for (size_t i = 0; i < nw; i++) hw1[i] = tp_value(1, i, sqrt(3.0 / D)), hw2[i] = tp_value(2, i, sqrt(3.0 / F));
-    w.x = t->x;
-    w.w1 = (tile_f16 *)tile_malloc(nw * 2), w.w2 = (tile_f16 *)tile_malloc(nw * 2), w.h = (tile_f16 *)tile_malloc((size_t)M * F * 2);
-    w.y = (float *)tile_malloc(nx * sizeof(float));
-    if (!w.w1 || !w.w2 || !w.h || !w.y) goto done;
-    if ((st = tile_memcpy_htod(w.w1, hw1, nw * 2)) != TILE_OK || (st = tile_memcpy_htod(w.w2, hw2, nw * 2)) != TILE_OK ||
-        (st = tile_memset(w.y, 0xff, nx * sizeof(float))) != TILE_OK || (st = tp_whole_fn(&w)) != TILE_OK ||
-        (st = tile_memcpy_dtoh(tp_slot(t->s, 0), w.y, nx * sizeof(float))) != TILE_OK)
+    w->x = t->x, w->M = M, w->D = D, w->F = F;
+    w->w1 = (tile_f16 *)tile_malloc(nw * 2), w->w2 = (tile_f16 *)tile_malloc(nw * 2), w->h = (tile_f16 *)tile_malloc((size_t)M * F * 2);
+    w->y = (float *)tile_malloc(nx * sizeof(float));
+    if (!w->w1 || !w->w2 || !w->h || !w->y) goto done;
+    if ((st = tile_memcpy_htod(w->w1, hw1, nw * 2)) != TILE_OK || (st = tile_memcpy_htod(w->w2, hw2, nw * 2)) != TILE_OK ||
+        (st = tile_memset(w->y, 0xff, nx * sizeof(float))) != TILE_OK || (st = tp_whole_fn(w)) != TILE_OK ||
+        (st = tile_memcpy_dtoh(tp_slot(t->s, 0), w->y, nx * sizeof(float))) != TILE_OK)
         goto done;
     /* float64 rows: every row of a small Y, else four */
     int rows[4] = {0, M - 1, M / 3, (2 * M) / 3}, nrows = M <= 64 ? M : 4;
@@ -346,18 +349,11 @@ static int tp_rank0(tp_run *t, double tp_ms, double ar_ms)
     }
     t->s->tol = 2e-3 * smax + 1e-6;
     ok = err_one <= 1 && err_tp <= 1;
-    printf("float64 reference, %d rows: unsharded %.3f, sharded %.3f of the tolerance (1e-3 sum |h w2|): %s\n", nrows, err_one, err_tp,
-           ok ? "OK" : "FAILED");
-    if (tp_ms > 0) {
-        double one_ms = tp_median_ms(tp_whole_fn, &w, &st), flop = 4.0 * M * (double)D * F;
-        if (st == TILE_OK)
-            printf("forward %d x %d x %d: one GPU %.3f ms (%.0f TFLOP/s); %d ranks %.3f ms (%.0f TFLOP/s per GPU), of which the all-reduce "
-                   "%.3f ms: %.2fx faster\n",
-                   M, D, F, one_ms, flop / one_ms * 1e-9, t->ranks, tp_ms, flop / t->ranks / tp_ms * 1e-9, ar_ms, one_ms / tp_ms);
-    }
+    if (!tp_bench_rows || !ok)
+        printf("float64 reference, %d rows: unsharded %.3f, sharded %.3f of the tolerance (1e-3 sum |h w2|): %s\n", nrows, err_one, err_tp,
+               ok ? "OK" : "FAILED");
 done:
     if (st != TILE_OK) printf("rank 0: the unsharded run: %s\n", tile_last_error()), ok = 0;
-    tile_free(w.w1), tile_free(w.w2), tile_free(w.h), tile_free(w.y);
     free(hx), free(hw1), free(hw2), free(rh), free(ry);
     return ok;
 }
@@ -411,7 +407,7 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
             goto done;
         }
     }
-    if (rank == 0) {
+    if (rank == 0 && !tp_bench_rows) {
         char dev[128] = "";
         int v = 0;
         tile_device_name(dev, sizeof dev);
@@ -423,33 +419,51 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
 
     /* the sharded forward (its first run tunes both kernels), then Y back */
     if ((st = tp_forward(&t)) != TILE_OK || (st = tile_memcpy_dtoh(t.hy, t.y, nx * sizeof(float))) != TILE_OK) goto done;
-    double tp_ms = 0, ar_ms = 0;
-    if (t.use_nccl) {   /* timed on every rank alike (the collectives pair up); rank 0 reports */
-        tp_ms = tp_median_ms(tp_forward_fn, &t, &st);
-        if (st == TILE_OK) ar_ms = tp_median_ms(tp_all_reduce_fn, &t, &st);
-        if (st != TILE_OK) goto done;
-    }
     if (!tp_barrier(s)) goto done;
-    if (rank == 0 && !tp_rank0(&t, tp_ms, ar_ms)) goto done;
+    if (rank == 0 && !tp_rank0_check(&t)) goto done;
     if (!tp_barrier(s)) goto done;
-    /* every rank: its Y against the one-GPU Y */
+    /* every rank: its Y against the unsharded Y */
     double worst = 0;
     const float *one = tp_slot(s, 0);
     for (size_t i = 0; i < nx; i++) {
         double e = fabs((double)t.hy[i] - one[i]);
         if (!(e <= worst)) worst = e;
     }
-    ok = worst <= s->tol;
-    printf("rank %d: Y (%d x %d) against the unsharded run: max difference %.3g (tolerance %.3g): %s\n", rank, M, D, worst, s->tol, ok ? "OK" : "FAILED");
+    s->ok[rank] = worst <= s->tol;
+    if (!tp_bench_rows || !s->ok[rank])
+        printf("rank %d: Y (%d x %d) against the unsharded run: max difference %.3g (tolerance %.3g): %s\n", rank, M, D, worst, s->tol,
+               s->ok[rank] ? "OK" : "FAILED");
+    if (!tp_barrier(s)) goto done;
+    ok = 1;
+    for (int r = 0; r < ranks; r++) ok &= s->ok[r];
+    if (ok && !t.use_nccl && rank == 0 && tp_bench_rows) printf("%6d %6d %6d %5d not timed: %s\n", M, D, F, ranks, nccl_why);
+    /* checked everywhere: timed on every rank alike (the collectives pair up), rank 0 reports */
+    if (ok && t.use_nccl) {
+        double tp_ms = tp_median_ms(tp_forward_fn, &t, &st), ar_ms = 0, one_ms = 0;
+        if (st == TILE_OK) ar_ms = tp_median_ms(tp_all_reduce_fn, &t, &st);
+        if (st == TILE_OK && !tp_barrier(s)) ok = 0;
+        if (st == TILE_OK && ok && rank == 0) one_ms = tp_median_ms(tp_whole_fn, &t.whole, &st);
+        if (st != TILE_OK) ok = 0;
+        double flop = 4.0 * M * (double)D * F;
+        if (ok && rank == 0 && tp_bench_rows)
+            printf("%6d %6d %6d %5d %9.3f %8.0f %9.3f %8.0f %9.3f %7.2fx\n", M, D, F, ranks, one_ms, flop / one_ms * 1e-9, tp_ms,
+                   flop / ranks / tp_ms * 1e-9, ar_ms, one_ms / tp_ms);
+        else if (ok && rank == 0)
+            printf("forward %d x %d x %d: unsharded on one GPU %.3f ms (%.0f TFLOP/s); %d ranks %.3f ms (%.0f TFLOP/s per GPU), of which the "
+                   "all-reduce %.3f ms: %.2fx faster\n",
+                   M, D, F, one_ms, flop / one_ms * 1e-9, ranks, tp_ms, flop / ranks / tp_ms * 1e-9, ar_ms, one_ms / tp_ms);
+    }
 done:
     if (!ok) {
         const char *e = why[0] ? why : st != TILE_OK && tile_last_error()[0] ? tile_last_error() : atomic_load(&s->failed) ? "stopped: another rank failed" : "";
         if (e[0]) printf("rank %d: %s\n", rank, e);
     }
     if (!ok) atomic_store(&s->failed, 1);   /* the others leave their barriers */
+    fflush(stdout);
     if (t.comm) t.nccl.comm_destroy(t.comm);
     if (t.nccl.lib) dlclose(t.nccl.lib);
     tile_free(t.x), tile_free(t.w1), tile_free(t.w2), tile_free(t.h), tile_free(t.y);
+    tile_free(t.whole.w1), tile_free(t.whole.w2), tile_free(t.whole.h), tile_free(t.whole.y);
     free(hx), free(hw1), free(hw2), free(t.hy);
     tile_autotune_release(&tp_up_tuner);
     tile_autotune_release(&tp_down_tuner);
@@ -459,7 +473,8 @@ done:
 }
 
 /* The number of GPUs kernels would run on, asked in a child process: a
-   process must not fork after it has started the CUDA driver */
+   process must not fork after it has started the CUDA driver; -1 when the
+   child could not be run */
 static int tp_gpus(void)
 {
     fflush(stdout);
@@ -468,6 +483,44 @@ static int tp_gpus(void)
     int status = 0;
     if (p < 0 || waitpid(p, &status, 0) < 0 || !WIFEXITED(status)) return -1;
     return WEXITSTATUS(status);
+}
+/* Run the MLP on `ranks` processes (rank r on GPU r when gpus > 0) and wait
+   for them; the number of ranks that failed */
+static int tp_group(int ranks, int M, int D, int F, int gpus)
+{
+    /* the ranks' shared memory: the header, the unsharded Y and a Y per rank */
+    size_t ny = (size_t)M * D, bytes = TP_HEAD + (1 + (size_t)ranks) * ny * sizeof(float);
+    tp_shared *s = (tp_shared *)mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED) {
+        perror("tensor_parallel_mlp: mmap");
+        return ranks;
+    }
+    memset(s, 0, TP_HEAD);
+    atomic_init(&s->count, 0), atomic_init(&s->gen, 0), atomic_init(&s->failed, 0);
+    s->ranks = ranks;
+    s->ny = ny;
+    tp_seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();   /* fresh inputs each run, the same on every rank */
+    pid_t pids[TP_MAX_RANKS];
+    fflush(stdout);
+    for (int r = 0; r < ranks; r++) {
+        if ((pids[r] = fork()) == 0) {
+            setvbuf(stdout, NULL, _IOLBF, 0);   /* the ranks' lines in the order they print them */
+            if (gpus) {   /* rank r runs on GPU r */
+                char dev[16];
+                snprintf(dev, sizeof dev, "%d", r);
+                setenv("TILE_DEVICE", dev, 1);
+            }
+            exit(tp_rank_main(r, ranks, M, D, F, gpus > 0, s) ? 0 : 1);
+        }
+        if (pids[r] < 0) atomic_store(&s->failed, 1);
+    }
+    int failed = 0;
+    for (int r = 0; r < ranks; r++) {
+        int status = 0;
+        if (pids[r] < 0 || waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed++;
+    }
+    munmap(s, bytes);
+    return failed;
 }
 
 int main(int argc, char **argv)
@@ -486,39 +539,7 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("tensor_parallel_mlp: Y = gelu(X @ W1) @ W2, X %d x %d, W1 %d x %d, W2 %d x %d (f16), F split over %d ranks\n", M, D, D, F, F, D, ranks);
-    /* the ranks' shared memory: the header, the one-GPU Y and a Y per rank */
-    size_t ny = (size_t)M * D, bytes = TP_HEAD + (1 + (size_t)ranks) * ny * sizeof(float);
-    tp_shared *s = (tp_shared *)mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (s == MAP_FAILED) {
-        perror("tensor_parallel_mlp: mmap");
-        return 1;
-    }
-    memset(s, 0, TP_HEAD);
-    atomic_init(&s->count, 0), atomic_init(&s->gen, 0), atomic_init(&s->failed, 0);
-    s->ranks = ranks;
-    s->ny = ny;
-    tp_seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();   /* fresh inputs each run, the same on every rank */
-    pid_t pids[TP_MAX_RANKS];
-    fflush(stdout);
-    for (int r = 0; r < ranks; r++) {
-        if ((pids[r] = fork()) == 0) {
-            if (gpus) {   /* rank r runs on GPU r */
-                char dev[16];
-                snprintf(dev, sizeof dev, "%d", r);
-                setenv("TILE_DEVICE", dev, 1);
-            }
-            int ok = tp_rank_main(r, ranks, M, D, F, gpus > 0, s);
-            fflush(stdout);
-            exit(ok ? 0 : 1);
-        }
-        if (pids[r] < 0) atomic_store(&s->failed, 1);
-    }
-    int failed = 0;
-    for (int r = 0; r < ranks; r++) {
-        int status = 0;
-        if (pids[r] < 0 || waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed++;
-    }
-    munmap(s, bytes);
+    int failed = tp_group(ranks, M, D, F, gpus);
     printf("tensor_parallel_mlp: %d of %d ranks %s\n", ranks - failed, ranks, failed ? "succeeded: FAILED" : "OK");
     return failed ? 1 : 0;
 }
