@@ -36,6 +36,8 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -182,6 +184,7 @@ typedef struct tp_nccl {
     int (*comm_init_rank)(void **comm, int nranks, tp_nccl_id id, int rank);
     int (*all_reduce)(const void *send, void *recv, size_t count, int dtype, int op, void *comm, void *stream);
     int (*comm_destroy)(void *comm);
+    int (*comm_abort)(void *comm);   /* a rank that failed: its peers may be waiting in a collective */
     const char *(*get_error_string)(int result);
     int (*get_version)(int *version);
 } tp_nccl;
@@ -190,15 +193,18 @@ static int tp_nccl_load(tp_nccl *n, char *why, size_t whyn)
 {
     const char *env = getenv("TP_NCCL");
     const char *names[] = {env && *env ? env : "libnccl.so.2", "libnccl.so"};
+    char first[256] = "";
     memset(n, 0, sizeof *n);
-    for (int i = 0; i < 2 && !n->lib; i++) n->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    for (int i = 0; i < 2 && !n->lib; i++)
+        if (!(n->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)) && i == 0) snprintf(first, sizeof first, "%s", dlerror());
     if (!n->lib) {
-        snprintf(why, whyn, "no NCCL (%s: %s; set TP_NCCL to libnccl.so.2's path)", names[0], dlerror());
+        snprintf(why, whyn, "no NCCL (%s; set TP_NCCL to libnccl.so.2's path)", first);
         return 0;
     }
-    static const char *const syms[] = {"ncclGetUniqueId", "ncclCommInitRank", "ncclAllReduce", "ncclCommDestroy", "ncclGetErrorString", "ncclGetVersion"};
-    void *fns[6];
-    for (int i = 0; i < 6; i++)
+    static const char *const syms[] = {"ncclGetUniqueId", "ncclCommInitRank", "ncclAllReduce", "ncclCommDestroy",
+                                       "ncclGetErrorString", "ncclGetVersion", "ncclCommAbort"};
+    void *fns[7];
+    for (int i = 0; i < 7; i++)
         if (!(fns[i] = dlsym(n->lib, syms[i]))) {
             snprintf(why, whyn, "NCCL has no %s", syms[i]);
             dlclose(n->lib);
@@ -211,7 +217,27 @@ static int tp_nccl_load(tp_nccl *n, char *why, size_t whyn)
     memcpy(&n->comm_destroy, &fns[3], sizeof fns[3]);
     memcpy(&n->get_error_string, &fns[4], sizeof fns[4]);
     memcpy(&n->get_version, &fns[5], sizeof fns[5]);
+    memcpy(&n->comm_abort, &fns[6], sizeof fns[6]);
     return 1;
+}
+
+/* printf, flushed: the ranks share the terminal, each line goes out whole when printed */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void tp_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+/* *worst = the largest e so far; a NaN, once seen, stays (and fails the check) */
+static void tp_worst(double *worst, double e)
+{
+    if (isnan(*worst)) return;
+    if (isnan(e) || e > *worst) *worst = e;
 }
 
 /* ---- the data: every rank makes the same X, W1 and W2 from the seed --------------------
@@ -238,6 +264,7 @@ typedef struct tp_run {
     float *y;                    /* device: Y */
     float *hy;                   /* host: Y */
     tp_whole whole;              /* rank 0: device W1, W2, H and Y of the whole MLP (x is X) */
+    char why[512];               /* what failed, when it was not a tile call */
 } tp_run;
 
 /* Y_r = gelu(X @ W1_r) @ W2_r for F columns of W1 starting at... (the
@@ -253,7 +280,7 @@ static tile_status tp_all_reduce(tp_run *t)
     if (t->use_nccl) {
         int rc = t->nccl.all_reduce(t->y, t->y, (size_t)t->M * (size_t)t->D, TP_NCCL_FLOAT32, TP_NCCL_SUM, t->comm, NULL);
         if (rc != 0) {
-            fprintf(stderr, "rank %d: ncclAllReduce failed: %s\n", t->rank, t->nccl.get_error_string(rc));
+            snprintf(t->why, sizeof t->why, "ncclAllReduce failed: %s", t->nccl.get_error_string(rc));
             return TILE_ERR_LAUNCH;
         }
         return TILE_OK;
@@ -261,13 +288,20 @@ static tile_status tp_all_reduce(tp_run *t)
     /* through host memory: each rank's part into its slot, then each adds all slots in rank order */
     size_t n = t->s->ny;
     tile_status st = tile_memcpy_dtoh(tp_slot(t->s, 1 + t->rank), t->y, n * sizeof(float));
-    if (st != TILE_OK || !tp_barrier(t->s)) return st != TILE_OK ? st : TILE_ERR_LAUNCH;
+    if (st != TILE_OK) return st;
+    if (!tp_barrier(t->s)) {
+        snprintf(t->why, sizeof t->why, "stopped: another rank failed");
+        return TILE_ERR_LAUNCH;
+    }
     for (size_t i = 0; i < n; i++) {
         float v = 0;
         for (int r = 0; r < t->ranks; r++) v += tp_slot(t->s, 1 + r)[i];
         t->hy[i] = v;
     }
-    if (!tp_barrier(t->s)) return TILE_ERR_LAUNCH;   /* every rank has read every slot */
+    if (!tp_barrier(t->s)) {   /* every rank has read every slot */
+        snprintf(t->why, sizeof t->why, "stopped: another rank failed");
+        return TILE_ERR_LAUNCH;
+    }
     return tile_memcpy_htod(t->y, t->hy, n * sizeof(float));
 }
 static tile_status tp_forward(tp_run *t)
@@ -342,18 +376,18 @@ static int tp_rank0_check(tp_run *t)
         for (int c = 0; c < D; c++) {
             double tol = 1e-3 * ry[D + c] + 1e-6, want = ry[c];
             double e1 = fabs(one[(size_t)i * D + c] - want) / tol, e2 = fabs(t->hy[(size_t)i * D + c] - want) / tol;
-            if (!(e1 <= err_one)) err_one = e1;   /* a NaN sticks */
-            if (!(e2 <= err_tp)) err_tp = e2;
+            tp_worst(&err_one, e1);
+            tp_worst(&err_tp, e2);
             if (ry[D + c] > smax) smax = ry[D + c];
         }
     }
     t->s->tol = 2e-3 * smax + 1e-6;
     ok = err_one <= 1 && err_tp <= 1;
     if (!tp_bench_rows || !ok)
-        printf("float64 reference, %d rows: unsharded %.3f, sharded %.3f of the tolerance (1e-3 sum |h w2|): %s\n", nrows, err_one, err_tp,
+        tp_say("float64 reference, %d rows: unsharded %.3f, sharded %.3f of the tolerance (1e-3 sum |h w2|): %s\n", nrows, err_one, err_tp,
                ok ? "OK" : "FAILED");
 done:
-    if (st != TILE_OK) printf("rank 0: the unsharded run: %s\n", tile_last_error()), ok = 0;
+    if (st != TILE_OK) tp_say("rank 0: the unsharded run: %s\n", tile_last_error()), ok = 0;
     free(hx), free(hw1), free(hw2), free(rh), free(ry);
     return ok;
 }
@@ -367,9 +401,9 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
     tile_f16 *hx = (tile_f16 *)malloc(nx * 2), *hw1 = (tile_f16 *)malloc(nw * 2), *hw2 = (tile_f16 *)malloc(nw * 2);
     t.hy = (float *)malloc(nx * sizeof(float));
     tile_status st = TILE_ERR_NOMEM;
-    char why[512] = "", nccl_why[512] = "";   /* why this rank failed; why NCCL is not used */
+    char *why = t.why, nccl_why[512] = "";   /* why this rank failed; why NCCL is not used */
     if (!hx || !hw1 || !hw2 || !t.hy) {
-        snprintf(why, sizeof why, "out of host memory");
+        snprintf(why, sizeof t.why, "out of host memory");
         goto done;
     }
     /* this rank's shards: W1's columns and W2's rows [rank Fr, (rank + 1) Fr) */
@@ -399,11 +433,11 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
         tp_nccl_id id;
         int rc = 0;
         if (rank == 0 && (rc = t.nccl.get_unique_id(&id)) == 0) memcpy(s->nccl_id, &id, sizeof id);
-        if (rc != 0) snprintf(why, sizeof why, "ncclGetUniqueId failed: %s", t.nccl.get_error_string(rc));
+        if (rc != 0) snprintf(why, sizeof t.why, "ncclGetUniqueId failed: %s", t.nccl.get_error_string(rc));
         if (rc != 0 || !tp_barrier(s)) goto done;
         memcpy(&id, s->nccl_id, sizeof id);
         if ((rc = t.nccl.comm_init_rank(&t.comm, ranks, id, rank)) != 0) {
-            snprintf(why, sizeof why, "ncclCommInitRank failed: %s", t.nccl.get_error_string(rc));
+            snprintf(why, sizeof t.why, "ncclCommInitRank failed: %s", t.nccl.get_error_string(rc));
             goto done;
         }
     }
@@ -412,9 +446,8 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
         int v = 0;
         tile_device_name(dev, sizeof dev);
         if (t.use_nccl) t.nccl.get_version(&v);
-        if (t.use_nccl) printf("%d ranks on %s, each a process with its GPU; the sum: ncclAllReduce (NCCL %d)\n", ranks, dev, v);
-        else printf("%d ranks on %s, each a process; the sum: through host shared memory (%s)\n", ranks, dev, nccl_why);
-        fflush(stdout);
+        if (t.use_nccl) tp_say("%d ranks on %s, each a process with its GPU; the sum: ncclAllReduce (NCCL %d)\n", ranks, dev, v);
+        else tp_say("%d ranks on %s, each a process; the sum: through host shared memory (%s)\n", ranks, dev, nccl_why);
     }
 
     /* the sharded forward (its first run tunes both kernels), then Y back */
@@ -426,17 +459,16 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
     double worst = 0;
     const float *one = tp_slot(s, 0);
     for (size_t i = 0; i < nx; i++) {
-        double e = fabs((double)t.hy[i] - one[i]);
-        if (!(e <= worst)) worst = e;
+        tp_worst(&worst, fabs((double)t.hy[i] - one[i]));
     }
     s->ok[rank] = worst <= s->tol;
     if (!tp_bench_rows || !s->ok[rank])
-        printf("rank %d: Y (%d x %d) against the unsharded run: max difference %.3g (tolerance %.3g): %s\n", rank, M, D, worst, s->tol,
+        tp_say("rank %d: Y (%d x %d) against the unsharded run: max difference %.3g (tolerance %.3g): %s\n", rank, M, D, worst, s->tol,
                s->ok[rank] ? "OK" : "FAILED");
     if (!tp_barrier(s)) goto done;
     ok = 1;
     for (int r = 0; r < ranks; r++) ok &= s->ok[r];
-    if (ok && !t.use_nccl && rank == 0 && tp_bench_rows) printf("%6d %6d %6d %5d not timed: %s\n", M, D, F, ranks, nccl_why);
+    if (ok && !t.use_nccl && rank == 0 && tp_bench_rows) tp_say("%6d %6d %6d %5d not timed: %s\n", M, D, F, ranks, nccl_why);
     /* checked everywhere: timed on every rank alike (the collectives pair up), rank 0 reports */
     if (ok && t.use_nccl) {
         double tp_ms = tp_median_ms(tp_forward_fn, &t, &st), ar_ms = 0, one_ms = 0;
@@ -446,21 +478,21 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
         if (st != TILE_OK) ok = 0;
         double flop = 4.0 * M * (double)D * F;
         if (ok && rank == 0 && tp_bench_rows)
-            printf("%6d %6d %6d %5d %9.3f %8.0f %9.3f %8.0f %9.3f %7.2fx\n", M, D, F, ranks, one_ms, flop / one_ms * 1e-9, tp_ms,
+            tp_say("%6d %6d %6d %5d %9.3f %8.0f %9.3f %8.0f %9.3f %7.2fx\n", M, D, F, ranks, one_ms, flop / one_ms * 1e-9, tp_ms,
                    flop / ranks / tp_ms * 1e-9, ar_ms, one_ms / tp_ms);
         else if (ok && rank == 0)
-            printf("forward %d x %d x %d: unsharded on one GPU %.3f ms (%.0f TFLOP/s); %d ranks %.3f ms (%.0f TFLOP/s per GPU), of which the "
+            tp_say("forward %d x %d x %d: unsharded on one GPU %.3f ms (%.0f TFLOP/s); %d ranks %.3f ms (%.0f TFLOP/s per GPU), of which the "
                    "all-reduce %.3f ms: %.2fx faster\n",
                    M, D, F, one_ms, flop / one_ms * 1e-9, ranks, tp_ms, flop / ranks / tp_ms * 1e-9, ar_ms, one_ms / tp_ms);
     }
 done:
     if (!ok) {
         const char *e = why[0] ? why : st != TILE_OK && tile_last_error()[0] ? tile_last_error() : atomic_load(&s->failed) ? "stopped: another rank failed" : "";
-        if (e[0]) printf("rank %d: %s\n", rank, e);
+        if (e[0]) tp_say("rank %d: %s\n", rank, e);
     }
     if (!ok) atomic_store(&s->failed, 1);   /* the others leave their barriers */
-    fflush(stdout);
-    if (t.comm) t.nccl.comm_destroy(t.comm);
+    if (t.comm && ok) t.nccl.comm_destroy(t.comm);
+    else if (t.comm) t.nccl.comm_abort(t.comm);   /* the peers' collectives fail instead of waiting for this rank */
     if (t.nccl.lib) dlclose(t.nccl.lib);
     tile_free(t.x), tile_free(t.w1), tile_free(t.w2), tile_free(t.h), tile_free(t.y);
     tile_free(t.whole.w1), tile_free(t.whole.w2), tile_free(t.whole.h), tile_free(t.whole.y);
@@ -472,6 +504,13 @@ done:
     return ok;
 }
 
+/* seconds on a monotonic clock */
+static double tp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 /* The number of GPUs kernels would run on, asked in a child process: a
    process must not fork after it has started the CUDA driver; -1 when the
    child could not be run */
@@ -504,7 +543,6 @@ static int tp_group(int ranks, int M, int D, int F, int gpus)
     fflush(stdout);
     for (int r = 0; r < ranks; r++) {
         if ((pids[r] = fork()) == 0) {
-            setvbuf(stdout, NULL, _IOLBF, 0);   /* the ranks' lines in the order they print them */
             if (gpus) {   /* rank r runs on GPU r */
                 char dev[16];
                 snprintf(dev, sizeof dev, "%d", r);
@@ -514,10 +552,33 @@ static int tp_group(int ranks, int M, int D, int F, int gpus)
         }
         if (pids[r] < 0) atomic_store(&s->failed, 1);
     }
-    int failed = 0;
-    for (int r = 0; r < ranks; r++) {
+    /* wait for the ranks. When one fails (an error, or a signal), the others
+       leave their next barrier; those still running 60 s later (waiting in a
+       collective for the failed one) are killed */
+    int failed = 0, left = 0;
+    double since = 0;   /* when the first failure was seen */
+    for (int r = 0; r < ranks; r++) pids[r] < 0 ? failed++ : left++;
+    if (failed) since = tp_now();
+    while (left > 0) {
         int status = 0;
-        if (pids[r] < 0 || waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed++;
+        pid_t p = waitpid(-1, &status, failed ? WNOHANG : 0);
+        if (p < 0) break;
+        for (int r = 0; r < ranks && p > 0; r++)
+            if (pids[r] == p) {
+                pids[r] = -1, left--;
+                if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                    if (!failed++) since = tp_now();
+                    atomic_store(&s->failed, 1);
+                }
+            }
+        if (p == 0 && tp_now() - since > 60) {
+            for (int r = 0; r < ranks; r++)
+                if (pids[r] > 0) kill(pids[r], SIGKILL);
+            since = tp_now();   /* (reaped above as they go) */
+        } else if (p == 0) {
+            struct timespec nap = {0, 10000000};
+            nanosleep(&nap, NULL);
+        }
     }
     munmap(s, bytes);
     return failed;

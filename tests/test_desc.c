@@ -625,7 +625,7 @@ static void test_tma_ptx(void) {
    not whole 16-byte chunks: the engine would reduce the padding), or the knob off (the
    default), the pointer rewrite's atomics alone. ptxas assembles both. */
 static void test_wide_atomics_ptx(void) {
-    if (getenv("TILE_TEST_VALGRIND")) return;   /* ten compiles: the other builds of this test check them */
+    if (getenv("TILE_TEST_VALGRIND")) return;   /* sixteen compiles: the other builds of this test check them */
     int on = tile__knob_values_get()->tma_reduce;
     static const char *const ops[] = {"add", "max", "min"};
     for (size_t w = 0; w < sizeof wide_atomics / sizeof wide_atomics[0]; w++)
