@@ -55,21 +55,16 @@
 /* ---- the kernels ------------------------------------------------------------------------
    acc = A @ B for one BLOCK_M x BLOCK_N tile of C, A (M x K) and B (K x N)
    row-major with row strides lda and ldb, tiles in groups of GROUP_SIZE_M
-   rows (examples/matmul.c); the epilogue is the caller's. */
+   rows (the order of examples/matmul.c); the epilogue is the caller's. */
 typedef struct { tl_t acc, offs_m, offs_n; } tp_tile;
 static tp_tile tp_matmul(tl_t a_ptr, tl_t b_ptr, tl_t M, tl_t N, tl_t K, tl_t lda, tl_t ldb)
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), BLOCK_K = TL_META(BLOCK_K);
     int GROUP_SIZE_M = TL_META(GROUP_SIZE_M);
 
-    tl_t pid              = tl_program_id(0);
-    tl_t num_pid_m        = tl_cdiv(M, BLOCK_M);
-    tl_t num_pid_n        = tl_cdiv(N, BLOCK_N);
-    tl_t num_pid_in_group = tl_mul(GROUP_SIZE_M, num_pid_n);
-    tl_t first_pid_m      = tl_mul(tl_floordiv(pid, num_pid_in_group), GROUP_SIZE_M);
-    tl_t group_size_m     = tl_minimum(tl_sub(num_pid_m, first_pid_m), GROUP_SIZE_M);
-    tl_t pid_m            = tl_add(first_pid_m, tl_mod(tl_mod(pid, num_pid_in_group), group_size_m));
-    tl_t pid_n            = tl_floordiv(tl_mod(pid, num_pid_in_group), group_size_m);
+    /* the program's tile in the grouped order (tl_swizzle2d, Triton's swizzle2d) */
+    tl_t pid = tl_program_id(0), num_pid_n = tl_cdiv(N, BLOCK_N), pid_m, pid_n;
+    tl_swizzle2d(tl_floordiv(pid, num_pid_n), tl_mod(pid, num_pid_n), tl_cdiv(M, BLOCK_M), num_pid_n, GROUP_SIZE_M, &pid_m, &pid_n);
 
     tp_tile t;
     t.offs_m     = tl_add(tl_mul(pid_m, BLOCK_M), tl_arange(0, BLOCK_M));
