@@ -68,6 +68,9 @@
        else interp (default: llvm, nvrtc or interp)
      TILE_INTERPRET=1: run every kernel in the interpreter, even on a GPU
        (default: 0)
+     TILE_INTERPRET_DEVICES=1..16: the devices the interpreter presents to
+       tile_set_device, so that code for several GPUs runs and is checked
+       without them (default: 1)
      TILE_DUMP=ir,ttgir,cuda,llir,ptx,times,knobs: print these stages to
        stderr, or to TILE_DUMP_DIR/<kernel>.<stage>
      TILE_DUMP_DIR=<dir>: where TILE_DUMP writes, and NVRTC's failing source
@@ -102,7 +105,8 @@
        loads, in the compiling thread, so a tuner's configs assemble side by
        side (the driver's JIT takes them one at a time); its code can be
        slower than the driver's (default: 0)
-     TILE_DEVICE=<n>: the GPU to use (default: 0)
+     TILE_DEVICE=<n>: the GPU of every thread that has not called
+       tile_set_device (default: 0)
      CUDA_HOME=<dir>: where NVRTC and libdevice are looked for
      CUDA_PATH=<dir>: where NVRTC and libdevice are looked for, after
        CUDA_HOME
@@ -201,7 +205,8 @@ extern "C" {
     X(COMPILE,   "a kernel failed to compile")                                      \
     X(OPTION,    "a loop option cannot be applied (TILE_STRICT=1)")                  \
     X(PROFILE,   "a profile or scope is misused: nesting, format, path")            \
-    X(INTERNAL,  "an internal error (a bug in tile)")
+    X(INTERNAL,  "an internal error (a bug in tile)")                                \
+    X(DEVICE,    "no such device, or a stream or buffer of another device")
 
 typedef enum tile_status {
 #define TILE__ENUM_ERR(id, text) TILE_ERR_##id,
@@ -384,8 +389,10 @@ void       *tile_malloc(size_t bytes);            /* NULL on failure (NOMEM)  */
 tile_status tile_free(void *p);                   /* NULL is fine             */
 tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes);
 tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes);
+/* (also between the memory of two devices: a peer copy) */
 tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes);
 tile_status tile_memset(void *dst, int byte, size_t bytes);
+/* waits for the work of this thread's device */
 tile_status tile_synchronize(void);
 
 /* Devices, streams and events. On the GPU a tile_stream is the driver's
@@ -400,6 +407,22 @@ int         tile_device_count(void);                /* 0 without a driver      *
    H200): the grid of a persistent kernel. In the interpreter, 4. */
 int         tile_device_sm_count(void);
 tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to n-1) */
+/* Several devices. Each host thread works on one device at a time: its
+   tile_malloc, streams, events, launches and tile_synchronize go there
+   (until tile_set_device, TILE_DEVICE's, else 0). Kernels are compiled
+   once per architecture and loaded on each device that launches them;
+   tuners' results are kept per device name. A stream of another device
+   (checked once two devices are in use) or a pointer argument to another
+   device's memory is TILE_ERR_DEVICE at the launch's line, unless
+   tile_device_enable_peer made that memory reachable; copies and
+   tile_free run on the device that owns the memory, tile_memcpy_dtod
+   also between devices. Without a GPU the interpreter presents
+   TILE_INTERPRET_DEVICES devices (default 1), with the same checks. */
+tile_status tile_set_device(int device);            /* TILE_ERR_DEVICE: no such device */
+int         tile_get_device(void);
+/* kernels on this thread's device may then read and write `peer`'s memory
+   (NVLink or PCIe peer access; TILE_ERR_DEVICE where there is no path) */
+tile_status tile_device_enable_peer(int peer);
 tile_status tile_stream_create(tile_stream *s);
 tile_status tile_stream_destroy(tile_stream s);     /* NULL is fine            */
 tile_status tile_stream_synchronize(tile_stream s); /* NULL: the default stream */

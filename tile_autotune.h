@@ -225,22 +225,24 @@ void tile_autotune_release(tile_autotuner *t);
 #include <unistd.h>
 
 /* ---- benchmarking -------------------------------------------------------------------- */
-static void *tile__flush_buf;
-static size_t tile__flush_len;
+static void *tile__flush_buf[TILE__MAX_DEVICES];   /* one a device */
+static size_t tile__flush_len[TILE__MAX_DEVICES];
 static pthread_mutex_t tile__flush_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Write a buffer larger than L2, so that the next run finds none of its data there. */
+/* Write a buffer larger than L2 (on this thread's device), so that the
+   next run finds none of its data there. */
 static tile_status tile__flush_l2(size_t bytes) {
-    if (!bytes) bytes = tile__gpu_mode() && tile__cu_st.props.l2_bytes > 0 ? 2 * (size_t)tile__cu_st.props.l2_bytes
+    if (!bytes) bytes = tile__gpu_mode() && tile__cu_cur()->props.l2_bytes > 0 ? 2 * (size_t)tile__cu_cur()->props.l2_bytes
                         : tile__gpu_mode()                                  ? (size_t)256 << 20
                                                                             : (size_t)4 << 20;
+    int d = tile__dev_here();
     pthread_mutex_lock(&tile__flush_lock);
-    if (tile__flush_len < bytes) {
-        tile_free(tile__flush_buf);
-        tile__flush_len = 0;
-        if ((tile__flush_buf = tile_malloc(bytes))) tile__flush_len = bytes;
+    if (tile__flush_len[d] < bytes) {
+        tile_free(tile__flush_buf[d]);
+        tile__flush_len[d] = 0;
+        if ((tile__flush_buf[d] = tile_malloc(bytes))) tile__flush_len[d] = bytes;
     }
-    void *p = tile__flush_buf;
+    void *p = tile__flush_buf[d];
     pthread_mutex_unlock(&tile__flush_lock);
     if (!p) return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_do_bench: no memory for the %zu-byte L2 flush buffer", bytes);
     return tile_memset(p, 0, bytes);
@@ -464,9 +466,28 @@ long long tile_tune_meta(const tile_tune_args *a, const char *name) { return a ?
 typedef struct tile__tune_slot {
     uint64_t h;              /* 0: empty                                        */
     const tile_kernel *k;
+    int dclass;              /* the device it was tuned on (tile__dev_class)    */
     int64_t key[TILE_AUTOTUNE_MAX_KEY];
     tile_launch win;
 } tile__tune_slot;
+/* Which devices share tuning results: the first device with this thread's
+   device's name and architecture (identical GPUs share; the interpreter's
+   devices are all one). */
+static int tile__dev_class(void) {
+    if (!tile__gpu_mode()) return 0;
+    int here = tile__cu_index();
+    const tile__cu_props *p = &tile__cu_st.devs[here].props;
+    pthread_mutex_lock(&tile__cu_st.lock);
+    int d = 0;
+    for (; d < here; d++) {
+        const tile__cu_device *D = &tile__cu_st.devs[d];
+        if (D->opened && D->status == TILE_OK && D->props.cc_major == p->cc_major && D->props.cc_minor == p->cc_minor &&
+            strcmp(D->props.name, p->name) == 0)
+            break;
+    }
+    pthread_mutex_unlock(&tile__cu_st.lock);
+    return d;
+}
 /* A tuner's state for one kernel: a tuner may serve several kernels (their
    parameters differ, so each has its own key positions and table). */
 typedef struct tile__tune_state {
@@ -524,7 +545,8 @@ static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k,
 /* The key's values: integers and floats by value, pointers by alignment to
    16 (and a tl_ptr's dtype above that bit). */
 static uint64_t tile__tune_key(const tile__tune_state *s, const tile_kernel *k, const tile_arg *args, int64_t *key) {
-    uint64_t h = tile__fnv(TILE__FNV0, &k, sizeof k);
+    int dc = tile__dev_class();
+    uint64_t h = tile__fnv(tile__fnv(TILE__FNV0, &k, sizeof k), &dc, sizeof dc);
     for (int i = 0; i < s->nkey; i++) {
         int p = s->key_idx[i];
         tl_dtype t = k->params[p].dtype;
@@ -537,10 +559,11 @@ static uint64_t tile__tune_key(const tile__tune_state *s, const tile_kernel *k, 
 }
 static tile__tune_slot *tile__tune_find(tile__tune_state *s, uint64_t h, const tile_kernel *k, const int64_t *key) {
     if (!s->cap) return NULL;
+    int dc = tile__dev_class();
     for (int i = (int)(h & (uint64_t)(s->cap - 1));; i = (i + 1) & (s->cap - 1)) {
         tile__tune_slot *e = &s->slots[i];
         if (!e->h) return NULL;
-        if (e->h == h && e->k == k && memcmp(e->key, key, sizeof(int64_t) * (size_t)s->nkey) == 0) return e;
+        if (e->h == h && e->k == k && e->dclass == dc && memcmp(e->key, key, sizeof(int64_t) * (size_t)s->nkey) == 0) return e;
     }
 }
 static tile_status tile__tune_insert(tile__tune_state *s, uint64_t h, const tile_kernel *k, const int64_t *key, const tile_launch *win) {
@@ -564,6 +587,7 @@ static tile_status tile__tune_insert(tile__tune_state *s, uint64_t h, const tile
     tile__tune_slot *e = &s->slots[j];
     e->h = h;
     e->k = k;
+    e->dclass = tile__dev_class();
     memcpy(e->key, key, sizeof(int64_t) * (size_t)s->nkey);
     e->win = *win;
     s->n++;

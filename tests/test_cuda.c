@@ -213,7 +213,7 @@ static void child_device_records(void) {
     TT_OK(fill_kernel(TILE_OPTS(), out, 1.0f));
     TT_OK(tile_synchronize());
     TT_CHECK(rec_msgs == 0, "the end: %d messages", rec_msgs);
-    printf("  device records: 6 checks of launches without TILE_SYNC on %s\n", tile__cu_st.props.name);
+    printf("  device records: 6 checks of launches without TILE_SYNC on %s\n", tile__cu_cur()->props.name);
     tile_kernel_release(TILE_KERNEL_OF(neg_step));
     tile_kernel_release(TILE_KERNEL_OF(words_assert));
     tile_kernel_release(TILE_KERNEL_OF(fill_kernel));

@@ -17,8 +17,13 @@ enum { TILE__VARIANT_COMPILING, TILE__VARIANT_READY, TILE__VARIANT_FAILED };
 typedef struct tile__variant {
     tile__config cfg;              /* what it was compiled for                      */
     tile__kernel_meta meta;        /* what its launch needs: threads, shared memory, checks */
-    CUmodule mod;
+    CUmodule mod;                  /* loaded on device `dev`, where it was compiled or read */
     CUfunction fn;
+    int dev;
+    CUmodule omod[TILE__MAX_DEVICES];   /* loaded on the other devices that launched it (tile__variant_fn) */
+    CUfunction ofn[TILE__MAX_DEVICES];
+    char *image;                   /* with several GPUs: what was loaded (cubin or PTX), for the others */
+    size_t imagelen;
     char *ptx;                     /* without a GPU the variant is its PTX (tests compile and cache it) */
     int state;                     /* TILE__VARIANT_*, under tile__cache_lock */
     /* >>tma: the last tensor maps encoded, and the values they were encoded
@@ -358,7 +363,7 @@ static void tile__device_id(tile__sbuf *b) {
     }
     char arch[32] = "";
     tile__cu_arch(arch, sizeof arch);
-    tile__sb(b, "device %s %s driver %d backend %s wgmma %d\n", tile__cu_st.props.name, arch, tile__cu_st.props.driver_version, tile_backend_name(),
+    tile__sb(b, "device %s %s driver %d backend %s wgmma %d\n", tile__cu_cur()->props.name, arch, tile__cu_cur()->props.driver_version, tile_backend_name(),
              tile__hopper(arch));
 }
 
@@ -397,7 +402,7 @@ static void tile__signature_text(tile__sbuf *b, const tile_kernel *k) {
 }
 /* The most dynamic shared memory an entry may ask for here. */
 static uint64_t tile__kdisk_smem_limit(void) {
-    if (tile__gpu_mode() && tile__cu_st.props.smem_per_block_optin > 0) return (uint64_t)tile__cu_st.props.smem_per_block_optin;
+    if (tile__gpu_mode() && tile__cu_cur()->props.smem_per_block_optin > 0) return (uint64_t)tile__cu_cur()->props.smem_per_block_optin;
     return TILE__SMEM_SANE;
 }
 /* The compiler that makes the PTX: the registered back end, else NVRTC. */
@@ -496,6 +501,15 @@ static int tile__kdisk_check(const char *pay, size_t n, const tile_kernel *k, in
     return ok;
 }
 
+/* With several GPUs, v keeps what it was loaded from (cubin or PTX) for
+   the other devices that launch it; 0 when out of memory. */
+static int tile__variant_keep_image(tile__variant *v, const void *image, size_t len) {
+    v->dev = tile__cu_index();
+    if (tile__cu_st.ndev < 2) return 1;
+    free(v->image);
+    v->imagelen = len;
+    return (v->image = (char *)malloc(len)) != NULL ? (memcpy(v->image, image, len), 1) : 0;
+}
 /* A kernel entry's payload (from the disk or a TILE_AOT table, `where`
    names it): checked against the variant asked for, then loaded into v
    (without a GPU its PTX is kept); 1 when v is ready, else 0 and *why. */
@@ -510,6 +524,11 @@ static int tile__kdisk_use(const tile_kernel *k, const tile__config *cfg, const 
         if (tile__cu_load(cubin ? cubin : ptx, &v->mod, &v->fn, k->name, log, sizeof log) != TILE_OK) {
             snprintf(why, whyn, "the driver cannot load it: %.200s", tile_last_error());
             tile_clear_error();
+            ok = 0;
+        } else if (!tile__variant_keep_image(v, cubin ? cubin : ptx, cubin ? (size_t)p.cubinlen : (size_t)p.ptxlen)) {
+            snprintf(why, whyn, "out of host memory");
+            tile__cu_unload(v->mod);
+            v->mod = NULL, v->fn = NULL;
             ok = 0;
         }
     } else if (ok) {
@@ -612,6 +631,12 @@ static tile_status tile__kdisk_load_store(const tile_kernel *k, const tile__conf
         cubin = NULL;
         cubinlen = 0;
         if ((st = tile__cu_load(ptx, &v->mod, &v->fn, kname, log, logn)) != TILE_OK) return st;
+    }
+    if (gpu && !tile__variant_keep_image(v, cubin ? (const char *)cubin : ptx, cubin ? cubinlen : strlen(ptx) + 1)) {
+        free(cubin);
+        tile__cu_unload(v->mod);
+        v->mod = NULL, v->fn = NULL;
+        return tile__error(TILE_ERR_NOMEM, kname, NULL, 0, "out of host memory");
     }
     if (!store && !keep) {
         free(cubin);

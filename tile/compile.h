@@ -504,7 +504,8 @@ static tile_status tile__compile_to(const tile_kernel *k, const tile__func *f, c
     free(ptx);
     if (st != TILE_OK && v) {
         free(v->ptx);
-        v->ptx = NULL;
+        free(v->image);
+        v->ptx = v->image = NULL;
         v->mod = NULL;
         v->fn = NULL;
         memset(&v->meta, 0, sizeof v->meta);

@@ -34,6 +34,7 @@
    CUDA_HOME / CUDA_PATH where NVRTC is searched. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ typedef enum cudaError_enum {
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CUDA_ERROR_ASSERT = 710,
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
@@ -192,7 +194,12 @@ typedef struct tile__nvrtc_program *nvrtcProgram;
     OPT(cuGraphDestroy,        CUresult, (void *graph))                                           \
     OPT(cuStreamGetCaptureInfo_v2, CUresult, (CUstream s, int *status, unsigned long long *id, void **graph, \
                                               void *const **deps, size_t *ndeps))                 \
-    OPT(cuGraphExecKernelNodeSetParams_v2, CUresult, (void *exec, void *node, const void *params))
+    OPT(cuGraphExecKernelNodeSetParams_v2, CUresult, (void *exec, void *node, const void *params)) \
+    /* several devices (tile_set_device): a stream's context, peer access and copies */            \
+    OPT(cuStreamGetCtx,        CUresult, (CUstream s, CUcontext *ctx))                            \
+    OPT(cuDeviceCanAccessPeer, CUresult, (int *can, CUdevice dev, CUdevice peer))                 \
+    OPT(cuCtxEnablePeerAccess, CUresult, (CUcontext peer, unsigned flags))                        \
+    OPT(cuMemcpyPeer,          CUresult, (CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t bytes))
 
 #define TILE__NVRTC_SYMS(X)                                                                       \
     X(nvrtcVersion,            nvrtcResult, (int *major, int *minor))                             \
@@ -309,16 +316,34 @@ typedef struct tile__cu_props {
     int driver_version;            /* 13000 for CUDA 13.0                      */
 } tile__cu_props;
 
-static struct {
-    pthread_once_t once;
+/* One device the driver sees, opened on first use (tile__cu_open_dev):
+   its primary context and properties, or why it cannot be used. */
+#define TILE__MAX_DEVICES 16
+typedef struct tile__cu_device {
+    int opened;                    /* 1: tried (status says how it went)       */
     tile_status status;            /* TILE_OK once the device is ready         */
     char why[640];                 /* why not, as a sentence                   */
-    void *lib;
-    int ndev;                      /* devices the driver sees (0 on failure)   */
     CUdevice dev;
     CUcontext ctx;
     tile__cu_props props;
-} tile__cu_st = {.once = PTHREAD_ONCE_INIT, .status = TILE_ERR_NODEVICE};
+} tile__cu_device;
+static struct {
+    pthread_once_t once;
+    tile_status status;            /* TILE_OK once the default device is ready */
+    char why[640];                 /* why not, as a sentence                   */
+    void *lib;
+    int ndev;                      /* devices the driver sees (0 on failure)   */
+    int deflt;                     /* TILE_DEVICE (else 0): a thread's device until it calls tile_set_device */
+    _Atomic int nopen;             /* devices opened; above 1, launches check their streams */
+    pthread_mutex_t lock;          /* opening a device, peer access           */
+    unsigned char peer[TILE__MAX_DEVICES][TILE__MAX_DEVICES];   /* [d][p]: kernels on d may touch p's memory */
+    tile__cu_device devs[TILE__MAX_DEVICES];
+} tile__cu_st = {.once = PTHREAD_ONCE_INIT, .status = TILE_ERR_NODEVICE, .lock = PTHREAD_MUTEX_INITIALIZER};
+/* the calling thread's device (tile_set_device); -1: the default */
+static _Thread_local int tile__cu_tls = -1;
+static int tile__cu_index(void) { return tile__cu_tls >= 0 ? tile__cu_tls : tile__cu_st.deflt; }
+/* the calling thread's device (the driver is open) */
+static tile__cu_device *tile__cu_cur(void) { return &tile__cu_st.devs[tile__cu_index()]; }
 
 /* "CUDA_ERROR_INVALID_VALUE (invalid argument)": the driver's words, or
    the name alone where the driver has none (the stub library). */
@@ -338,6 +363,64 @@ static void tile__cu_errtext(CUresult r, char *buf, size_t n) {
     if (name && text) snprintf(buf, n, "%s (%s)", name, text);
     else if (name) snprintf(buf, n, "%s", name);
     else snprintf(buf, n, "CUDA error %d", (int)r);
+}
+
+/* Open device `ordinal` (below ndev) once: its properties and its primary
+   context (retained; made current by tile__cu_enter). Under the lock, or
+   from tile__cu_open. */
+static void tile__cu_open_dev(int ordinal) {
+    tile__cu_device *D = &tile__cu_st.devs[ordinal];
+    tile__cu_props *p = &D->props;
+    char *why = D->why, et[160];
+    size_t whyn = sizeof D->why;
+    CUresult r;
+    if (D->opened) return;
+    D->opened = 1;
+    D->status = TILE_ERR_NODEVICE;
+    p->ordinal = ordinal;
+    if ((r = tile__cu.cuDeviceGet(&D->dev, ordinal)) != CUDA_SUCCESS) {
+        tile__cu_errtext(r, et, sizeof et);
+        tile__bprintf(why, whyn, 0, "cuDeviceGet(%d) failed with %s", ordinal, et);
+        return;
+    }
+    if (tile__cu.cuDeviceGetName(p->name, (int)sizeof p->name, D->dev) != CUDA_SUCCESS)
+        snprintf(p->name, sizeof p->name, "CUDA device %d", ordinal);
+    tile__cu.cuDriverGetVersion(&p->driver_version);
+    /* the attributes every back end relies on; the others are 0 when absent */
+    static const struct { CUdevice_attribute a; size_t off; int required; const char *what; } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(tile__cu_props, cc_major), 1, "compute capability"},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(tile__cu_props, cc_minor), 1, "compute capability"},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(tile__cu_props, sm_count), 1, "multiprocessor count"},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(tile__cu_props, smem_per_block_optin), 1,
+         "opt-in shared memory"},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, offsetof(tile__cu_props, smem_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(tile__cu_props, smem_per_sm), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, offsetof(tile__cu_props, max_threads_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, offsetof(tile__cu_props, warp_size), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, offsetof(tile__cu_props, regs_per_block), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(tile__cu_props, l2_bytes), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, offsetof(tile__cu_props, clock_khz), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(tile__cu_props, mem_clock_khz), 0, ""},
+        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(tile__cu_props, mem_bus_bits), 0, ""},
+    };
+    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+        int v = 0;
+        r = tile__cu.cuDeviceGetAttribute(&v, attrs[i].a, D->dev);
+        if (r != CUDA_SUCCESS && attrs[i].required) {
+            tile__cu_errtext(r, et, sizeof et);
+            tile__bprintf(why, whyn, 0, "cuDeviceGetAttribute(%s of device %d) failed with %s", attrs[i].what, ordinal, et);
+            return;
+        }
+        memcpy((char *)p + attrs[i].off, &v, sizeof v);
+    }
+    if ((r = tile__cu.cuDevicePrimaryCtxRetain(&D->ctx, D->dev)) != CUDA_SUCCESS) {
+        tile__cu_errtext(r, et, sizeof et);
+        tile__bprintf(why, whyn, 0, "cannot use device %d (%s): retaining its primary context failed with %s", ordinal,
+                 p->name, et);
+        return;
+    }
+    D->status = TILE_OK;
+    atomic_fetch_add(&tile__cu_st.nopen, 1);
 }
 
 static void tile__cu_open(void) {
@@ -394,6 +477,7 @@ static void tile__cu_open(void) {
         tile__bprintf(why, whyn, 0, "the CUDA driver (%s) sees no GPU", path);
         return;
     }
+    if (tile__cu_st.ndev > TILE__MAX_DEVICES) tile__cu_st.ndev = TILE__MAX_DEVICES;   /* the first 16 (CUDA_VISIBLE_DEVICES picks) */
     int ordinal = 0;
     if (kn->device[0]) {
         char *end;
@@ -405,68 +489,31 @@ static void tile__cu_open(void) {
         }
         ordinal = (int)v;
     }
-    tile__cu_props *p = &tile__cu_st.props;
-    p->ordinal = ordinal;
-    if ((r = tile__cu.cuDeviceGet(&tile__cu_st.dev, ordinal)) != CUDA_SUCCESS) {
-        tile__cu_errtext(r, et, sizeof et);
-        tile__bprintf(why, whyn, 0, "cuDeviceGet(%d) failed with %s", ordinal, et);
-        return;
-    }
-    if (tile__cu.cuDeviceGetName(p->name, (int)sizeof p->name, tile__cu_st.dev) != CUDA_SUCCESS)
-        snprintf(p->name, sizeof p->name, "CUDA device %d", ordinal);
-    tile__cu.cuDriverGetVersion(&p->driver_version);
-    /* the attributes every back end relies on; the others are 0 when absent */
-    static const struct { CUdevice_attribute a; size_t off; int required; const char *what; } attrs[] = {
-        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, offsetof(tile__cu_props, cc_major), 1, "compute capability"},
-        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, offsetof(tile__cu_props, cc_minor), 1, "compute capability"},
-        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, offsetof(tile__cu_props, sm_count), 1, "multiprocessor count"},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, offsetof(tile__cu_props, smem_per_block_optin), 1,
-         "opt-in shared memory"},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, offsetof(tile__cu_props, smem_per_block), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, offsetof(tile__cu_props, smem_per_sm), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, offsetof(tile__cu_props, max_threads_per_block), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, offsetof(tile__cu_props, warp_size), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, offsetof(tile__cu_props, regs_per_block), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, offsetof(tile__cu_props, l2_bytes), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_CLOCK_RATE, offsetof(tile__cu_props, clock_khz), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, offsetof(tile__cu_props, mem_clock_khz), 0, ""},
-        {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, offsetof(tile__cu_props, mem_bus_bits), 0, ""},
-    };
-    for (size_t i = 0; i < sizeof attrs / sizeof *attrs; i++) {
-        int v = 0;
-        r = tile__cu.cuDeviceGetAttribute(&v, attrs[i].a, tile__cu_st.dev);
-        if (r != CUDA_SUCCESS && attrs[i].required) {
-            tile__cu_errtext(r, et, sizeof et);
-            tile__bprintf(why, whyn, 0, "cuDeviceGetAttribute(%s of device %d) failed with %s", attrs[i].what, ordinal, et);
-            return;
-        }
-        memcpy((char *)p + attrs[i].off, &v, sizeof v);
-    }
-    if ((r = tile__cu.cuDevicePrimaryCtxRetain(&tile__cu_st.ctx, tile__cu_st.dev)) != CUDA_SUCCESS ||
-        (r = tile__cu.cuCtxSetCurrent(tile__cu_st.ctx)) != CUDA_SUCCESS) {
-        tile__cu_errtext(r, et, sizeof et);
-        tile__bprintf(why, whyn, 0, "cannot use device %d (%s): making its primary context current failed with %s", ordinal,
-                 p->name, et);
-        return;
-    }
-    tile__cu_st.status = TILE_OK;
+    tile__cu_st.deflt = ordinal;
+    tile__cu_open_dev(ordinal);
+    memcpy(why, tile__cu_st.devs[ordinal].why, whyn);
+    tile__cu_st.status = tile__cu_st.devs[ordinal].status;
 }
 
-/* Load once, then make our context current on this thread. Reports the
-   reason when there is no device. */
+/* Make device d's context current on this thread (d is open and ready). */
+static tile_status tile__cu_enter_dev(int d, const char *file, int line) {
+    CUcontext cur = NULL, want = tile__cu_st.devs[d].ctx;
+    if (tile__cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == want) return TILE_OK;
+    CUresult r = tile__cu.cuCtxSetCurrent(want);
+    if (r != CUDA_SUCCESS) {
+        char et[160];
+        tile__cu_errtext(r, et, sizeof et);
+        return tile__error(TILE_ERR_DRIVER, NULL, file, line, "cuCtxSetCurrent (device %d) failed with %s", d, et);
+    }
+    return TILE_OK;
+}
+/* Load once, then make this thread's device's context current. Reports
+   the reason when there is no device. */
 static tile_status tile__cu_enter(const char *file, int line) {
     pthread_once(&tile__cu_st.once, tile__cu_open);
     if (tile__cu_st.status != TILE_OK)
         return tile__error(tile__cu_st.status, NULL, file, line, "%s", tile__cu_st.why);
-    CUcontext cur = NULL;
-    if (tile__cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == tile__cu_st.ctx) return TILE_OK;
-    CUresult r = tile__cu.cuCtxSetCurrent(tile__cu_st.ctx);
-    if (r != CUDA_SUCCESS) {
-        char et[160];
-        tile__cu_errtext(r, et, sizeof et);
-        return tile__error(TILE_ERR_DRIVER, NULL, file, line, "cuCtxSetCurrent failed with %s", et);
-    }
-    return TILE_OK;
+    return tile__cu_enter_dev(tile__cu_index(), file, line);
 }
 
 /* Report a failed driver call. `st` is the status for this call site;
@@ -501,7 +548,7 @@ TILE__MAYBE_UNUSED static int tile__cu_available(void) {
 /* The device's properties (a copy). */
 TILE__MAYBE_UNUSED static tile_status tile__cu_get_props(tile__cu_props *out) {
     tile_status st = tile__cu_enter(NULL, 0);
-    if (st == TILE_OK) *out = tile__cu_st.props;
+    if (st == TILE_OK) *out = tile__cu_cur()->props;
     return st;
 }
 
@@ -510,7 +557,7 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_get_props(tile__cu_props *out) {
 TILE__MAYBE_UNUSED static tile_status tile__cu_arch(char *buf, size_t n) {
     tile_status st = tile__cu_enter(NULL, 0);
     if (st != TILE_OK) return st;
-    const tile__cu_props *p = &tile__cu_st.props;
+    const tile__cu_props *p = &tile__cu_cur()->props;
     snprintf(buf, n, "sm_%d%d%s", p->cc_major, p->cc_minor, p->cc_major == 9 && p->cc_minor == 0 ? "a" : "");
     return TILE_OK;
 }
@@ -575,6 +622,18 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_dtod(void *dst, const void *src, 
     CUresult r = tile__cu.cuMemcpyDtoD_v2(tile__cu_dptr(dst), tile__cu_dptr(src), bytes);
     return r == CUDA_SUCCESS ? TILE_OK
                              : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyDtoD_v2(%p <- %p, %zu bytes)", dst, src, bytes);
+}
+/* A copy between the memory of two devices (both open: their memory was
+   allocated there), through the driver's peer copy; synchronous. */
+TILE__MAYBE_UNUSED static tile_status tile__cu_peer_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes) {
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK || !bytes) return st;
+    CUresult r = tile__cu.cuMemcpyPeer ? tile__cu.cuMemcpyPeer(tile__cu_dptr(dst), tile__cu_st.devs[dst_dev].ctx, tile__cu_dptr(src),
+                                                               tile__cu_st.devs[src_dev].ctx, bytes)
+                                       : tile__cu.cuMemcpyDtoD_v2(tile__cu_dptr(dst), tile__cu_dptr(src), bytes);
+    return r == CUDA_SUCCESS ? TILE_OK
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuMemcpyPeer(%p on device %d <- %p on device %d, %zu bytes)", dst, dst_dev,
+                                             src, src_dev, bytes);
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_memset(void *dst, int byte, size_t bytes, const char *file, int line) {
     tile_status st = tile__cu_enter(file, line);
@@ -695,7 +754,7 @@ static tile_status tile__cu_smem_optin(CUfunction fn, unsigned bytes, const char
             st = tile__cu_fail(r, TILE_ERR_LAUNCH, kernel, file, line,
                                "asking for %u bytes of dynamic shared memory (the device allows %d per block): "
                                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                               bytes, tile__cu_st.props.smem_per_block_optin);
+                               bytes, tile__cu_cur()->props.smem_per_block_optin);
         } else {
             void *grown = tile__cu_fsmems;
             if (i < tile__cu_nfsmem) tile__cu_fsmems[i].bytes = bytes;

@@ -216,15 +216,20 @@ typedef struct tile__rec_slot {
     CUevent done;
     tile__rec_site site;
 } tile__rec_slot;
-static struct {
-    pthread_mutex_t lock;
+/* One pool a device (its launches write their records in its memory),
+   under one lock. */
+typedef struct tile__rec_pool {
     void *pool;                        /* TILE__NREC records of TILE__REC_INTS ints      */
     CUstream side;                     /* where the pool is read and cleared             */
     tile__rec_slot *slots;
     int nbusy;
     unsigned long long seq;            /* the latest launch's                            */
     int host[TILE__NREC * TILE__REC_INTS];
-} tile__recs = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, 0, {0}};
+} tile__rec_pool;
+static pthread_mutex_t tile__recs_lock = PTHREAD_MUTEX_INITIALIZER;
+static tile__rec_pool tile__recs_of[TILE__MAX_DEVICES];
+/* the calling thread's device's pool */
+static tile__rec_pool *tile__recs_here(void) { return &tile__recs_of[tile__cu_index()]; }
 
 /* The error a record stands for, decoded without reporting it: the record,
    whose it is, and how many later launches failed as well. */
@@ -260,17 +265,18 @@ static tile_status tile__rec_report(const tile__rec_error *e) { return tile__err
 
 /* The pool, its stream and its slots, made on first use (lock held). */
 static tile_status tile__rec_init_locked(void) {
-    if (tile__recs.slots) return TILE_OK;
-    tile_status st = tile__cu_alloc(sizeof tile__recs.host, &tile__recs.pool, NULL, 0);
-    if (st == TILE_OK) st = tile__cu_memset(tile__recs.pool, 0, sizeof tile__recs.host, NULL, 0);
-    if (st == TILE_OK) st = tile__cu_stream_create_flags(&tile__recs.side, TILE__CU_STREAM_NON_BLOCKING, NULL, 0);
-    if (st == TILE_OK && !(tile__recs.slots = (tile__rec_slot *)calloc(TILE__NREC, sizeof *tile__recs.slots)))
+    tile__rec_pool *R = tile__recs_here();
+    if (R->slots) return TILE_OK;
+    tile_status st = tile__cu_alloc(sizeof R->host, &R->pool, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_memset(R->pool, 0, sizeof R->host, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_create_flags(&R->side, TILE__CU_STREAM_NON_BLOCKING, NULL, 0);
+    if (st == TILE_OK && !(R->slots = (tile__rec_slot *)calloc(TILE__NREC, sizeof *R->slots)))
         st = tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "out of host memory for the device error records");
     if (st != TILE_OK) {
-        tile__cu_free(tile__recs.pool, NULL, 0);
-        tile__cu_stream_destroy(tile__recs.side, NULL, 0);
-        tile__recs.pool = NULL;
-        tile__recs.side = NULL;
+        tile__cu_free(R->pool, NULL, 0);
+        tile__cu_stream_destroy(R->side, NULL, 0);
+        R->pool = NULL;
+        R->side = NULL;
     }
     return st;
 }
@@ -279,72 +285,76 @@ static tile_status tile__rec_init_locked(void) {
    their slots. The earliest failure is decoded into *err (*found = 1), the
    later ones counted in it. Lock held. */
 static tile_status tile__rec_collect_locked(unsigned long long upto, int *found, tile__rec_error *err) {
+    tile__rec_pool *R = tile__recs_here();
     static const int zeros[TILE__REC_INTS];
     int fin[TILE__NREC], nfin = 0, later = 0, cleared = 0, first = -1;
     tile_status st = TILE_OK;
     for (int i = 0; i < TILE__NREC && st == TILE_OK; i++) {
-        tile__rec_slot *sl = &tile__recs.slots[i];
+        tile__rec_slot *sl = &R->slots[i];
         int done = sl->busy && sl->launched && sl->seq <= upto;
         if (sl->busy && sl->launched && !done && sl->has_event) st = tile__cu_event_done(sl->done, &done, NULL, 0);
         if (done) fin[nfin++] = i;
     }
     if (st != TILE_OK || !nfin) return st;
-    st = tile__cu_dtoh_async(tile__recs.host, tile__recs.pool, sizeof tile__recs.host, tile__recs.side, NULL, 0);
-    if (st == TILE_OK) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    st = tile__cu_dtoh_async(R->host, R->pool, sizeof R->host, R->side, NULL, 0);
+    if (st == TILE_OK) st = tile__cu_stream_sync(R->side, NULL, 0);
     for (int j = 0; j < nfin && st == TILE_OK; j++) {
         int i = fin[j];
-        tile__rec_slot *sl = &tile__recs.slots[i];
-        if (tile__recs.host[i * TILE__REC_INTS]) {
-            if (first < 0 || sl->seq < tile__recs.slots[first].seq) first = i;
+        tile__rec_slot *sl = &R->slots[i];
+        if (R->host[i * TILE__REC_INTS]) {
+            if (first < 0 || sl->seq < R->slots[first].seq) first = i;
             later++;
-            st = tile__cu_htod_async((char *)tile__recs.pool + (size_t)i * sizeof zeros, zeros, sizeof zeros, tile__recs.side, NULL, 0);
+            st = tile__cu_htod_async((char *)R->pool + (size_t)i * sizeof zeros, zeros, sizeof zeros, R->side, NULL, 0);
             cleared = 1;
         }
     }
-    if (st == TILE_OK && cleared) st = tile__cu_stream_sync(tile__recs.side, NULL, 0);
+    if (st == TILE_OK && cleared) st = tile__cu_stream_sync(R->side, NULL, 0);
     if (st == TILE_OK && first >= 0) {
-        tile__rec_decode(&tile__recs.host[first * TILE__REC_INTS], &tile__recs.slots[first].site, later - 1, err);
+        tile__rec_decode(&R->host[first * TILE__REC_INTS], &R->slots[first].site, later - 1, err);
         *found = 1;
     }
     for (int j = 0; j < nfin && st == TILE_OK; j++) {
-        tile__recs.slots[fin[j]].busy = 0;
-        tile__recs.nbusy--;
+        R->slots[fin[j]].busy = 0;
+        R->nbusy--;
     }
     return st;
 }
 /* The latest launch so far: what a synchronization that starts now finishes. */
 static unsigned long long tile__rec_mark(void) {
-    pthread_mutex_lock(&tile__recs.lock);
-    unsigned long long m = tile__recs.seq;
-    pthread_mutex_unlock(&tile__recs.lock);
+    tile__rec_pool *R = tile__recs_here();
+    pthread_mutex_lock(&tile__recs_lock);
+    unsigned long long m = R->seq;
+    pthread_mutex_unlock(&tile__recs_lock);
     return m;
 }
 /* Read what can be read (see above); the earliest failure is the error. */
 static tile_status tile__rec_collect(unsigned long long upto) {
+    tile__rec_pool *R = tile__recs_here();
     tile__rec_error err;
     int found = 0;
     if (!tile__gpu_mode()) return TILE_OK;
-    pthread_mutex_lock(&tile__recs.lock);
-    tile_status st = tile__recs.nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
-    pthread_mutex_unlock(&tile__recs.lock);
+    pthread_mutex_lock(&tile__recs_lock);
+    tile_status st = R->nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
+    pthread_mutex_unlock(&tile__recs_lock);
     return st == TILE_OK && found ? tile__rec_report(&err) : st;
 }
 /* A slot for a launch of k (IR f) from o: its index and the record's device
    address. With every slot taken, the oldest launch is waited for. */
 static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, const tile_launch *o, int *slot, void **rec) {
+    tile__rec_pool *R = tile__recs_here();
     tile__rec_error err;
     int found = 0, i = 0;
-    pthread_mutex_lock(&tile__recs.lock);
+    pthread_mutex_lock(&tile__recs_lock);
     tile_status st = tile__rec_init_locked();
-    while (st == TILE_OK && !found && tile__recs.nbusy == TILE__NREC) {
+    while (st == TILE_OK && !found && R->nbusy == TILE__NREC) {
         int old = -1;
         for (int j = 0; j < TILE__NREC; j++)
-            if (tile__recs.slots[j].launched && tile__recs.slots[j].has_event && (old < 0 || tile__recs.slots[j].seq < tile__recs.slots[old].seq)) old = j;
+            if (R->slots[j].launched && R->slots[j].has_event && (old < 0 || R->slots[j].seq < R->slots[old].seq)) old = j;
         if (old < 0) st = tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "more than %d launches with device checks at once", TILE__NREC);
-        else if ((st = tile__cu_event_sync(tile__recs.slots[old].done, o->file, o->line)) == TILE_OK) st = tile__rec_collect_locked(0, &found, &err);
+        else if ((st = tile__cu_event_sync(R->slots[old].done, o->file, o->line)) == TILE_OK) st = tile__rec_collect_locked(0, &found, &err);
     }
-    while (st == TILE_OK && !found && tile__recs.slots[i].busy) i++;
-    tile__rec_slot *sl = st == TILE_OK && !found ? &tile__recs.slots[i] : NULL;
+    while (st == TILE_OK && !found && R->slots[i].busy) i++;
+    tile__rec_slot *sl = st == TILE_OK && !found ? &R->slots[i] : NULL;
     if (sl && !sl->done) st = tile__cu_event_create_flags(&sl->done, TILE__CU_EVENT_DISABLE_TIMING, o->file, o->line);
     if (sl && st == TILE_OK) {
         sl->busy = 1;
@@ -355,42 +365,51 @@ static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, con
         tile__copy_cut(sl->site.kfile, sizeof sl->site.kfile, k->file ? k->file : "");
         tile__copy_cut(sl->site.file, sizeof sl->site.file, o->file ? o->file : "");
         sl->site.line = o->line;
-        tile__recs.nbusy++;
+        R->nbusy++;
         *slot = i;
-        *rec = (char *)tile__recs.pool + (size_t)i * TILE__REC_INTS * sizeof(int);
+        *rec = (char *)R->pool + (size_t)i * TILE__REC_INTS * sizeof(int);
     }
-    pthread_mutex_unlock(&tile__recs.lock);
+    pthread_mutex_unlock(&tile__recs_lock);
     return st == TILE_OK && found ? tile__rec_report(&err) : st;
 }
 /* The launch of a slot's kernel is on `stream`: number it and mark its end. */
 static tile_status tile__rec_launched(int slot, void *stream, const tile_launch *o) {
-    pthread_mutex_lock(&tile__recs.lock);
-    tile__rec_slot *sl = &tile__recs.slots[slot];
-    sl->seq = ++tile__recs.seq;
+    tile__rec_pool *R = tile__recs_here();
+    pthread_mutex_lock(&tile__recs_lock);
+    tile__rec_slot *sl = &R->slots[slot];
+    sl->seq = ++R->seq;
     sl->launched = 1;
     tile_status st = tile__cu_event_record(sl->done, (CUstream)stream, o->file, o->line);
     sl->has_event = st == TILE_OK;
-    pthread_mutex_unlock(&tile__recs.lock);
+    pthread_mutex_unlock(&tile__recs_lock);
     return st;
 }
 /* The launch never happened: its record is still clear. */
 static void tile__rec_drop(int slot) {
-    pthread_mutex_lock(&tile__recs.lock);
-    tile__recs.slots[slot].busy = 0;
-    tile__recs.nbusy--;
-    pthread_mutex_unlock(&tile__recs.lock);
+    tile__rec_pool *R = tile__recs_here();
+    pthread_mutex_lock(&tile__recs_lock);
+    R->slots[slot].busy = 0;
+    R->nbusy--;
+    pthread_mutex_unlock(&tile__recs_lock);
 }
 /* k's IR is about to be freed: records still to be read lose their messages. */
 static void tile__rec_forget(const tile_kernel *k) {
-    pthread_mutex_lock(&tile__recs.lock);
-    for (int i = 0; tile__recs.slots && i < TILE__NREC; i++)
-        if (tile__recs.slots[i].busy && tile__recs.slots[i].site.k == k) tile__recs.slots[i].site.f = NULL;
-    pthread_mutex_unlock(&tile__recs.lock);
+    pthread_mutex_lock(&tile__recs_lock);
+    for (int d = 0; d < TILE__MAX_DEVICES; d++) {
+        tile__rec_pool *R = &tile__recs_of[d];
+        for (int i = 0; R->slots && i < TILE__NREC; i++)
+            if (R->slots[i].busy && R->slots[i].site.k == k) R->slots[i].site.f = NULL;
+    }
+    pthread_mutex_unlock(&tile__recs_lock);
 }
 /* ---- memory ----------------------------------------------------------------------
    Host memory in interpreter mode, kept in an address-sorted table so a lane's
    address can be checked in O(log n). */
-typedef struct tile__block { uintptr_t base; size_t size; } tile__block;
+typedef struct tile__block {
+    uintptr_t base;
+    size_t size;
+    int dev;                       /* the device it was allocated on; -1: any (unified memory) */
+} tile__block;
 static tile__block *tile__blocks;
 static int tile__nblocks, tile__capblocks;
 static pthread_mutex_t tile__mem_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -406,13 +425,78 @@ static int tile__block_find(uintptr_t addr) {
     }
     return -1;
 }
-/* [addr, addr + bytes) inside one allocation; no sum that could wrap */
-static int tile__mem_valid(uint64_t addr, size_t bytes) {
+/* [addr, addr + bytes) inside one allocation; no sum that could wrap.
+   *dev (when given): the allocation's device (-1: any). */
+static int tile__mem_valid_on(uint64_t addr, size_t bytes, int *dev) {
     pthread_mutex_lock(&tile__mem_lock);
     int b = tile__block_find((uintptr_t)addr);
     int ok = b >= 0 && bytes <= tile__blocks[b].base + tile__blocks[b].size - (uintptr_t)addr;
+    if (dev) *dev = b >= 0 ? tile__blocks[b].dev : -1;
     pthread_mutex_unlock(&tile__mem_lock);
     return ok;
+}
+static int tile__mem_valid(uint64_t addr, size_t bytes) { return tile__mem_valid_on(addr, bytes, NULL); }
+
+/* ---- devices ----------------------------------------------------------------------
+   A host thread works on one device at a time (tile_set_device; until then
+   TILE_DEVICE's, else 0): its allocations, streams and launches are there.
+   On a GPU the devices are the driver's; the interpreter presents
+   TILE_INTERPRET_DEVICES of them (default 1), so that code written for
+   several GPUs runs, checks included, on a machine with none. */
+static int tile__interp_ndev = 1;
+static pthread_once_t tile__interp_ndev_once = PTHREAD_ONCE_INIT;
+static void tile__read_interp_ndev(void) {
+    const char *v = tile__knob_values_get()->interpret_devices;
+    char *end;
+    long n = *v ? strtol(v, &end, 10) : 1;
+    if (*v && (*end || n < 1 || n > TILE__MAX_DEVICES)) {
+        tile__knob_notice("TILE_INTERPRET_DEVICES", v, "not a count from 1 to 16; the interpreter has 1 device");
+        n = 1;
+    }
+    tile__interp_ndev = (int)n;
+}
+/* the devices there are: the driver's, or the interpreter's */
+static int tile__ndev(void) {
+    if (tile__gpu_mode()) return tile__cu_st.ndev;
+    pthread_once(&tile__interp_ndev_once, tile__read_interp_ndev);
+    return tile__interp_ndev;
+}
+/* the calling thread's device */
+static int tile__dev_here(void) { return tile__gpu_mode() ? tile__cu_index() : tile__cu_tls >= 0 ? tile__cu_tls : 0; }
+/* in the interpreter, [d][p]: kernels on d may touch p's memory (the GPU's is tile__cu_st.peer) */
+static unsigned char tile__interp_peer[TILE__MAX_DEVICES][TILE__MAX_DEVICES];
+static pthread_mutex_t tile__interp_peer_lock = PTHREAD_MUTEX_INITIALIZER;
+/* 1 when a kernel on device d may touch memory of device p (-1: unified) */
+static int tile__dev_reaches(int d, int p) {
+    if (p < 0 || p == d) return 1;
+    int gpu = tile__gpu_mode();
+    pthread_mutex_t *lk = gpu ? &tile__cu_st.lock : &tile__interp_peer_lock;
+    pthread_mutex_lock(lk);
+    int ok = gpu ? tile__cu_st.peer[d][p] : tile__interp_peer[d][p];
+    pthread_mutex_unlock(lk);
+    return ok;
+}
+/* more than one device in use: streams are checked against the launch's device */
+static int tile__multi_dev(void) {
+    if (!tile__gpu_mode()) return tile__ndev() > 1;
+    return atomic_load_explicit(&tile__cu_st.nopen, memory_order_relaxed) > 1;
+}
+/* The device of tile_malloc memory at p (-1: unified, or not known). */
+static int tile__mem_dev(const void *p) {
+    int d = -1;
+    tile__mem_valid_on((uint64_t)(uintptr_t)p, 1, &d);
+    return d;
+}
+/* A copy or memset runs on the device that owns its memory p: this
+   thread's device for the call is p's (tile__dev_back puts it back). */
+static int tile__dev_to(const void *p) {
+    int old = tile__cu_tls, d = tile__mem_dev(p);
+    if (d >= 0 && d != tile__dev_here()) tile__cu_tls = d;
+    return old;
+}
+static tile_status tile__dev_back(int old, tile_status st) {
+    tile__cu_tls = old;
+    return st;
 }
 /* The bytes of memory this host has (0: unknown). */
 static size_t tile__host_bytes(void) {
@@ -487,6 +571,7 @@ void *tile_malloc(size_t bytes) {
     }
     tile__blocks[at].base = (uintptr_t)p;
     tile__blocks[at].size = bytes ? bytes : 1;
+    tile__blocks[at].dev = managed ? -1 : tile__dev_here();
     tile__nblocks++;
     pthread_mutex_unlock(&tile__mem_lock);
     return p;
@@ -499,6 +584,7 @@ tile_status tile_free(void *p) {
         pthread_mutex_unlock(&tile__mem_lock);
         return tile__error(TILE_ERR_ARG, NULL, NULL, 0, "tile_free(%p): not a pointer returned by tile_malloc (or freed twice)", p);
     }
+    int dev = tile__blocks[b].dev;
     memmove(&tile__blocks[b], &tile__blocks[b + 1], sizeof *tile__blocks * (size_t)(tile__nblocks - b - 1));
     tile__nblocks--;
     if (tile__nblocks == 0) {
@@ -507,7 +593,11 @@ tile_status tile_free(void *p) {
         tile__capblocks = 0;
     }
     pthread_mutex_unlock(&tile__mem_lock);
-    if (tile__gpu_mode()) return tile__cu_free(p, NULL, 0);
+    if (tile__gpu_mode()) {
+        int old = tile__cu_tls;
+        if (dev >= 0) tile__cu_tls = dev;
+        return tile__dev_back(old, tile__cu_free(p, NULL, 0));
+    }
     free(p);
     return TILE_OK;
 }
@@ -527,7 +617,10 @@ tile_status tile_memcpy_htod(void *dst, const void *src, size_t bytes) {
     if (bytes && (!dst || !src)) return tile__null_arg("tile_memcpy_htod", !dst ? "destination" : "source", bytes);
     tile_status st = tile__check_dev("tile_memcpy_htod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
-    if (tile__gpu_mode()) return tile__cu_htod(dst, src, bytes, NULL, 0);
+    if (tile__gpu_mode()) {
+        int old = tile__dev_to(dst);
+        return tile__dev_back(old, tile__cu_htod(dst, src, bytes, NULL, 0));
+    }
     memcpy(dst, src, bytes);
     return TILE_OK;
 }
@@ -537,8 +630,9 @@ tile_status tile_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
     tile_status st = tile__check_dev("tile_memcpy_dtoh", "source", src, bytes);
     if (st != TILE_OK || !bytes) return st;
     if (tile__gpu_mode()) {
+        int old = tile__dev_to(src);
         st = tile__cu_dtoh(dst, src, bytes, NULL, 0);
-        return st == TILE_OK ? tile__rec_collect(0) : st;
+        return tile__dev_back(old, st == TILE_OK ? tile__rec_collect(0) : st);
     }
     memcpy(dst, src, bytes);
     return TILE_OK;
@@ -548,7 +642,12 @@ tile_status tile_memcpy_dtod(void *dst, const void *src, size_t bytes) {
     tile_status st = tile__check_dev("tile_memcpy_dtod", "source", src, bytes);
     if (st == TILE_OK) st = tile__check_dev("tile_memcpy_dtod", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
-    if (tile__gpu_mode()) return tile__cu_dtod(dst, src, bytes, NULL, 0);
+    if (tile__gpu_mode()) {
+        int sd = tile__mem_dev(src), dd = tile__mem_dev(dst);
+        if (sd >= 0 && dd >= 0 && sd != dd) return tile__cu_peer_copy(dst, dd, src, sd, bytes);   /* across GPUs */
+        int old = tile__dev_to(dd >= 0 ? dst : src);
+        return tile__dev_back(old, tile__cu_dtod(dst, src, bytes, NULL, 0));
+    }
     memmove(dst, src, bytes);
     return TILE_OK;
 }
@@ -556,7 +655,10 @@ tile_status tile_memset(void *dst, int byte, size_t bytes) {
     if (bytes && !dst) return tile__null_arg("tile_memset", "destination", bytes);
     tile_status st = tile__check_dev("tile_memset", "destination", dst, bytes);
     if (st != TILE_OK || !bytes) return st;
-    if (tile__gpu_mode()) return tile__cu_memset(dst, byte, bytes, NULL, 0);
+    if (tile__gpu_mode()) {
+        int old = tile__dev_to(dst);
+        return tile__dev_back(old, tile__cu_memset(dst, byte, bytes, NULL, 0));
+    }
     memset(dst, byte, bytes);
     return TILE_OK;
 }
@@ -569,9 +671,9 @@ tile_status tile_synchronize(void) {
 
 /* ---- the public API: devices, streams, events -------------------------------------------
    In GPU mode the handles are the driver's own (cast); in the interpreter
-   they are these host objects. */
-struct tile_stream_s { int host; };
-struct tile_event_s { int recorded; double ms; };
+   they are these host objects, which know their device. */
+struct tile_stream_s { int host; int dev; };
+struct tile_event_s { int recorded; double ms; int dev; };
 
 int tile_device_count(void) {
     pthread_once(&tile__cu_st.once, tile__cu_open);
@@ -579,7 +681,7 @@ int tile_device_count(void) {
 }
 int tile_device_sm_count(void) {
     if (!tile__gpu_mode()) return 4;
-    return tile__cu_st.props.sm_count > 0 ? tile__cu_st.props.sm_count : 1;
+    return tile__cu_cur()->props.sm_count > 0 ? tile__cu_cur()->props.sm_count : 1;
 }
 tile_status tile_device_name(char *buf, size_t n) {
     if (!buf || !n) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_device_name: no buffer (NULL or 0 bytes)");
@@ -589,8 +691,94 @@ tile_status tile_device_name(char *buf, size_t n) {
         return TILE_OK;
     }
     tile_status st = tile__cu_enter(NULL, 0);
-    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_st.props.name);
+    if (st == TILE_OK) tile__copy_cut(buf, n, tile__cu_cur()->props.name);
     return st;
+}
+/* "the driver sees 2 devices (0 to 1)", or the interpreter's */
+static void tile__ndev_text(char *buf, size_t n) {
+    int nd = tile__ndev();
+    if (tile__gpu_mode()) snprintf(buf, n, "the driver sees %d device%s (0 to %d)", nd, nd == 1 ? "" : "s", nd - 1);
+    else snprintf(buf, n, "the interpreter has %d device%s (0 to %d; TILE_INTERPRET_DEVICES sets how many)", nd, nd == 1 ? "" : "s", nd - 1);
+}
+tile_status tile_set_device(int device) {
+    char have[128];
+    if (device < 0 || device >= tile__ndev()) {
+        tile__ndev_text(have, sizeof have);
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_set_device(%d): no such device: %s", device, have);
+    }
+    if (!tile__gpu_mode()) {
+        tile__cu_tls = device;
+        return TILE_OK;
+    }
+    pthread_mutex_lock(&tile__cu_st.lock);
+    tile__cu_open_dev(device);
+    pthread_mutex_unlock(&tile__cu_st.lock);
+    const tile__cu_device *D = &tile__cu_st.devs[device];
+    if (D->status != TILE_OK) return tile__error(D->status, NULL, NULL, 0, "tile_set_device(%d): %s", device, D->why);
+    tile_status st = tile__cu_enter_dev(device, NULL, 0);
+    if (st == TILE_OK) tile__cu_tls = device;
+    return st;
+}
+int tile_get_device(void) {
+    if (tile__gpu_mode()) pthread_once(&tile__cu_st.once, tile__cu_open);
+    return tile__dev_here();
+}
+tile_status tile_device_enable_peer(int peer) {
+    char have[128];
+    int d = tile_get_device();
+    if (peer < 0 || peer >= tile__ndev()) {
+        tile__ndev_text(have, sizeof have);
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): no such device: %s", peer, have);
+    }
+    if (peer == d) return TILE_OK;
+    if (!tile__gpu_mode()) {
+        pthread_mutex_lock(&tile__interp_peer_lock);
+        tile__interp_peer[d][peer] = 1;
+        pthread_mutex_unlock(&tile__interp_peer_lock);
+        return TILE_OK;
+    }
+    tile_status st = tile__cu_enter(NULL, 0);
+    if (st != TILE_OK) return st;
+    pthread_mutex_lock(&tile__cu_st.lock);
+    tile__cu_open_dev(peer);
+    const tile__cu_device *P = &tile__cu_st.devs[peer], *D = &tile__cu_st.devs[d];
+    int can = 0;
+    CUresult r = CUDA_SUCCESS;
+    if (tile__cu_st.peer[d][peer]) st = TILE_OK;
+    else if (P->status != TILE_OK) st = tile__error(P->status, NULL, NULL, 0, "tile_device_enable_peer(%d): %s", peer, P->why);
+    else if (!tile__cu.cuDeviceCanAccessPeer || !tile__cu.cuCtxEnablePeerAccess)
+        st = tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): this driver has no peer access calls", peer);
+    else if ((r = tile__cu.cuDeviceCanAccessPeer(&can, D->dev, P->dev)) != CUDA_SUCCESS)
+        st = tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuDeviceCanAccessPeer(%d, %d)", d, peer);
+    else if (!can)
+        st = tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): device %d (%s) cannot reach device %d's memory (%s) directly "
+                         "(no NVLink or PCIe peer path); copy with tile_memcpy_dtod instead", peer, d, D->props.name, peer, P->props.name);
+    else if ((r = tile__cu.cuCtxEnablePeerAccess(P->ctx, 0)) != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+        st = tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuCtxEnablePeerAccess(device %d -> %d)", d, peer);
+    else tile__cu_st.peer[d][peer] = 1;
+    pthread_mutex_unlock(&tile__cu_st.lock);
+    return st;
+}
+/* The device a stream belongs to (NULL: this thread's); -1 when the
+   driver cannot say. */
+static int tile__stream_dev(tile_stream s) {
+    if (!s) return tile__dev_here();
+    if (!tile__gpu_mode()) return s->dev;
+    CUcontext c = NULL;
+    if (!tile__cu.cuStreamGetCtx || tile__cu.cuStreamGetCtx((CUstream)(void *)s, &c) != CUDA_SUCCESS) return -1;
+    for (int d = 0; d < tile__cu_st.ndev; d++)
+        if (tile__cu_st.devs[d].opened && tile__cu_st.devs[d].status == TILE_OK && tile__cu_st.devs[d].ctx == c) return d;
+    return -1;
+}
+/* A stream used by a call on this thread's device must be that device's
+   (checked once more than one device is in use). */
+static tile_status tile__stream_here(tile_stream s, const char *call, const char *kernel, const char *file, int line) {
+    if (!s || !tile__multi_dev()) return TILE_OK;
+    int sd = tile__stream_dev(s), d = tile__dev_here();
+    if (sd < 0 || sd == d) return TILE_OK;
+    return tile__error(TILE_ERR_DEVICE, kernel, file, line,
+                       "%s: the stream belongs to device %d, but this thread's device is %d (tile_set_device(%d) first, or use a stream made on device %d)",
+                       call, sd, d, sd, d);
 }
 
 tile_status tile_stream_create(tile_stream *s) {
@@ -605,6 +793,7 @@ tile_status tile_stream_create(tile_stream *s) {
     if (!(*s = (tile_stream)calloc(1, sizeof **s)))
         return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_stream_create: out of host memory");
     (*s)->host = 1;
+    (*s)->dev = tile__dev_here();
     return TILE_OK;
 }
 tile_status tile_stream_destroy(tile_stream s) {
@@ -629,11 +818,16 @@ tile_status tile_event_create(tile_event *e) {
     }
     if (!(*e = (tile_event)calloc(1, sizeof **e)))
         return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_event_create: out of host memory");
+    (*e)->dev = tile__dev_here();
     return TILE_OK;
 }
 tile_status tile_event_record(tile_event e, tile_stream s) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_record: the event is NULL");
     if (tile__gpu_mode()) return tile__cu_event_record((CUevent)(void *)e, (CUstream)(void *)s, NULL, 0);
+    int sd = s ? s->dev : tile__dev_here();
+    if (sd != e->dev)
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_event_record: the event belongs to device %d and the stream to device %d%s", e->dev, sd,
+                           s ? "" : " (the default stream of this thread's device)");
     e->recorded = 1;
     e->ms = tile__host_ms();
     return TILE_OK;
@@ -651,6 +845,8 @@ tile_status tile_event_elapsed_ms(tile_event start, tile_event end, float *ms) {
     if (!start->recorded || !end->recorded)
         return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_elapsed_ms: the %s event was never recorded",
                            start->recorded ? "end" : "start");
+    if (start->dev != end->dev)
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_event_elapsed_ms: the events belong to devices %d and %d", start->dev, end->dev);
     *ms = (float)(end->ms - start->ms);
     return TILE_OK;
 }

@@ -25,6 +25,7 @@ typedef struct tile__graph_launch {
 } tile__graph_launch;
 struct tile_graph_s {
     int gpu;
+    int dev;                   /* the device it was captured on            */
     void *graph, *exec;        /* the driver's CUgraph and CUgraphExec    */
     tile__graph_launch *l;     /* the interpreter's launches               */
     int n, cap;
@@ -140,6 +141,12 @@ tile_status tile_graph_begin(tile_stream s) {
     struct tile_graph_s *g = (struct tile_graph_s *)calloc(1, sizeof *g);
     if (!g) return tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_graph_begin: out of host memory");
     g->gpu = tile__gpu_mode();
+    g->dev = tile__dev_here();
+    tile_status sst = tile__stream_here(s, "tile_graph_begin", NULL, NULL, 0);
+    if (sst != TILE_OK) {
+        free(g);
+        return sst;
+    }
     pthread_mutex_lock(&tile__graphs.lock);
     tile_status st = TILE_OK;
     if (tile__graph_find_locked(s) >= 0)
@@ -201,6 +208,10 @@ tile_status tile_graph_launch(tile_graph g, tile_stream s) {
     if (g->gpu != tile__gpu_mode()) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_launch: the graph is not this process's");
     if (s && tile__graph_capturing(s))
         return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_launch: the stream is being captured (graphs do not nest)");
+    int here = tile__dev_here(), sd = s ? tile__stream_dev(s) : here;
+    if (here != g->dev || (sd >= 0 && sd != g->dev))
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_graph_launch: the graph was captured on device %d, and %s device %d (tile_set_device)",
+                           g->dev, here != g->dev ? "this thread's is" : "the stream belongs to", here != g->dev ? here : sd);
     if (g->gpu) {
         tile_status st = tile__rec_collect(0);   /* an earlier launch's failure known by now */
         if (st != TILE_OK) return st;

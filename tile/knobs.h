@@ -21,6 +21,7 @@
     X(TILE_BACKEND, STR, backend, 16, "llvm, nvrtc or interp", "llvm|nvrtc|interp",                                                  \
       "the back end: llvm when tile_backend_llvm.c is linked and a libLLVM loads, else nvrtc on a GPU, else interp")                 \
     X(TILE_INTERPRET, FLAG, interpret, 0, "0", "1", "run every kernel in the interpreter, even on a GPU")                              \
+    X(TILE_INTERPRET_DEVICES, STR, interpret_devices, 8, "1", "1..16", "the devices the interpreter presents to tile_set_device, so that code for several GPUs runs and is checked without them") \
     X(TILE_DUMP, STR, dump, 160, "", "ir,ttgir,cuda,llir,ptx,times,knobs",                                                            \
       "print these stages to stderr, or to TILE_DUMP_DIR/<kernel>.<stage>")                                                           \
     X(TILE_DUMP_DIR, STR, dump_dir, 512, "", "<dir>", "where TILE_DUMP writes, and NVRTC's failing source")                     \
@@ -40,7 +41,7 @@
     X(TILE_CUDA, STR, cuda, 512, "", "<path>", "the CUDA driver library")                                                              \
     X(TILE_NVRTC, STR, nvrtc, 512, "", "<path>", "the NVRTC library")                                                                  \
     X(TILE_JITLINK, FLAG, jitlink, 0, "0", "1", "PTX to cubin through the toolkit's libnvJitLink where it loads, in the compiling thread, so a tuner's configs assemble side by side (the driver's JIT takes them one at a time); its code can be slower than the driver's") \
-    X(TILE_DEVICE, STR, device, 32, "0", "<n>", "the GPU to use")                                                               \
+    X(TILE_DEVICE, STR, device, 32, "0", "<n>", "the GPU of every thread that has not called tile_set_device")                                                               \
     X(CUDA_HOME, STR, cuda_home, 512, "", "<dir>", "where NVRTC and libdevice are looked for")                                  \
     X(CUDA_PATH, STR, cuda_path, 512, "", "<dir>", "where NVRTC and libdevice are looked for, after CUDA_HOME")                 \
     X(TILE_CACHE, FLAG, cache, 0, "1", "0|1", "the disk cache of tuned configs and compiled kernels")                                 \

@@ -434,7 +434,7 @@ tile_status tile_graph_set_args(tile_graph g, int i, const tile_arg *args) {
             void *kern, *ctx;
         } np;
         memset(&np, 0, sizeof np);
-        np.func = v->fn;
+        if ((st = tile__variant_fn(v, g->dev, k, o, &np.func)) != TILE_OK) return st;
         memcpy(np.grid, l->grid, sizeof np.grid);
         np.block[0] = (unsigned)v->meta.nthreads, np.block[1] = np.block[2] = 1;
         np.smem = (unsigned)v->meta.smem;

@@ -136,6 +136,8 @@ static struct {
     char knot_why[160];
     int kmore;                   /* launches not recorded: TILE__PROF_KPER of their config were */
     int atexit_set, atexit_free;
+    int dev;                     /* the device it records (this thread's at the start) */
+    int otherdev;                /* launches on other devices: not recorded */
     tile__prof_metric *metrics;  /* kernels' metrics functions: outlive profiles */
     int nmetrics, capmetrics;
 } tile__prof;
@@ -538,6 +540,11 @@ static tile__prof_tok tile__prof_launch_begin(const tile_kernel *k, const tile_l
     char config[sizeof tile__prof_me_cfg.text];
     tile__prof_config_cached(k, o, config, sizeof config);
     pthread_mutex_lock(&tile__prof_lock);
+    if (tile__dev_here() != tile__prof.dev) {   /* its events, rings and clock are on the profile's device */
+        tile__prof.otherdev++;
+        pthread_mutex_unlock(&tile__prof_lock);
+        return tok;
+    }
     if (atomic_load_explicit(&tile__prof_on, memory_order_relaxed) &&
         tile__prof_grow((void **)&tile__prof.launches, tile__prof.nlaunches, &tile__prof.caplaunches, sizeof *tile__prof.launches)) {
         tile__prof_thread_locked();
@@ -969,7 +976,7 @@ static void tile__prof_ceilings(double *tflops, double *gbps, char *device, size
     *tflops = 0, *gbps = 0;
     tile__copy_cut(device, n, "interpreter (host CPU)");
     if (!tile__prof.gpu) return;
-    const tile__cu_props *p = &tile__cu_st.props;
+    const tile__cu_props *p = &tile__cu_cur()->props;
     tile__copy_cut(device, n, p->name);
     /* dense f16 FLOP per clock per SM: 4096 on sm_90 (wgmma), 2048 on sm_80/86 */
     double per = p->cc_major >= 9 ? 4096 : p->cc_major == 8 ? (p->cc_minor == 0 ? 2048 : 1024) : 0;
@@ -1106,6 +1113,9 @@ static void tile__prof_write_tree(FILE *f, const tile__prof_tree *t, const char 
             tile__prof.nthreads == 1 ? "" : "s", tile__prof_timing(), device, tile_backend_name());
     fprintf(f, "  NVTX ranges: %s\n", tile__nvtx.lib);
     if (tile__prof.lost) fprintf(f, "  (%d records were not kept: out of host memory)\n", tile__prof.lost);
+    if (tile__prof.otherdev)
+        fprintf(f, "  (%d launch%s on other devices not recorded: a profile records the device it was started on, %d)\n", tile__prof.otherdev,
+                tile__prof.otherdev == 1 ? "" : "es", tile__prof.dev);
     if (tile__prof.kuntimed) fprintf(f, "  (%d launches were not timed: %s)\n", tile__prof.kuntimed, tile__prof.kuntimed_why);
     fprintf(f, "%10s %6s %8s %10s %8s %8s  %s\n", "kernel ms", "%", "calls", "scope ms", "TFLOP/s", "GB/s", "name");
     fprintf(f, "%10.3f %6s %8s %10s %8s %8s  (all)\n", t->n[0].gpu, "100.0", "", "", "", "");
@@ -1285,6 +1295,7 @@ static void tile__prof_write_json(FILE *f, const char *device, double ctf, doubl
     snprintf(at, sizeof at, "%s:%d", tile__prof.file, tile__prof.line);
     tile__prof_json_str(f, at);
     if (tile__prof.lost) fprintf(f, ",\"records_lost\":%d", tile__prof.lost);
+    if (tile__prof.otherdev) fprintf(f, ",\"device\":%d,\"launches_on_other_devices\":%d", tile__prof.dev, tile__prof.otherdev);
     if (kcut) fprintf(f, ",\"in_kernel_spans_not_drawn\":%ld", kcut);
     fprintf(f, "}}\n");
 }
@@ -1411,7 +1422,16 @@ int tile_profile_times(const char *kernel, double *ms, int max) {
     return c;
 }
 /* write every output and free the records (lock held); the first failure */
+static tile_status tile__prof_finish_locked_here(const char *file, int line);
+/* on the profile's device (its events, rings and buffers are there) */
 static tile_status tile__prof_finish_locked(const char *file, int line) {
+    int here = tile__cu_tls;
+    tile__cu_tls = tile__prof.dev;
+    tile_status st = tile__prof_finish_locked_here(file, line);
+    tile__cu_tls = here;
+    return st;
+}
+static tile_status tile__prof_finish_locked_here(const char *file, int line) {
     tile_status st = TILE_OK;
     char device[256], fname[4200];
     double ctf, cgb;
@@ -1481,6 +1501,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
     tile__prof.scopes = NULL, tile__prof.launches = NULL, tile__prof.pairs = NULL, tile__prof.fifo = NULL;
     tile__prof.nscopes = tile__prof.capscopes = tile__prof.nlaunches = tile__prof.caplaunches = 0;
     tile__prof.npairs = tile__prof.fifo_head = tile__prof.fifo_len = tile__prof.nthreads = tile__prof.lost = 0;
+    tile__prof.otherdev = 0;
     return st;
 }
 
@@ -1599,6 +1620,8 @@ tile_status tile_profile_start_at(const char *path, const char *formats, const c
         return tile__error(TILE_ERR_PROFILE, NULL, file, line, "tile_profile_start: a profile is already running (started at %s)", at);
     }
     tile__prof.gpu = gpu;
+    tile__prof.dev = tile__dev_here();
+    tile__prof.otherdev = 0;
     tile__prof.by = by;
     tile__prof.kclock = gpu && by == TILE__PROF_BY_CLOCK;
     tile__prof.cupti = gpu && by == TILE__PROF_BY_CUPTI && tile__cupti_switch(1, tile__prof.timing_why, sizeof tile__prof.timing_why);

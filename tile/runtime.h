@@ -155,7 +155,12 @@ void tile_kernel_release(tile_kernel *k) {
         next = e->next;
         for (tile__variant *v = e->variants, *vn; v; v = vn) {
             vn = v->next;
-            tile__cu_unload(v->mod);
+            int here = tile__cu_tls;   /* each module is unloaded in its device's context */
+            for (int d = 0; d < TILE__MAX_DEVICES; d++)
+                if (v->omod[d]) tile__cu_tls = d, tile__cu_unload(v->omod[d]);
+            if (v->mod) tile__cu_tls = v->dev, tile__cu_unload(v->mod);
+            tile__cu_tls = here;
+            free(v->image);
             free(v->ptx);
             free(v->xpay);
             free(v);
@@ -202,11 +207,19 @@ static tile_status tile__check_launch(const tile_kernel *k, const tile_launch *o
         return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "num_warps = %d: must be a power of two from 1 to 32", o->num_warps);
     if (o->num_stages < 0 || o->num_stages > 8)
         return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line, "num_stages = %d: must be 0 (default) to 8", o->num_stages);
-    for (int p = 0; p < k->nparams; p++)
-        if (k->params[p].dtype == TL_PTR && args[p].p && !tile__mem_valid((uint64_t)(uintptr_t)args[p].p, 1))
+    int here = tile__dev_here(), dev;
+    for (int p = 0; p < k->nparams; p++) {
+        if (k->params[p].dtype != TL_PTR || !args[p].p) continue;
+        if (!tile__mem_valid_on((uint64_t)(uintptr_t)args[p].p, 1, &dev))
             return tile__error(TILE_ERR_ARG, k->name, o->file, o->line, "argument %d (%s) = %p is not memory from tile_malloc", p + 1,
                                k->params[p].name, args[p].p);
-    return TILE_OK;
+        if (!tile__dev_reaches(here, dev))
+            return tile__error(TILE_ERR_DEVICE, k->name, o->file, o->line,
+                               "argument %d (%s) = %p is memory of device %d, and this launch runs on device %d (this thread's: tile_set_device), "
+                               "which cannot reach it: tile_device_enable_peer(%d) on device %d first, or copy it over with tile_memcpy_dtod",
+                               p + 1, k->params[p].name, args[p].p, dev, here, dev, here);
+    }
+    return tile__stream_here(o->stream, "the launch", k->name, o->file, o->line);
 }
 /* A launch from inside a kernel body being built fails that build. */
 static tile_status tile__not_nested(const tile_kernel *k, const tile_launch *o) {
@@ -256,6 +269,26 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     pthread_cond_broadcast(&tile__variant_done);
     pthread_mutex_unlock(&tile__cache_lock);
     *out = st == TILE_OK ? v : NULL;
+    return st;
+}
+/* v's function on device d: the one it was loaded with, or (several GPUs)
+   loaded there now from its image, once. */
+static tile_status tile__variant_fn(tile__variant *v, int d, const tile_kernel *k, const tile_launch *o, CUfunction *fn) {
+    if (d == v->dev) {
+        *fn = v->fn;
+        return TILE_OK;
+    }
+    tile_status st = TILE_OK;
+    pthread_mutex_lock(&tile__cache_lock);
+    if (!v->ofn[d]) {
+        char log[1024];
+        if (!v->image)
+            st = tile__error(TILE_ERR_INTERNAL, k->name, o->file, o->line, "%s: the variant compiled on device %d kept no image to load on device %d",
+                             k->name, v->dev, d);
+        else st = tile__cu_load(v->image, &v->omod[d], &v->ofn[d], k->name, log, sizeof log);
+    }
+    *fn = v->ofn[d];
+    pthread_mutex_unlock(&tile__cache_lock);
     return st;
 }
 /* The launch's arguments against the copy engine's rules for each tensor
@@ -398,7 +431,10 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     }
     void **launch_args = P.launch_args;
     tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the kernel's time, when a profile runs */
-    st = tile__cu_launch(v->fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
+    CUfunction fn = NULL;
+    st = tile__variant_fn(v, tile__cu_index(), k, o, &fn);
+    if (st == TILE_OK)
+        st = tile__cu_launch(fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
     tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
     if (st == TILE_OK && tile__graph_capturing(o->stream)) tile__graph_note_gpu((tile_kernel *)k, o, args, e, v, grid);   /* >>graph */
     if (slot >= 0) {
