@@ -766,9 +766,12 @@ static int tile__stream_dev(tile_stream s) {
     if (!tile__gpu_mode()) return s->dev;
     CUcontext c = NULL;
     if (!tile__cu.cuStreamGetCtx || tile__cu.cuStreamGetCtx((CUstream)(void *)s, &c) != CUDA_SUCCESS) return -1;
-    for (int d = 0; d < tile__cu_st.ndev; d++)
-        if (tile__cu_st.devs[d].opened && tile__cu_st.devs[d].status == TILE_OK && tile__cu_st.devs[d].ctx == c) return d;
-    return -1;
+    int sd = -1;
+    pthread_mutex_lock(&tile__cu_st.lock);
+    for (int d = 0; d < tile__cu_st.ndev && sd < 0; d++)
+        if (tile__cu_st.devs[d].opened && tile__cu_st.devs[d].status == TILE_OK && tile__cu_st.devs[d].ctx == c) sd = d;
+    pthread_mutex_unlock(&tile__cu_st.lock);
+    return sd;
 }
 /* A stream used by a call on this thread's device must be that device's
    (checked once more than one device is in use). */
