@@ -744,9 +744,11 @@ typedef struct tile__precompile_job {
     const tile_launch *l;
     const tile_arg *args;
     tile__config cfg;
+    int dev;                 /* the tuning thread's device: the variant is loaded there */
 } tile__precompile_job;
 static void *tile__precompile_one(void *p) {
     const tile__precompile_job *j = (const tile__precompile_job *)p;
+    tile__cu_tls = j->dev;
     tile__entry *e;
     tile__variant *v;
     tile__err_mute++;
@@ -766,6 +768,7 @@ static void tile__precompile(tile_kernel *k, const tile_launch *full, int n, con
             jobs[i].k = k;
             jobs[i].l = &full[i0 + i];
             jobs[i].args = args;
+            jobs[i].dev = tile__cu_tls;
             if (tile__config_resolve(k, jobs[i].l, args, NULL, &jobs[i].cfg) != TILE_OK) {
                 tile_clear_error();
                 started[i] = 0;
