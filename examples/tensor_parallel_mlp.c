@@ -24,7 +24,10 @@
    forward is timed (median of CUDA-event timings after warm-up): sharded,
    with the all-reduce apart, and the one-GPU run beside it.
 
-       tensor_parallel_mlp [RANKS [M D F]]
+       tensor_parallel_mlp [--threads] [RANKS [M D F]]
+
+   --threads runs the ranks as threads of one process instead, rank r on
+   device r through tile_set_device (the interpreter's devices without GPUs).
 
    RANKS defaults to the number of GPUs, 2 in the interpreter; rank r runs on
    GPU r (TILE_DEVICE), so RANKS may not exceed the GPUs. F must be a
@@ -36,6 +39,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -239,7 +243,8 @@ static void tp_worst(double *worst, double e)
    element i of matrix `which` is a hash of (seed, which, i), uniform in
    [-1, 1), times `scale`, in f16: a rank makes its shard without the rest */
 static uint64_t tp_seed;
-static int tp_bench_rows;   /* bench/bench_tp_mlp.c: rank 0 prints a table row, the checks only when they fail */
+static int tp_bench_rows;
+static int tp_threads;      /* --threads: the ranks are threads (tp_group_threads) */   /* bench/bench_tp_mlp.c: rank 0 prints a table row, the checks only when they fail */
 static tile_f16 tp_value(int which, uint64_t i, double scale)
 {
     uint64_t z = tp_seed + (uint64_t)(which + 1) * 0x9E3779B97F4A7C15ull + i * 0xD1B54A32D192ED03ull;
@@ -413,8 +418,10 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
     if ((st = tile_memcpy_htod(t.x, hx, nx * 2)) != TILE_OK || (st = tile_memcpy_htod(t.w1, hw1, nw * 2)) != TILE_OK ||
         (st = tile_memcpy_htod(t.w2, hw2, nw * 2)) != TILE_OK || (st = tile_memset(t.y, 0xff, nx * sizeof(float))) != TILE_OK)
         goto done;
-    tp_up_tuner.configs = tp_configs(&tp_up_tuner.nconfigs);
-    tp_down_tuner.configs = tp_configs(&tp_down_tuner.nconfigs);
+    if (!tp_up_tuner.configs) {   /* (set before the threads start, with --threads) */
+        tp_up_tuner.configs = tp_configs(&tp_up_tuner.nconfigs);
+        tp_down_tuner.configs = tp_configs(&tp_down_tuner.nconfigs);
+    }
 
     /* NCCL when every rank has it and kernels run on GPUs; rank 0 makes the id */
     s->nccl_ok[rank] = gpu && tp_nccl_load(&t.nccl, nccl_why, sizeof nccl_why);
@@ -441,8 +448,9 @@ static int tp_rank_main(int rank, int ranks, int M, int D, int F, int gpu, tp_sh
         int v = 0;
         tile_device_name(dev, sizeof dev);
         if (t.use_nccl) t.nccl.get_version(&v);
-        if (t.use_nccl) tp_say("%d ranks on %s, each a process with its GPU; the sum: ncclAllReduce (NCCL %d)\n", ranks, dev, v);
-        else tp_say("%d ranks on %s, each a process; the sum: through host shared memory (%s)\n", ranks, dev, nccl_why);
+        const char *each = tp_threads ? "each a thread on its own device" : "each a process";
+        if (t.use_nccl) tp_say("%d ranks on %s, %s with its GPU; the sum: ncclAllReduce (NCCL %d)\n", ranks, dev, each, v);
+        else tp_say("%d ranks on %s, %s; the sum: through host shared memory (%s)\n", ranks, dev, each, nccl_why);
     }
 
     /* the sharded forward (its first run tunes both kernels), then Y back */
@@ -579,8 +587,62 @@ static int tp_group(int ranks, int M, int D, int F, int gpus)
     return failed;
 }
 
+/* --threads: the ranks are threads of this process, rank r on device r
+   through tile_set_device (one thread per GPU; NCCL's communicators made
+   by each thread as the processes make theirs). In the interpreter the
+   devices are TILE_INTERPRET_DEVICES's, set to the ranks. */
+typedef struct tp_thread { int rank, ranks, M, D, F, gpu, ok; tp_shared *s; } tp_thread;
+static void *tp_thread_main(void *p)
+{
+    tp_thread *t = (tp_thread *)p;
+    if (tile_set_device(t->rank) != TILE_OK) {
+        tp_say("rank %d: FAILED: tile_set_device(%d): %s\n", t->rank, t->rank, tile_last_error());
+        atomic_store(&t->s->failed, 1);
+        return NULL;
+    }
+    t->ok = tp_rank_main(t->rank, t->ranks, t->M, t->D, t->F, t->gpu, t->s);
+    if (!t->ok) atomic_store(&t->s->failed, 1);   /* the others leave their barriers */
+    return NULL;
+}
+static int tp_group_threads(int ranks, int M, int D, int F, int gpus)
+{
+    size_t ny = (size_t)M * D, bytes = TP_HEAD + (1 + (size_t)ranks) * ny * sizeof(float);
+    tp_shared *s = (tp_shared *)calloc(1, bytes);
+    if (!s) {
+        fprintf(stderr, "tensor_parallel_mlp: out of host memory\n");
+        return ranks;
+    }
+    atomic_init(&s->count, 0), atomic_init(&s->gen, 0), atomic_init(&s->failed, 0);
+    s->ranks = ranks;
+    s->ny = ny;
+    tp_seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid();
+    tp_up_tuner.configs = tp_configs(&tp_up_tuner.nconfigs);
+    tp_down_tuner.configs = tp_configs(&tp_down_tuner.nconfigs);
+    tp_threads = 1;
+    pthread_t th[TP_MAX_RANKS];
+    tp_thread t[TP_MAX_RANKS];
+    int started[TP_MAX_RANKS], failed = 0;
+    for (int r = 0; r < ranks; r++) {
+        t[r] = (tp_thread){.rank = r, .ranks = ranks, .M = M, .D = D, .F = F, .gpu = gpus > 0, .ok = 0, .s = s};
+        started[r] = pthread_create(&th[r], NULL, tp_thread_main, &t[r]) == 0;
+        if (!started[r]) atomic_store(&s->failed, 1);
+    }
+    for (int r = 0; r < ranks; r++) {
+        if (started[r]) pthread_join(th[r], NULL);
+        failed += !t[r].ok;
+    }
+    free(s);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
+    int threads = argc > 1 && strcmp(argv[1], "--threads") == 0;
+    if (threads) argc--, argv++;
+    if (threads && argc > 1 && atoi(argv[1]) > 0)
+        setenv("TILE_INTERPRET_DEVICES", argv[1], 0);   /* without GPUs: a device a rank */
+    else if (threads)
+        setenv("TILE_INTERPRET_DEVICES", "2", 0);
     int gpus = tp_gpus();
     if (gpus < 0) {
         fprintf(stderr, "tensor_parallel_mlp: could not ask a child process for the GPUs\n");
@@ -590,12 +652,13 @@ int main(int argc, char **argv)
     int M = gpus ? 4096 : 48, D = gpus ? 4096 : 64, F = gpus ? 16384 : 256;
     if (argc > 4) M = atoi(argv[2]), D = atoi(argv[3]), F = atoi(argv[4]);
     if (ranks < 1 || ranks > TP_MAX_RANKS || (gpus && ranks > gpus) || M < 1 || D < 1 || F < ranks || F % ranks) {
-        fprintf(stderr, "usage: tensor_parallel_mlp [RANKS [M D F]]: 1 to %d ranks, at most one per GPU (%d here), F a multiple of RANKS\n",
+        fprintf(stderr, "usage: tensor_parallel_mlp [--threads] [RANKS [M D F]]: 1 to %d ranks, at most one per GPU (%d here), F a multiple of RANKS\n",
                 TP_MAX_RANKS, gpus);
         return 2;
     }
-    printf("tensor_parallel_mlp: Y = gelu(X @ W1) @ W2, X %d x %d, W1 %d x %d, W2 %d x %d (f16), F split over %d ranks\n", M, D, D, F, F, D, ranks);
-    int failed = tp_group(ranks, M, D, F, gpus);
+    printf("tensor_parallel_mlp: Y = gelu(X @ W1) @ W2, X %d x %d, W1 %d x %d, W2 %d x %d (f16), F split over %d ranks (%s)\n", M, D, D, F, F, D, ranks,
+           threads ? "threads of one process, tile_set_device" : "a process each");
+    int failed = threads ? tp_group_threads(ranks, M, D, F, gpus) : tp_group(ranks, M, D, F, gpus);
     printf("tensor_parallel_mlp: %d of %d ranks %s\n", ranks - failed, ranks, failed ? "succeeded: FAILED" : "OK");
     return failed ? 1 : 0;
 }
