@@ -705,7 +705,8 @@ static void child_arch_arg(const char *errfile) {
 }
 /* every knob with a bad value: one notice naming it */
 static const char *const bad_knobs[] = {"TILE_DUMP", "TILE_SYNC", "TILE_MANAGED", "TILE_WGMMA", "TILE_CACHE", "TILE_AUTOTUNE_VERBOSE",
-                                        "TILE_DEBUG", "TILE_DUMP_DIR", "TILE_INTERPRET", "TILE_BACKEND", "TILE_MERGE", "TILE_LLVM_OPT", NULL};
+                                        "TILE_DEBUG", "TILE_DUMP_DIR", "TILE_INTERPRET", "TILE_BACKEND", "TILE_MERGE", "TILE_LLVM_OPT",
+                                        "TILE_INTERPRET_DEVICES", NULL};
 static void child_bad_knobs(const char *errfile) {
     tile_set_log(count_log, NULL);
     /* read every knob: a launch, a compile, the cache directory */
@@ -713,6 +714,7 @@ static void child_bad_knobs(const char *errfile) {
     TT_OK(tile_memset(x, 0, 64 * sizeof(float)));
     TT_OK(plain_kernel(TILE_OPTS(), x, out));
     TT_OK(plain_kernel(TILE_OPTS(), x, out));
+    TT_OK(tile_set_device(0));   /* the devices there are: TILE_INTERPRET_DEVICES's count, read */
     (void)tile_cache_dir();
     if (can_compile()) {
         char *ptx = NULL;
@@ -778,7 +780,8 @@ static void check_knobs(void) {
     static const char *const arg[] = {"TILE_QUIET", NULL, "TILE_INTERPRET", "1", NULL};
     const char *knobs[] = {"TILE_QUIET", NULL, "TILE_DUMP", "ir,bogus", "TILE_SYNC", "maybe", "TILE_MANAGED", "perhaps", "TILE_WGMMA", "fast",
                            "TILE_CACHE", "sometimes", "TILE_AUTOTUNE_VERBOSE", "loud", "TILE_DEBUG", "x", "TILE_DUMP_DIR", longdir,
-                           "TILE_INTERPRET", "sure", "TILE_BACKEND", "bogus", "TILE_MERGE", "sometimes", "TILE_LLVM_OPT", "O3", NULL};
+                           "TILE_INTERPRET", "sure", "TILE_BACKEND", "bogus", "TILE_MERGE", "sometimes", "TILE_LLVM_OPT", "O3",
+                           "TILE_INTERPRET_DEVICES", "17", NULL};
     static const char *const llvm[] = {"TILE_QUIET", NULL, "TILE_INTERPRET", "1", "TILE_BACKEND", NULL, "TILE_LLVM", "/nonexistent/libLLVM.so", NULL};
     in_child("bad_arch_sm_99", arch1, child_bad_arch);
     in_child("bad_arch_banana", arch2, child_bad_arch);

@@ -457,9 +457,8 @@ static void tile__read_interp_ndev(void) {
 }
 /* the devices there are: the driver's, or the interpreter's */
 static int tile__ndev(void) {
-    if (tile__gpu_mode()) return tile__cu_st.ndev;
-    pthread_once(&tile__interp_ndev_once, tile__read_interp_ndev);
-    return tile__interp_ndev;
+    pthread_once(&tile__interp_ndev_once, tile__read_interp_ndev);   /* (a bad value is told on a GPU too) */
+    return tile__gpu_mode() ? tile__cu_st.ndev : tile__interp_ndev;
 }
 /* the calling thread's device */
 static int tile__dev_here(void) { return tile__gpu_mode() ? tile__cu_index() : tile__cu_tls >= 0 ? tile__cu_tls : 0; }
