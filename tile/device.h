@@ -505,16 +505,25 @@ static size_t tile__host_bytes(void) {
 #endif
     return 0;
 }
-/* The bytes of memory the device has (0: unknown), asked once. */
-static size_t tile__dev_total;
-static pthread_once_t tile__dev_total_once = PTHREAD_ONCE_INIT;
-static void tile__read_dev_total(void) {
-    size_t fr = 0, total = 0;
-    tile_error kept = tile__err;   /* a failure here is no one's error */
-    tile__err_mute++;
-    if (tile__cu_mem_info(&fr, &total) == TILE_OK) tile__dev_total = total;
-    tile__err_mute--;
-    tile__err = kept;
+/* The bytes of memory this thread's device has (0: unknown), asked once a device. */
+static size_t tile__dev_total[TILE__MAX_DEVICES];
+static unsigned char tile__dev_total_asked[TILE__MAX_DEVICES];
+static pthread_mutex_t tile__dev_total_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t tile__dev_total_here(void) {
+    int d = tile__cu_index();
+    pthread_mutex_lock(&tile__dev_total_lock);
+    if (!tile__dev_total_asked[d]) {
+        size_t fr = 0, total = 0;
+        tile_error kept = tile__err;   /* a failure here is no one's error */
+        tile__err_mute++;
+        if (tile__cu_mem_info(&fr, &total) == TILE_OK) tile__dev_total[d] = total;
+        tile__err_mute--;
+        tile__err = kept;
+        tile__dev_total_asked[d] = 1;
+    }
+    size_t total = tile__dev_total[d];
+    pthread_mutex_unlock(&tile__dev_total_lock);
+    return total;
 }
 void *tile_malloc(size_t bytes) {
     /* rounded up to 64 bytes; a size that cannot be rounded, or more than
@@ -527,9 +536,9 @@ void *tile_malloc(size_t bytes) {
     }
     size_t n = bytes ? (bytes + 63) / 64 * 64 : 64, have = 0;
     int gpu = tile__gpu_mode(), managed = gpu && tile__knob_values_get()->managed;
-    if (gpu) pthread_once(&tile__dev_total_once, tile__read_dev_total);
+    size_t dev_total = gpu ? tile__dev_total_here() : 0;
     if (!gpu || managed) have = tile__host_bytes();
-    if (gpu && tile__dev_total) have = managed && have <= SIZE_MAX - tile__dev_total ? have + tile__dev_total : tile__dev_total;
+    if (gpu && dev_total) have = managed && have <= SIZE_MAX - dev_total ? have + dev_total : dev_total;
     void *p = NULL;
     if (have && n > have) {
         tile__error(TILE_ERR_NOMEM, NULL, NULL, 0, "tile_malloc(%zu): more than the %zu MiB of memory %s", bytes, have >> 20,
