@@ -816,7 +816,9 @@ tile_status tile_stream_destroy(tile_stream s) {
 tile_status tile_stream_synchronize(tile_stream s) {
     if (!tile__gpu_mode()) return TILE_OK;
     tile_status st = tile__cu_stream_sync((CUstream)(void *)s, NULL, 0);
-    return st == TILE_OK ? tile__rec_collect(0) : st;
+    int old = tile__cu_tls, sd = s && tile__multi_dev() ? tile__stream_dev(s) : -1;
+    if (sd >= 0) tile__cu_tls = sd;   /* the records of the stream's device */
+    return tile__dev_back(old, st == TILE_OK ? tile__rec_collect(0) : st);
 }
 tile_status tile_event_create(tile_event *e) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_create: the result pointer is NULL");
