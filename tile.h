@@ -379,7 +379,9 @@ tile_status tile_kernel_ptx(tile_kernel *k, const tile_launch *opts, const char 
    a tl_ptr parameter needs these. */
 tile_status tile_kernel_ir_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, char **text);
 tile_status tile_kernel_ptx_for(tile_kernel *k, const tile_launch *opts, const tile_arg *args, const char *arch, char **ptx);
-/* Free everything cached for a kernel (its built IR for every meta key). */
+/* Free everything cached for a kernel (its built IR for every meta key, its
+   modules on every device). No launch of it may be in flight on another
+   thread meanwhile. */
 void        tile_kernel_release(tile_kernel *k);
 
 /* Memory. In interpreter mode these are host memory; every pointer a kernel
@@ -409,7 +411,7 @@ int         tile_device_sm_count(void);
 tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to n-1) */
 /* Several devices. Each host thread works on one device at a time: its
    tile_malloc, streams, events, launches and tile_synchronize go there
-   (until tile_set_device, TILE_DEVICE's, else 0). Kernels are compiled
+   (until tile_set_device, on a GPU TILE_DEVICE's, else 0). Kernels are compiled
    once per architecture and loaded on each device that launches them;
    tuners' results are kept per device name. A stream of another device
    (checked once two devices are in use) or a pointer argument to another
@@ -418,7 +420,8 @@ tile_status tile_device_name(char *buf, size_t n);  /* where kernels run (cut to
    tile_free run on the device that owns the memory, tile_memcpy_dtod
    also between devices. Without a GPU the interpreter presents
    TILE_INTERPRET_DEVICES devices (default 1), with the same checks. */
-tile_status tile_set_device(int device);            /* TILE_ERR_DEVICE: no such device */
+/* TILE_ERR_DEVICE: no such device; TILE_ERR_NODEVICE: it cannot be used (why) */
+tile_status tile_set_device(int device);
 int         tile_get_device(void);
 /* kernels on this thread's device may then read and write `peer`'s memory
    (NVLink or PCIe peer access; TILE_ERR_DEVICE where there is no path) */

@@ -466,27 +466,20 @@ long long tile_tune_meta(const tile_tune_args *a, const char *name) { return a ?
 typedef struct tile__tune_slot {
     uint64_t h;              /* 0: empty                                        */
     const tile_kernel *k;
-    int dclass;              /* the device it was tuned on (tile__dev_class)    */
+    uint64_t dclass;         /* the devices it holds for (tile__dev_class)      */
     int64_t key[TILE_AUTOTUNE_MAX_KEY];
     tile_launch win;
 } tile__tune_slot;
-/* Which devices share tuning results: the first device with this thread's
-   device's name and architecture (identical GPUs share; the interpreter's
-   devices are all one). */
-static int tile__dev_class(void) {
+/* Which devices share tuning results: this thread's device's name and
+   architecture, hashed (identical GPUs share; the interpreter's devices
+   are all one, 0). */
+static uint64_t tile__dev_class(void) {
     if (!tile__gpu_mode()) return 0;
-    int here = tile__cu_index();
-    const tile__cu_props *p = &tile__cu_st.devs[here].props;
-    pthread_mutex_lock(&tile__cu_st.lock);
-    int d = 0;
-    for (; d < here; d++) {
-        const tile__cu_device *D = &tile__cu_st.devs[d];
-        if (D->opened && D->status == TILE_OK && D->props.cc_major == p->cc_major && D->props.cc_minor == p->cc_minor &&
-            strcmp(D->props.name, p->name) == 0)
-            break;
-    }
-    pthread_mutex_unlock(&tile__cu_st.lock);
-    return d;
+    const tile__cu_props *p = &tile__cu_cur()->props;
+    uint64_t h = tile__fnv(TILE__FNV0, p->name, strlen(p->name));
+    h = tile__fnv(h, &p->cc_major, sizeof p->cc_major);
+    h = tile__fnv(h, &p->cc_minor, sizeof p->cc_minor);
+    return h ? h : 1;
 }
 /* A tuner's state for one kernel: a tuner may serve several kernels (their
    parameters differ, so each has its own key positions and table). */
@@ -545,7 +538,7 @@ static tile_status tile__tune_state_get(tile_autotuner *t, const tile_kernel *k,
 /* The key's values: integers and floats by value, pointers by alignment to
    16 (and a tl_ptr's dtype above that bit). */
 static uint64_t tile__tune_key(const tile__tune_state *s, const tile_kernel *k, const tile_arg *args, int64_t *key) {
-    int dc = tile__dev_class();
+    uint64_t dc = tile__dev_class();
     uint64_t h = tile__fnv(tile__fnv(TILE__FNV0, &k, sizeof k), &dc, sizeof dc);
     for (int i = 0; i < s->nkey; i++) {
         int p = s->key_idx[i];
@@ -559,7 +552,7 @@ static uint64_t tile__tune_key(const tile__tune_state *s, const tile_kernel *k, 
 }
 static tile__tune_slot *tile__tune_find(tile__tune_state *s, uint64_t h, const tile_kernel *k, const int64_t *key) {
     if (!s->cap) return NULL;
-    int dc = tile__dev_class();
+    uint64_t dc = tile__dev_class();
     for (int i = (int)(h & (uint64_t)(s->cap - 1));; i = (i + 1) & (s->cap - 1)) {
         tile__tune_slot *e = &s->slots[i];
         if (!e->h) return NULL;

@@ -243,8 +243,8 @@ static void tp_worst(double *worst, double e)
    element i of matrix `which` is a hash of (seed, which, i), uniform in
    [-1, 1), times `scale`, in f16: a rank makes its shard without the rest */
 static uint64_t tp_seed;
-static int tp_bench_rows;
-static int tp_threads;      /* --threads: the ranks are threads (tp_group_threads) */   /* bench/bench_tp_mlp.c: rank 0 prints a table row, the checks only when they fail */
+static int tp_bench_rows;   /* bench/bench_tp_mlp.c: rank 0 prints a table row, the checks only when they fail */
+static int tp_threads;      /* --threads: the ranks are threads (tp_group_threads) */
 static tile_f16 tp_value(int which, uint64_t i, double scale)
 {
     uint64_t z = tp_seed + (uint64_t)(which + 1) * 0x9E3779B97F4A7C15ull + i * 0xD1B54A32D192ED03ull;

@@ -158,8 +158,8 @@ static void test_two_devices(uint64_t *rng)
     else tt_check_user_error("device 1's memory on device 0", st, TILE_ERR_DEVICE, "test_devices.c", line, "is memory of device 1");
     /* an event of device 1 recorded on device 0's stream */
     st = tile_event_record(e1, NULL);
-    TT_CHECK(st != TILE_OK, "device 1's event recorded on device 0's default stream: %s", tile_status_id(st));
-    if (!tile_device_count()) TT_CHECK(st == TILE_ERR_DEVICE, "the interpreter's event of another device: %s", tile_status_id(st));
+    TT_CHECK(st == TILE_ERR_DEVICE || (st != TILE_OK && tile_device_count() && !fake_driver),
+             "device 1's event recorded on device 0's default stream: %s", tile_status_id(st));
     tile_clear_error();
 
     /* a copy across devices: device 1's x into device 0's x0 */

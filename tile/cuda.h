@@ -507,6 +507,16 @@ static tile_status tile__cu_enter_dev(int d, const char *file, int line) {
     }
     return TILE_OK;
 }
+/* Put this thread's device back to `old` (a tile__cu_tls value) after a
+   call that ran on another device (a copy of its memory, a free, a module
+   unload), with that device's context current again, so that the user's
+   own CUDA calls that follow go where they went before. */
+static void tile__cu_restore(int old) {
+    tile__cu_tls = old;
+    if (tile__cu_st.status != TILE_OK) return;
+    CUcontext cur = NULL, want = tile__cu_st.devs[tile__cu_index()].ctx;
+    if (want && tile__cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != want) (void)tile__cu.cuCtxSetCurrent(want);
+}
 /* Load once, then make this thread's device's context current. Reports
    the reason when there is no device. */
 static tile_status tile__cu_enter(const char *file, int line) {
@@ -624,7 +634,9 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_dtod(void *dst, const void *src, 
                              : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, file, line, "cuMemcpyDtoD_v2(%p <- %p, %zu bytes)", dst, src, bytes);
 }
 /* A copy between the memory of two devices (both open: their memory was
-   allocated there), through the driver's peer copy; synchronous. */
+   allocated there), through the driver's peer copy: after the work queued
+   before it on both devices, and before the work queued after it (the host
+   may go on before it ends, as with a copy on one device). */
 TILE__MAYBE_UNUSED static tile_status tile__cu_peer_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes) {
     tile_status st = tile__cu_enter(NULL, 0);
     if (st != TILE_OK || !bytes) return st;
@@ -632,8 +644,8 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_peer_copy(void *dst, int dst_dev,
                                                                tile__cu_st.devs[src_dev].ctx, bytes)
                                        : tile__cu.cuMemcpyDtoD_v2(tile__cu_dptr(dst), tile__cu_dptr(src), bytes);
     return r == CUDA_SUCCESS ? TILE_OK
-                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuMemcpyPeer(%p on device %d <- %p on device %d, %zu bytes)", dst, dst_dev,
-                                             src, src_dev, bytes);
+                             : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "%s(%p on device %d <- %p on device %d, %zu bytes)",
+                                             tile__cu.cuMemcpyPeer ? "cuMemcpyPeer" : "cuMemcpyDtoD_v2", dst, dst_dev, src, src_dev, bytes);
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_memset(void *dst, int byte, size_t bytes, const char *file, int line) {
     tile_status st = tile__cu_enter(file, line);

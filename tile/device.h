@@ -217,8 +217,10 @@ typedef struct tile__rec_slot {
     tile__rec_site site;
 } tile__rec_slot;
 /* One pool a device (its launches write their records in its memory),
-   under one lock. */
+   each under its own lock (one device's wait for a slot does not hold up
+   another's launches). */
 typedef struct tile__rec_pool {
+    pthread_mutex_t lock;
     void *pool;                        /* TILE__NREC records of TILE__REC_INTS ints      */
     CUstream side;                     /* where the pool is read and cleared             */
     tile__rec_slot *slots;
@@ -226,8 +228,12 @@ typedef struct tile__rec_pool {
     unsigned long long seq;            /* the latest launch's                            */
     int host[TILE__NREC * TILE__REC_INTS];
 } tile__rec_pool;
-static pthread_mutex_t tile__recs_lock = PTHREAD_MUTEX_INITIALIZER;
-static tile__rec_pool tile__recs_of[TILE__MAX_DEVICES];
+#define TILE__REC_POOL_INIT {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, NULL, 0, 0, {0}}
+static tile__rec_pool tile__recs_of[TILE__MAX_DEVICES] = {
+    TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT,
+    TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT,
+    TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT, TILE__REC_POOL_INIT};
+#undef TILE__REC_POOL_INIT
 /* the calling thread's device's pool */
 static tile__rec_pool *tile__recs_here(void) { return &tile__recs_of[tile__cu_index()]; }
 
@@ -322,9 +328,9 @@ static tile_status tile__rec_collect_locked(unsigned long long upto, int *found,
 /* The latest launch so far: what a synchronization that starts now finishes. */
 static unsigned long long tile__rec_mark(void) {
     tile__rec_pool *R = tile__recs_here();
-    pthread_mutex_lock(&tile__recs_lock);
+    pthread_mutex_lock(&R->lock);
     unsigned long long m = R->seq;
-    pthread_mutex_unlock(&tile__recs_lock);
+    pthread_mutex_unlock(&R->lock);
     return m;
 }
 /* Read what can be read (see above); the earliest failure is the error. */
@@ -333,9 +339,9 @@ static tile_status tile__rec_collect(unsigned long long upto) {
     tile__rec_error err;
     int found = 0;
     if (!tile__gpu_mode()) return TILE_OK;
-    pthread_mutex_lock(&tile__recs_lock);
+    pthread_mutex_lock(&R->lock);
     tile_status st = R->nbusy ? tile__rec_collect_locked(upto, &found, &err) : TILE_OK;
-    pthread_mutex_unlock(&tile__recs_lock);
+    pthread_mutex_unlock(&R->lock);
     return st == TILE_OK && found ? tile__rec_report(&err) : st;
 }
 /* A slot for a launch of k (IR f) from o: its index and the record's device
@@ -344,7 +350,7 @@ static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, con
     tile__rec_pool *R = tile__recs_here();
     tile__rec_error err;
     int found = 0, i = 0;
-    pthread_mutex_lock(&tile__recs_lock);
+    pthread_mutex_lock(&R->lock);
     tile_status st = tile__rec_init_locked();
     while (st == TILE_OK && !found && R->nbusy == TILE__NREC) {
         int old = -1;
@@ -369,38 +375,38 @@ static tile_status tile__rec_take(const tile__func *f, const tile_kernel *k, con
         *slot = i;
         *rec = (char *)R->pool + (size_t)i * TILE__REC_INTS * sizeof(int);
     }
-    pthread_mutex_unlock(&tile__recs_lock);
+    pthread_mutex_unlock(&R->lock);
     return st == TILE_OK && found ? tile__rec_report(&err) : st;
 }
 /* The launch of a slot's kernel is on `stream`: number it and mark its end. */
 static tile_status tile__rec_launched(int slot, void *stream, const tile_launch *o) {
     tile__rec_pool *R = tile__recs_here();
-    pthread_mutex_lock(&tile__recs_lock);
+    pthread_mutex_lock(&R->lock);
     tile__rec_slot *sl = &R->slots[slot];
     sl->seq = ++R->seq;
     sl->launched = 1;
     tile_status st = tile__cu_event_record(sl->done, (CUstream)stream, o->file, o->line);
     sl->has_event = st == TILE_OK;
-    pthread_mutex_unlock(&tile__recs_lock);
+    pthread_mutex_unlock(&R->lock);
     return st;
 }
 /* The launch never happened: its record is still clear. */
 static void tile__rec_drop(int slot) {
     tile__rec_pool *R = tile__recs_here();
-    pthread_mutex_lock(&tile__recs_lock);
+    pthread_mutex_lock(&R->lock);
     R->slots[slot].busy = 0;
     R->nbusy--;
-    pthread_mutex_unlock(&tile__recs_lock);
+    pthread_mutex_unlock(&R->lock);
 }
 /* k's IR is about to be freed: records still to be read lose their messages. */
 static void tile__rec_forget(const tile_kernel *k) {
-    pthread_mutex_lock(&tile__recs_lock);
     for (int d = 0; d < TILE__MAX_DEVICES; d++) {
         tile__rec_pool *R = &tile__recs_of[d];
+        pthread_mutex_lock(&R->lock);
         for (int i = 0; R->slots && i < TILE__NREC; i++)
             if (R->slots[i].busy && R->slots[i].site.k == k) R->slots[i].site.f = NULL;
+        pthread_mutex_unlock(&R->lock);
     }
-    pthread_mutex_unlock(&tile__recs_lock);
 }
 /* ---- memory ----------------------------------------------------------------------
    Host memory in interpreter mode, kept in an address-sorted table so a lane's
@@ -494,7 +500,7 @@ static int tile__dev_to(const void *p) {
     return old;
 }
 static tile_status tile__dev_back(int old, tile_status st) {
-    tile__cu_tls = old;
+    if (old != tile__cu_tls) tile__cu_restore(old);
     return st;
 }
 /* The bytes of memory this host has (0: unknown). */
@@ -747,25 +753,33 @@ tile_status tile_device_enable_peer(int peer) {
     }
     tile_status st = tile__cu_enter(NULL, 0);
     if (st != TILE_OK) return st;
+    /* decided under the lock, told after it (a log callback may call back in) */
+    enum { PEER_OK, PEER_OPEN, PEER_NOCALLS, PEER_ASK, PEER_NOPATH, PEER_ENABLE } how = PEER_OK;
     pthread_mutex_lock(&tile__cu_st.lock);
     tile__cu_open_dev(peer);
     const tile__cu_device *P = &tile__cu_st.devs[peer], *D = &tile__cu_st.devs[d];
     int can = 0;
     CUresult r = CUDA_SUCCESS;
-    if (tile__cu_st.peer[d][peer]) st = TILE_OK;
-    else if (P->status != TILE_OK) st = tile__error(P->status, NULL, NULL, 0, "tile_device_enable_peer(%d): %s", peer, P->why);
-    else if (!tile__cu.cuDeviceCanAccessPeer || !tile__cu.cuCtxEnablePeerAccess)
-        st = tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): this driver has no peer access calls", peer);
-    else if ((r = tile__cu.cuDeviceCanAccessPeer(&can, D->dev, P->dev)) != CUDA_SUCCESS)
-        st = tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuDeviceCanAccessPeer(%d, %d)", d, peer);
-    else if (!can)
-        st = tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): device %d (%s) cannot reach device %d's memory (%s) directly "
-                         "(no NVLink or PCIe peer path); copy with tile_memcpy_dtod instead", peer, d, D->props.name, peer, P->props.name);
-    else if ((r = tile__cu.cuCtxEnablePeerAccess(P->ctx, 0)) != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-        st = tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuCtxEnablePeerAccess(device %d -> %d)", d, peer);
+    if (tile__cu_st.peer[d][peer]) how = PEER_OK;
+    else if (P->status != TILE_OK) how = PEER_OPEN;
+    else if (!tile__cu.cuDeviceCanAccessPeer || !tile__cu.cuCtxEnablePeerAccess) how = PEER_NOCALLS;
+    else if ((r = tile__cu.cuDeviceCanAccessPeer(&can, D->dev, P->dev)) != CUDA_SUCCESS) how = PEER_ASK;
+    else if (!can) how = PEER_NOPATH;
+    else if ((r = tile__cu.cuCtxEnablePeerAccess(P->ctx, 0)) != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) how = PEER_ENABLE;
     else tile__cu_st.peer[d][peer] = 1;
     pthread_mutex_unlock(&tile__cu_st.lock);
-    return st;
+    switch (how) {
+    case PEER_OK: return TILE_OK;
+    case PEER_OPEN: return tile__error(P->status, NULL, NULL, 0, "tile_device_enable_peer(%d): %s", peer, P->why);
+    case PEER_NOCALLS: return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_device_enable_peer(%d): this driver has no peer access calls", peer);
+    case PEER_ASK: return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuDeviceCanAccessPeer(%d, %d)", d, peer);
+    case PEER_NOPATH:
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0,
+                           "tile_device_enable_peer(%d): device %d (%s) cannot reach device %d's memory (%s) directly (no NVLink or PCIe peer path); "
+                           "copy with tile_memcpy_dtod instead",
+                           peer, d, D->props.name, peer, P->props.name);
+    default: return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuCtxEnablePeerAccess(device %d -> %d)", d, peer);
+    }
 }
 /* The device a stream belongs to (NULL: this thread's); -1 when the
    driver cannot say. */
@@ -836,7 +850,17 @@ tile_status tile_event_create(tile_event *e) {
 }
 tile_status tile_event_record(tile_event e, tile_stream s) {
     if (!e) return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_event_record: the event is NULL");
-    if (tile__gpu_mode()) return tile__cu_event_record((CUevent)(void *)e, (CUstream)(void *)s, NULL, 0);
+    if (tile__gpu_mode()) {
+        tile_status st = tile__cu_enter(NULL, 0);
+        CUresult r = st == TILE_OK ? tile__cu.cuEventRecord((CUevent)(void *)e, (CUstream)(void *)s) : CUDA_SUCCESS;
+        if (st != TILE_OK || r == CUDA_SUCCESS) return st;
+        if (r == CUDA_ERROR_INVALID_HANDLE && tile__multi_dev())   /* the driver's word when they are not one context's */
+            return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0,
+                               "tile_event_record: the driver refused the event on this stream (CUDA_ERROR_INVALID_HANDLE): with several devices, an "
+                               "event and its stream must be one device's (the stream's is %d, this thread's %d)",
+                               s ? tile__stream_dev(s) : tile__dev_here(), tile__dev_here());
+        return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuEventRecord");
+    }
     int sd = s ? s->dev : tile__dev_here();
     if (sd != e->dev)
         return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_event_record: the event belongs to device %d and the stream to device %d%s", e->dev, sd,

@@ -373,6 +373,9 @@ tile_status tile_graph_set_args(tile_graph g, int i, const tile_arg *args) {
                            "tile_graph_set_args: the graph's record of its launches is incomplete (out of host memory during the capture)");
     if (i < 0 || i >= g->n)
         return tile__error(TILE_ERR_VALUE, NULL, NULL, 0, "tile_graph_set_args: launch %d of a graph of %d launches (they count from 0)", i, g->n);
+    if (tile__dev_here() != g->dev)   /* its arguments are checked as a launch on its device's */
+        return tile__error(TILE_ERR_DEVICE, NULL, NULL, 0, "tile_graph_set_args: the graph was captured on device %d, and this thread's is device %d (tile_set_device)",
+                           g->dev, tile__dev_here());
     tile__graph_launch *l = &g->l[i];
     tile_kernel *k = l->k;
     const tile_launch *o = &l->o;

@@ -282,6 +282,9 @@ static void tile__cupti_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, s
         int kind;
         memcpy(&kind, r, sizeof kind);
         if (kind != TILE__CUPTI_KERNEL) continue;
+        uint32_t device;
+        memcpy(&device, r + 40, sizeof device);   /* the kernels of the profile's device only */
+        if ((int)device != tile__prof.dev) continue;
         if (!tile__prof_grow((void **)&tile__cupti.ker, tile__cupti.nker, &tile__cupti.capker, sizeof *tile__cupti.ker)) {
             tile__cupti.dropped++;
             continue;
@@ -619,7 +622,7 @@ static void tile__prof_launch_end(tile__prof_tok tok, tile_status st) {
    budget is spent, no memory) passes one whose header records no program,
    so the launch never fails for the profile's sake. */
 static unsigned char tile__prof_knone[TILE__KPROF_HEAD];   /* the interpreter's: all zero */
-static CUdeviceptr tile__prof_knone_dev;                    /* the GPU's, made once */
+static CUdeviceptr tile__prof_knone_dev[TILE__MAX_DEVICES]; /* the GPU's, made once a device */
 static tile_status tile__prof_kbuf_take(tile__prof_tok tok, const tile__func *f, int nthreads, const unsigned grid[3], uint64_t *out, const char *kname,
                                         const char *file, int line) {
     int gpu = tile__gpu_mode();
@@ -690,15 +693,16 @@ static tile_status tile__prof_kbuf_take(tile__prof_tok tok, const tile__func *f,
 none:
     if (!*out) {   /* the buffer that records nothing */
         if (!gpu) *out = (uint64_t)(uintptr_t)tile__prof_knone;
-        else if (!tile__prof_knone_dev && (st = tile__cu_enter(file, line)) == TILE_OK) {
+        else if (!tile__prof_knone_dev[tile__cu_index()] && (st = tile__cu_enter(file, line)) == TILE_OK) {
             CUdeviceptr d = 0;
-            if (tile__cu.cuMemAlloc_v2(&d, TILE__KPROF_HEAD) == CUDA_SUCCESS && tile__cu.cuMemsetD8_v2(d, 0, TILE__KPROF_HEAD) == CUDA_SUCCESS) tile__prof_knone_dev = d;
+            if (tile__cu.cuMemAlloc_v2(&d, TILE__KPROF_HEAD) == CUDA_SUCCESS && tile__cu.cuMemsetD8_v2(d, 0, TILE__KPROF_HEAD) == CUDA_SUCCESS)
+                tile__prof_knone_dev[tile__cu_index()] = d;
             else {
                 if (d) tile__cu.cuMemFree_v2(d);
                 st = tile__error(TILE_ERR_NOMEM, kname, file, line, "out of device memory for the in-kernel scopes' (empty) record buffer");
             }
         }
-        if (gpu) *out = (uint64_t)tile__prof_knone_dev;
+        if (gpu) *out = (uint64_t)tile__prof_knone_dev[tile__cu_index()];
     }
     pthread_mutex_unlock(&tile__prof_lock);
     return st;
@@ -1428,7 +1432,7 @@ static tile_status tile__prof_finish_locked(const char *file, int line) {
     int here = tile__cu_tls;
     tile__cu_tls = tile__prof.dev;
     tile_status st = tile__prof_finish_locked_here(file, line);
-    tile__cu_tls = here;
+    if (here != tile__cu_tls) tile__cu_restore(here);
     return st;
 }
 static tile_status tile__prof_finish_locked_here(const char *file, int line) {

@@ -159,7 +159,7 @@ void tile_kernel_release(tile_kernel *k) {
             for (int d = 0; d < TILE__MAX_DEVICES; d++)
                 if (v->omod[d]) tile__cu_tls = d, tile__cu_unload(v->omod[d]);
             if (v->mod) tile__cu_tls = v->dev, tile__cu_unload(v->mod);
-            tile__cu_tls = here;
+            if (here != tile__cu_tls) tile__cu_restore(here);
             free(v->image);
             free(v->ptx);
             free(v->xpay);
@@ -272,24 +272,48 @@ static tile_status tile__get_variant(tile__entry *e, const tile_kernel *k, const
     return st;
 }
 /* v's function on device d: the one it was loaded with, or (several GPUs)
-   loaded there now from its image, once. */
+   loaded there now from its image, once (the load, a JIT of PTX perhaps,
+   outside the cache's lock; of two threads loading at once, the first to
+   finish wins and the other's module is unloaded). */
 static tile_status tile__variant_fn(tile__variant *v, int d, const tile_kernel *k, const tile_launch *o, CUfunction *fn) {
     if (d == v->dev) {
         *fn = v->fn;
         return TILE_OK;
     }
-    tile_status st = TILE_OK;
     pthread_mutex_lock(&tile__cache_lock);
-    if (!v->ofn[d]) {
-        char log[1024];
-        if (!v->image)
-            st = tile__error(TILE_ERR_INTERNAL, k->name, o->file, o->line, "%s: the variant compiled on device %d kept no image to load on device %d",
-                             k->name, v->dev, d);
-        else st = tile__cu_load(v->image, &v->omod[d], &v->ofn[d], k->name, log, sizeof log);
-    }
     *fn = v->ofn[d];
     pthread_mutex_unlock(&tile__cache_lock);
-    return st;
+    if (*fn) return TILE_OK;
+    if (!v->image)
+        return tile__error(TILE_ERR_INTERNAL, k->name, o->file, o->line, "the variant compiled on device %d kept no image to load on device %d", v->dev, d);
+    CUmodule mod = NULL;
+    CUfunction f = NULL;
+    char log[1024];
+    int old = tile__cu_tls;
+    tile__cu_tls = d;
+    tile__err_mute++;   /* told once, below, at the launch's line */
+    tile_status st = tile__cu_load(v->image, &mod, &f, k->name, log, sizeof log);
+    tile__err_mute--;
+    if (st == TILE_OK) {
+        pthread_mutex_lock(&tile__cache_lock);
+        if (v->ofn[d]) {   /* another thread's came first */
+            pthread_mutex_unlock(&tile__cache_lock);
+            tile__cu_unload(mod);
+        } else {
+            v->omod[d] = mod, v->ofn[d] = f;
+            pthread_mutex_unlock(&tile__cache_lock);
+        }
+        pthread_mutex_lock(&tile__cache_lock);
+        *fn = v->ofn[d];
+        pthread_mutex_unlock(&tile__cache_lock);
+    }
+    if (old != tile__cu_tls) tile__cu_restore(old);
+    if (st == TILE_OK) return TILE_OK;
+    char why[sizeof tile__err.message];
+    const char *w = tile__err.message, *colon = strstr(w, ": ");
+    if (strncmp(w, "error ", 6) == 0 && colon) w = colon + 2;   /* without its "error TILE_ERR_...: " */
+    snprintf(why, sizeof why, "%s", w);
+    return tile__error(st, k->name, o->file, o->line, "loading %s on device %d: %s", k->name, d, why);
 }
 /* The launch's arguments against the copy engine's rules for each tensor
    descriptor the kernel makes (its operands are parameters or constants),
@@ -430,11 +454,13 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         return st;
     }
     void **launch_args = P.launch_args;
-    tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the kernel's time, when a profile runs */
     CUfunction fn = NULL;
-    st = tile__variant_fn(v, tile__cu_index(), k, o, &fn);
-    if (st == TILE_OK)
-        st = tile__cu_launch(fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
+    if ((st = tile__variant_fn(v, tile__cu_index(), k, o, &fn)) != TILE_OK) {   /* (loaded on this device first, if need be) */
+        if (slot >= 0) tile__rec_drop(slot);
+        return st;
+    }
+    tile__prof_launch_event(tok, 0, 1, o->stream);   /* >>profile: the kernel's time, when a profile runs */
+    st = tile__cu_launch(fn, grid, (unsigned)v->meta.nthreads, (unsigned)v->meta.smem, o->stream, launch_args, o->file, o->line, k->name);
     tile__prof_launch_event(tok, 1, st == TILE_OK, o->stream);
     if (st == TILE_OK && tile__graph_capturing(o->stream)) tile__graph_note_gpu((tile_kernel *)k, o, args, e, v, grid);   /* >>graph */
     if (slot >= 0) {
