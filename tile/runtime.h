@@ -296,16 +296,11 @@ static tile_status tile__variant_fn(tile__variant *v, int d, const tile_kernel *
     tile__err_mute--;
     if (st == TILE_OK) {
         pthread_mutex_lock(&tile__cache_lock);
-        if (v->ofn[d]) {   /* another thread's came first */
-            pthread_mutex_unlock(&tile__cache_lock);
-            tile__cu_unload(mod);
-        } else {
-            v->omod[d] = mod, v->ofn[d] = f;
-            pthread_mutex_unlock(&tile__cache_lock);
-        }
-        pthread_mutex_lock(&tile__cache_lock);
+        int lost = v->ofn[d] != NULL;   /* another thread's came first */
+        if (!lost) v->omod[d] = mod, v->ofn[d] = f;
         *fn = v->ofn[d];
         pthread_mutex_unlock(&tile__cache_lock);
+        if (lost) tile__cu_unload(mod);
     }
     if (old != tile__cu_tls) tile__cu_restore(old);
     if (st == TILE_OK) return TILE_OK;
