@@ -85,10 +85,10 @@
      TILE_TMA=0|1: tensor-descriptor loads of a pipelined tl_dot, and stores
        of rows of whole 16-byte chunks, on sm_90a: 1 the copy engine (TMA); 0
        pointer accesses (default: 1)
-     TILE_TMA_REDUCE=0|1: 1: also tl_desc_atomic_add/min/max and stores of
-       32-bit blocks through the copy engine on sm_90a (a block at a negative
-       coordinate or off a 16-byte column, which an H100 refuses, element by
-       element) (default: 0)
+     TILE_TMA_REDUCE=0|1: tl_desc_atomic_add/min/max and stores of 32-bit
+       blocks on sm_90a: 1 the copy engine (a block at a negative coordinate
+       or off a 16-byte column, which an H100 refuses, element by element); 0
+       pointer atomics and stores (default: 1)
      TILE_QUIET=1: no errors or notices on stderr (default: 0)
      TILE_STRICT=1: a loop option the compiler cannot apply is an error
        (TILE_ERR_OPTION), not a notice (default: 0)

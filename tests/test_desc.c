@@ -618,12 +618,12 @@ static void test_tma_ptx(void) {
         }
 }
 
-/* ---- 4b'. the reductions' PTX for sm_90a, without a GPU: with TILE_TMA_REDUCE=1, N a
+/* ---- 4b'. the reductions' PTX for sm_90a, without a GPU: with TILE_TMA_REDUCE=1 (the default), N a
    multiple of 16 (as a launch with N = 1024 specializes it) makes one
    cp.reduce.async.bulk.tensor of the block's kind, beside the atomics of the blocks it
    does not take (at a negative coordinate or a column off 16 bytes); N = 1000 (its rows
-   not whole 16-byte chunks: the engine would reduce the padding), or the knob off (the
-   default), the pointer rewrite's atomics alone. ptxas assembles both. */
+   not whole 16-byte chunks: the engine would reduce the padding), or the knob off
+   (TILE_TMA_REDUCE=0), the pointer rewrite's atomics alone. ptxas assembles both. */
 static void test_wide_atomics_ptx(void) {
     if (getenv("TILE_TEST_VALGRIND")) return;   /* sixteen compiles: the other builds of this test check them */
     int on = tile__knob_values_get()->tma_reduce;
@@ -682,7 +682,7 @@ static void test_splitk_ptx(void) {
     }
     TT_CHECK(st == TILE_OK, "split-K matmul 128x256x64 sm_90a: %s", tile_last_error());
     if (st != TILE_OK) return;
-    int boxes = 0, want = tile__knob_values_get()->tma_reduce ? 8 : 0;   /* TILE_TMA_REDUCE=1; else pointer atomics */
+    int boxes = 0, want = tile__knob_values_get()->tma_reduce ? 8 : 0;   /* TILE_TMA_REDUCE=1 (the default); else pointer atomics */
     for (const char *p = ptx; (p = strstr(p, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group")) != NULL; p++) boxes++;
     TT_CHECK(boxes == want && (want || strstr(ptx, "\tred.") || strstr(ptx, "\tatom.")) && strstr(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") && strstr(ptx, "wgmma.mma_async"),
              "split-K matmul 128x256x64 sm_90a: %d reductions (want %d), TMA loads %d, wgmma %d", boxes, want,

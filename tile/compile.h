@@ -365,7 +365,7 @@ static int tile__tma_candidate(const tile__func *f, const tile__config *cfg, con
    it would write (or reduce) the padding (seen on the H200: test_desc with
    N = 15 f32, the example at 4097x511x129) */
 static int tile__tma_store_dtype(tl_dtype t, int kind) {
-    /* the reductions and 32-bit stores: only with TILE_TMA_REDUCE=1. An H100 stops a
+    /* the reductions and 32-bit stores: unless TILE_TMA_REDUCE=0. An H100 stops a
        kernel (CUDA_ERROR_ILLEGAL_INSTRUCTION) whose bulk tensor store or reduction starts
        at a negative coordinate or at a column off 16 bytes (a CUDA C++ kernel's too):
        tile__lower_desc_store_tma stores such a block element by element instead */

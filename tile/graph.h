@@ -55,6 +55,17 @@ static int tile__graph_capturing(tile_stream s) {
     pthread_mutex_unlock(&tile__graphs.lock);
     return at >= 0;
 }
+/* 1 when stream s is being captured, by tile_graph_begin or by the user's own
+   cuStreamBeginCapture (the driver asked; a GPU stream only) */
+static int tile__stream_captured(tile_stream s) {
+    if (tile__graph_capturing(s)) return 1;
+    int status = 0;   /* CU_STREAM_CAPTURE_STATUS_ACTIVE is 1 */
+    unsigned long long id = 0;
+    void *graph = NULL, *const *deps = NULL;
+    size_t ndeps = 0;
+    return s && tile__gpu_mode() && tile__cu.cuStreamGetCaptureInfo_v2 &&
+           tile__cu.cuStreamGetCaptureInfo_v2((CUstream)(void *)s, &status, &id, &graph, &deps, &ndeps) == CUDA_SUCCESS && status == 1;
+}
 static void tile__graph_free(struct tile_graph_s *g) {
     if (!g) return;
     for (int i = 0; i < g->n; i++) free(g->l[i].args);
@@ -216,7 +227,10 @@ tile_status tile_graph_launch(tile_graph g, tile_stream s) {
         tile_status st = tile__rec_collect(0);   /* an earlier launch's failure known by now */
         if (st != TILE_OK) return st;
         CUresult r = tile__cu.cuGraphLaunch(g->exec, (CUstream)(void *)s);
-        return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuGraphLaunch");
+        if (r != CUDA_SUCCESS) return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuGraphLaunch");
+        /* TILE_SYNC: the replay waited for, and a fault in it reported here (its
+           launches were not waited for when they were captured) */
+        return tile__knob_values_get()->sync ? tile__cu_sync_at(NULL, 0, "a graph's replay") : TILE_OK;
     }
     for (int i = 0; i < g->n; i++) {   /* in order, each on s, at its own line */
         tile_launch o = g->l[i].o;

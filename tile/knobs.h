@@ -30,8 +30,8 @@
     X(TILE_MANAGED, FLAG, managed, 0, "0", "1", "tile_malloc hands out unified memory the host can touch")                             \
     X(TILE_WGMMA, STR, wgmma, 8, "1", "0|1|wait", "tl_dot on sm_90a: 0 mma.sync; 1 wgmma, kept in flight; wait: each waited for")     \
     X(TILE_TMA, FLAG, tma, 0, "1", "0|1", "tensor-descriptor loads of a pipelined tl_dot, and stores of rows of whole 16-byte chunks, on sm_90a: 1 the copy engine (TMA); 0 pointer accesses")  \
-    X(TILE_TMA_REDUCE, FLAG, tma_reduce, 0, "0", "0|1",                                                                                \
-      "1: also tl_desc_atomic_add/min/max and stores of 32-bit blocks through the copy engine on sm_90a (a block at a negative coordinate or off a 16-byte column, which an H100 refuses, element by element)")   \
+    X(TILE_TMA_REDUCE, FLAG, tma_reduce, 0, "1", "0|1",                                                                                \
+      "tl_desc_atomic_add/min/max and stores of 32-bit blocks on sm_90a: 1 the copy engine (a block at a negative coordinate or off a 16-byte column, which an H100 refuses, element by element); 0 pointer atomics and stores")   \
     X(TILE_QUIET, FLAG, quiet, 0, "0", "1", "no errors or notices on stderr")                                                          \
     X(TILE_STRICT, FLAG, strict, 0, "0", "1", "a loop option the compiler cannot apply is an error (TILE_ERR_OPTION), not a notice")  \
     X(TILE_MAX_UNROLL, STR, max_unroll, 16, "16384", "<n>",                                                                             \

@@ -462,8 +462,11 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         if (st != TILE_OK) tile__rec_drop(slot);
         else st = tile__rec_launched(slot, o->stream, o);
     }
-    /* TILE_SYNC, or a user's assert: wait, and report what the launch found */
-    if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK))) {
+    /* TILE_SYNC, or a user's assert: wait, and report what the launch found. Not a
+       launch a graph captures, tile's or the user's own (it has not run; the driver
+       refuses a synchronize while a stream is captured): with TILE_SYNC
+       tile_graph_launch waits for the replay */
+    if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK)) && !tile__stream_captured(o->stream)) {
         unsigned long long upto = tile__rec_mark();
         st = tile__cu_sync_at(o->file, o->line, k->name);
         if (st == TILE_OK) st = tile__rec_collect(upto);
