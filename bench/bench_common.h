@@ -198,12 +198,15 @@ static inline tile_status bench_rotate(void *p) {
     bench_rotation *r = (bench_rotation *)p;
     return r->fn(r->ctx, r->next++ % r->nsets);
 }
-/* with `warmup` and `reps` runs */
-static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int warmup, int reps, bench_stats *out) {
+/* with `warmup` and `reps` runs; flush 1: L2 flushed before each run as well,
+   as triton.testing.do_bench times (the anchors' method: the flush's memset
+   between runs also leaves the card a gap that back-to-back runs do not,
+   which moves a long compute-bound kernel's clock) */
+static inline tile_status bench_time_nf(bench_fn fn, void *ctx, int nsets, int warmup, int reps, int flush, bench_stats *out) {
     bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
     tile_bench_result res;
     memset(out, 0, sizeof *out);
-    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = warmup, .reps = reps, .no_flush = 1), &res);
+    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = warmup, .reps = reps, .no_flush = !flush), &res);
     if (st != TILE_OK) return st;
     out->ms = res.median_ms;
     out->p20 = res.p20_ms;
@@ -211,9 +214,16 @@ static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int wa
     out->reps = res.reps;
     return TILE_OK;
 }
+static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int warmup, int reps, bench_stats *out) {
+    return bench_time_nf(fn, ctx, nsets, warmup, reps, 0, out);
+}
 /* with BENCH_WARMUP and BENCH_REPS runs */
 static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
     return bench_time_n(fn, ctx, nsets, bench_warmup() > 0 ? bench_warmup() : 1, bench_reps(), out);
+}
+/* the same, each run after an L2 flush (as do_bench) */
+static inline tile_status bench_time_flushed(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
+    return bench_time_nf(fn, ctx, nsets, bench_warmup() > 0 ? bench_warmup() : 1, bench_reps(), 1, out);
 }
 
 /* GB/s (1e9 bytes per second) of `bytes` moved in `ms` */
