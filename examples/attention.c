@@ -74,7 +74,16 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
     tl_static_assert(!(overlap && no_softmax), "NO_SOFTMAX measures the plain order; OVERLAP does not take it");
     (void)ZH;
+    /* causal: the query blocks of a head in reverse, the longest (most keys)
+       first, so that the blocks the GPU starts last are the shortest and the
+       last wave ends together (a head's blocks still run side by side, and
+       share its K and V in L2). On an H100, Z=4 H=32 N=4096 f16 D=64 (64x64
+       blocks): 0.76 ms against 0.81 in order (-DATTN_CAUSAL_LONGEST_FIRST=0). */
     tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
+#ifndef ATTN_CAUSAL_LONGEST_FIRST
+#define ATTN_CAUSAL_LONGEST_FIRST 1
+#endif
+    if (causal && ATTN_CAUSAL_LONGEST_FIRST) start_m = tl_sub(tl_sub(tl_num_programs(0), 1), start_m);
     tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
     tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
     tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
