@@ -31,6 +31,7 @@ static void attn_fwd_body(tl_dtype dt, tl::tensor q_ptr, tl::tensor k_ptr, tl::t
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   // a measurement aid: P = QK^T, what the tensor cores alone take
     (void)ZH;
     tl::tensor start_m = tl::program_id(0), off_hz = tl::program_id(1);
+    if (causal) start_m = tl::num_programs(0) - 1 - start_m;   // the longest query blocks first (as the C example)
     tl::tensor desc_q  = tl::make_tensor_descriptor(q_ptr, {rows, D}, {D, 1}, {BLOCK_M, D});
     tl::tensor desc_k  = tl::make_tensor_descriptor(k_ptr, {rows, D}, {D, 1}, {BLOCK_N, D});
     tl::tensor desc_v  = tl::make_tensor_descriptor(v_ptr, {rows, D}, {D, 1}, {BLOCK_N, D});
