@@ -426,7 +426,7 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
     cfg.prof = e->has_kscopes && tok.gen ? tok.kmode : TILE__KPROF_OFF;   /* >>profile: in-kernel scopes, when this launch is recorded */
     cfg.ktime = tok.gen && tok.kslot;                                       /* and the kernel's clock, when it times the launch */
     if ((st = tile__get_variant(e, k, o, &cfg, &v)) != TILE_OK) return st;
-    if (v->meta.has_assert && tile__graph_capturing(o->stream))   /* >>graph */
+    if (v->meta.has_assert && tile__stream_captured(o->stream))   /* >>graph: tile's capture, or the user's own */
         return tile__error(TILE_ERR_LAUNCH, k->name, o->file, o->line,
                            "a kernel with device checks (tl_device_assert, or a TL_FOR whose step is not known to be positive) cannot be captured "
                            "into a graph: each launch's record is read after it runs");
@@ -463,10 +463,11 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
         else st = tile__rec_launched(slot, o->stream, o);
     }
     /* TILE_SYNC, or a user's assert: wait, and report what the launch found. Not a
-       launch a graph captures, tile's or the user's own (it has not run; the driver
-       refuses a synchronize while a stream is captured): with TILE_SYNC
-       tile_graph_launch waits for the replay */
-    if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK)) && !tile__stream_captured(o->stream)) {
+       launch a graph captures, tile's or the user's own (it has not run, and the
+       driver refuses a synchronize while a stream is captured; a kernel with checks
+       is refused above): with TILE_SYNC tile_graph_launch waits for the replay */
+    if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK)) &&
+        (v->meta.has_assert || !tile__stream_captured(o->stream))) {
         unsigned long long upto = tile__rec_mark();
         st = tile__cu_sync_at(o->file, o->line, k->name);
         if (st == TILE_OK) st = tile__rec_collect(upto);
