@@ -688,6 +688,16 @@ TILE__MAYBE_UNUSED static tile_status tile__cu_sync_at(const char *file, int lin
     return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, kernel, file, line, "cuCtxSynchronize");
 }
 TILE__MAYBE_UNUSED static tile_status tile__cu_sync(void) { return tile__cu_sync_at(NULL, 0, NULL); }
+/* the same for the work of one stream (NULL: the whole device). While another
+   stream is captured into a graph, waiting for the whole device is refused
+   by the driver and ends that capture; waiting for this stream is not */
+TILE__MAYBE_UNUSED static tile_status tile__cu_sync_stream_at(CUstream s, const char *file, int line, const char *kernel) {
+    if (!s) return tile__cu_sync_at(file, line, kernel);
+    tile_status st = tile__cu_enter(file, line);
+    if (st != TILE_OK) return st;
+    CUresult r = tile__cu.cuStreamSynchronize(s);
+    return r == CUDA_SUCCESS ? TILE_OK : tile__cu_fail(r, TILE_ERR_DRIVER, kernel, file, line, "cuStreamSynchronize");
+}
 
 /* ---- modules and launch --------------------------------------------------------------
    The driver JIT-compiles PTX at load; its error log is the only useful part

@@ -230,7 +230,7 @@ tile_status tile_graph_launch(tile_graph g, tile_stream s) {
         if (r != CUDA_SUCCESS) return tile__cu_fail(r, TILE_ERR_DRIVER, NULL, NULL, 0, "cuGraphLaunch");
         /* TILE_SYNC: the replay waited for, and a fault in it reported here (its
            launches were not waited for when they were captured) */
-        return tile__knob_values_get()->sync ? tile__cu_sync_at(NULL, 0, "a graph's replay") : TILE_OK;
+        return tile__knob_values_get()->sync ? tile__cu_sync_stream_at((CUstream)(void *)s, NULL, 0, "a graph's replay") : TILE_OK;
     }
     for (int i = 0; i < g->n; i++) {   /* in order, each on s, at its own line */
         tile_launch o = g->l[i].o;
