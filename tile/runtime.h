@@ -466,13 +466,16 @@ static tile_status tile__launch_gpu(tile__entry *e, const tile_kernel *k, const 
        launch a graph captures, tile's or the user's own (it has not run, and the
        driver refuses a synchronize while a stream is captured; a kernel with checks
        is refused above): with TILE_SYNC tile_graph_launch waits for the replay. A
-       launch on another stream during a capture waits for its own stream alone */
+       launch on another stream during a capture waits for that stream alone */
     if (st == TILE_OK && (tile__knob_values_get()->sync || (v->meta.has_assert & TILE__HAS_USER_CHECK)) &&
         (v->meta.has_assert || !tile__stream_captured(o->stream))) {
         unsigned long long upto = tile__rec_mark();
-        /* its stream's work (not the device's: another stream may be captured) */
-        st = tile__cu_sync_stream_at((CUstream)(void *)o->stream, o->file, o->line, k->name);
-        if (st == TILE_OK) st = tile__rec_collect(upto);
+        /* the device's work; while tile_graph_begin captures a stream, this launch's
+           stream's alone (waiting for the device would end that capture), and then
+           only the records whose launches' events are done are read */
+        int own = o->stream && atomic_load_explicit(&tile__graph_ncap, memory_order_acquire) > 0;
+        st = own ? tile__cu_sync_stream_at((CUstream)(void *)o->stream, o->file, o->line, k->name) : tile__cu_sync_at(o->file, o->line, k->name);
+        if (st == TILE_OK) st = tile__rec_collect(own ? 0 : upto);
     }
     return st;
 }
