@@ -198,18 +198,22 @@ static inline tile_status bench_rotate(void *p) {
     bench_rotation *r = (bench_rotation *)p;
     return r->fn(r->ctx, r->next++ % r->nsets);
 }
-/* with `warmup` and `reps` runs */
-static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int warmup, int reps, bench_stats *out) {
+/* with tile_do_bench's options o */
+static inline tile_status bench_time_opts(bench_fn fn, void *ctx, int nsets, const tile_bench_opts *o, bench_stats *out) {
     bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
     tile_bench_result res;
     memset(out, 0, sizeof *out);
-    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup = warmup, .reps = reps, .no_flush = 1), &res);
+    tile_status st = tile_do_bench(bench_rotate, &r, o, &res);
     if (st != TILE_OK) return st;
     out->ms = res.median_ms;
     out->p20 = res.p20_ms;
     out->p80 = res.p80_ms;
     out->reps = res.reps;
     return TILE_OK;
+}
+/* with `warmup` and `reps` runs */
+static inline tile_status bench_time_n(bench_fn fn, void *ctx, int nsets, int warmup, int reps, bench_stats *out) {
+    return bench_time_opts(fn, ctx, nsets, TILE_BENCH_OPTS(.warmup = warmup, .reps = reps, .no_flush = 1), out);
 }
 /* with BENCH_WARMUP and BENCH_REPS runs */
 static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
@@ -222,16 +226,7 @@ static inline tile_status bench_time(bench_fn fn, void *ctx, int nsets, bench_st
    1.93 ms, median 2.15 over 100 runs), so a time from a longer run is not
    the anchors' figure. */
 static inline tile_status bench_time_flushed(bench_fn fn, void *ctx, int nsets, bench_stats *out) {
-    bench_rotation r = {fn, ctx, nsets < 1 ? 1 : nsets, 0};
-    tile_bench_result res;
-    memset(out, 0, sizeof *out);
-    tile_status st = tile_do_bench(bench_rotate, &r, TILE_BENCH_OPTS(.warmup_ms = 25, .rep_ms = 100), &res);
-    if (st != TILE_OK) return st;
-    out->ms = res.median_ms;
-    out->p20 = res.p20_ms;
-    out->p80 = res.p80_ms;
-    out->reps = res.reps;
-    return TILE_OK;
+    return bench_time_opts(fn, ctx, nsets, TILE_BENCH_OPTS(.warmup_ms = 25, .rep_ms = 100), out);
 }
 
 /* GB/s (1e9 bytes per second) of `bytes` moved in `ms` */
