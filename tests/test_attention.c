@@ -55,6 +55,28 @@ TILE_KERNEL(scores, (tl_ptr_f16, q_ptr), (tl_ptr_f16, k_ptr), (tl_ptr_f16, v_ptr
     tl_store(tl_add(o_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), D), tl_expand_dims(rd, 0))), acc);
 }
 
+/* rounds of S = Q_r K^T, Q_r carried into the key loop by an outer loop
+   that loads the next round's Q after the key loop (as a persistent
+   attention kernel prefetches its next tile's Q): the dot's operand is
+   then the outer loop's carried value, pinned in shared memory, and must
+   be staged there at the top of every round (it once never was on a GPU:
+   the dot read whatever shared memory held) */
+TILE_KERNEL(scores_rounds, (tl_ptr_f16, q_ptr), (tl_ptr_f16, k_ptr), (tl_ptr_f32, s_ptr), (tl_i32, NK), (tl_i32, R)) {
+    int BM = TL_META(BLOCK_M), BN = TL_META(BLOCK_N), D = TL_META(HEAD_DIM);
+    tl_t rm = tl_arange(0, BM), rn = tl_arange(0, BN), rd = tl_arange(0, D);
+    tl_t q = tl_load(tl_add(q_ptr, tl_add(tl_mul(tl_expand_dims(rm, 1), D), tl_expand_dims(rd, 0))));
+    TL_FOR (r, 0, R, 1, q) {
+        TL_FOR (j, 0, NK, BN) {
+            tl_t k = tl_load(tl_add(k_ptr, tl_add(tl_mul(tl_expand_dims(tl_add(j, rn), 1), D), tl_expand_dims(rd, 0))));
+            tl_t s = tl_dot(q, tl_trans(k));
+            tl_t s_off = tl_add(tl_mul(tl_expand_dims(tl_add(tl_mul(r, BM), rm), 1), NK), tl_expand_dims(tl_add(j, rn), 0));
+            tl_store(tl_add(s_ptr, s_off), s);
+        }
+        /* the next round's Q (q_ptr has R + 1 rounds of rows) */
+        q = tl_load(tl_add(q_ptr, tl_add(tl_mul(tl_expand_dims(tl_add(tl_mul(tl_add(r, 1), BM), rm), 1), D), tl_expand_dims(rd, 0))));
+    }
+}
+
 /* the key loop of `scores` through tensor descriptors and warp-specialized
    (a TMA ring, a producer warpgroup): only its plan is checked here (the
    example's warp-specialized configs run in examples/attention.c) */
@@ -149,6 +171,36 @@ static void check_scores(int BM, int BN, int D, int NK, int warps, int stages) {
     free(hq), free(hk), free(hv), free(s), free(o_want);
     free(g_rmax), free(g_rsum), free(g_cmax), free(g_shift), free(g_o), free(g_rarg);
     tile_free(q), tile_free(k), tile_free(v), tile_free(rmax), tile_free(rsum), tile_free(cmax), tile_free(shift), tile_free(rarg), tile_free(o);
+}
+
+/* R rounds of `scores_rounds` at BM x BN x D with warps/stages, NK keys */
+static void check_rounds(int BM, int BN, int D, int NK, int R, int warps, int stages) {
+    char what[112];
+    snprintf(what, sizeof what, "scores_rounds %dx%dx%d, %d keys, %d rounds, %d warps, %d stages", BM, BN, D, NK, R, warps, stages);
+    size_t nq = (size_t)(R + 1) * BM * D, nk = (size_t)NK * D, ns = (size_t)R * BM * NK;
+    tile_f16 *hq = malloc(nq * 2), *hk = malloc(nk * 2);
+    for (size_t i = 0; i < nq; i++) hq[i] = tile_f16_from(tt_uniform(-1, 1));
+    for (size_t i = 0; i < nk; i++) hk[i] = tile_f16_from(tt_uniform(-1, 1));
+    void *q = tile_malloc(nq * 2), *k = tile_malloc(nk * 2);
+    float *sd = tile_malloc(ns * 4), *g = malloc(ns * 4);
+    TT_CHECK(q && k && sd && g, "%s: memory", what);
+    tile_memcpy_htod(q, hq, nq * 2);
+    tile_memcpy_htod(k, hk, nk * 2);
+    tile_memset(sd, 0xff, ns * 4);
+    TT_OK(scores_rounds(TILE_OPTS(.grid = {1}, .meta = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"HEAD_DIM", D}}, .num_warps = warps, .num_stages = stages),
+                        q, k, sd, NK, R));
+    tile_memcpy_dtoh(g, sd, ns * 4);
+    int bad = 0;
+    for (int r = 0; r < R; r++)
+        for (int i = 0; i < BM; i++)
+            for (int j = 0; j < NK; j++) {
+                double d = 0;
+                for (int x = 0; x < D; x++) d += h(hq, ((size_t)r * BM + i) * D + x) * h(hk, (size_t)j * D + x);
+                bad += !tt_close(g[((size_t)r * BM + i) * NK + j], d, 1e-4 * D, 0);
+            }
+    TT_CHECK(!bad, "%s: %d of %zu scores wrong", what, bad, ns);
+    free(hq), free(hk), free(g);
+    tile_free(q), tile_free(k), tile_free(sd);
 }
 
 static void check_exp2(void) {
@@ -276,6 +328,8 @@ int main(void) {
     /* 4 and 8 warps (one and two warpgroups), BLOCK_N 64 and 128, D 64 and 128 */
     check_scores(64, 64, 64, 192, 4, 3);
     check_scores(128, 64, 128, 128, 8, 2);
+    check_rounds(64, 64, 64, 128, 3, 4, 2);
+    if (gpu) check_rounds(128, 64, 128, 256, 4, 8, 3);
     if (gpu) {
         check_scores(128, 128, 64, 512, 8, 3);
         check_scores(128, 64, 64, 640, 4, 4);

@@ -1531,10 +1531,19 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
         lw->lay[saved[n].v] = saved[n].lay;
     }
     tile__lw_free(lw, saved);
-    if (op->nres == 1 && lw->plan->pin[op->res]) lw->rules->pin(lw, op->res);   /* >>pin: staged once, here */
+    /* >>pin: staged once, where it is made (a loop's or a branch's results too) */
+    for (int j = 0; j < op->nres; j++)
+        if (lw->plan->pin[op->res + j]) lw->rules->pin(lw, op->res + j);
 }
 static void tile__lower_region(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
+    /* >>pin: a value an outer loop carries into a dot of an inner one is
+       staged at the top of each iteration (it was never staged: the dot
+       read whatever shared memory held) */
+    for (int j = 0; j < r->nargs && lw->st == TILE_OK; j++) {
+        int v = lw->f->pool[r->args + j];
+        if (v > 0 && lw->plan->pin[v]) lw->rules->pin(lw, v);
+    }
     for (int k = 0; k < r->nops && lw->st == TILE_OK; k++) {
         const tile__op *op = &lw->f->ops[r->ops[k]];
         if (!op->dead) tile__lower_op(lw, op);
