@@ -180,8 +180,9 @@ int main(void)
                     args[5].f = 1.0 / sqrt((double)D), args[6].i = Z * H, args[7].i = N, args[8].i = (int64_t)Z * H * N;
                     if (tile_autotune_best(attn_tuner(dt, D, causal), dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd),
                                            TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}), args, &best) == TILE_OK)
-                        snprintf(cfg, sizeof cfg, "%lldx%lld w%d s%d", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
-                                 best.num_warps, best.num_stages);
+                        snprintf(cfg, sizeof cfg, "%lldx%lld w%d s%d%s%s", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
+                                 best.num_warps, best.num_stages, tile_meta_of(&best, "WARP_SPECIALIZE") ? " ws" : "",
+                                 tile_meta_of(&best, "PERSISTENT") ? " pers" : "");
                     double flops = 4.0 * Z * H * (double)N * N * D * (causal ? 0.5 : 1);
                     printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f %11.4f %9.1f\n", "attn_fwd", tile_dtype_name(dt), D, N,
                            causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9), sf.ms, flops / (sf.ms * 1e9));

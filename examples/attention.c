@@ -66,30 +66,36 @@ static tl_t attn_softmax(tl_t qk, tl_t qk_scale, tl_t *m_i, tl_t *l_i, tl_t *acc
     *m_i       = m_ij;
     return p;
 }
-static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t o_ptr, tl_t m_ptr, tl_t sm_scale, tl_t ZH, tl_t N_CTX, tl_t rows)
+/* tile t's query block and head (into *start_m, *off_hz when not NULL);
+   returns its Q block when start_m is NULL (zeros past the last tile) */
+static tl_t attn_q_of(tl_t desc_q, tl_t t, tl_t nq, tl_t G, tl_t ZH, tl_t N_CTX, int BLOCK_M, tl_t *start_m, tl_t *off_hz)
+{
+    tl_t per_group = tl_mul(nq, G);
+    tl_t group = tl_floordiv(t, per_group), r = tl_sub(t, tl_mul(group, per_group));
+    tl_t g = tl_maximum(tl_minimum(tl_sub(ZH, tl_mul(group, G)), G), 1);   /* the last group may have fewer */
+    tl_t sm = tl_sub(tl_sub(nq, 1), tl_floordiv(r, g)), hz = tl_add(tl_mul(group, G), tl_mod(r, g));
+    if (start_m) {
+        *start_m = sm, *off_hz = hz;
+        return sm;
+    }
+    return tl_desc_load(desc_q, (tl_add(tl_mul(hz, N_CTX), tl_mul(sm, BLOCK_M)), 0));
+}
+/* a persistent program's next tile: its Q is loaded after this tile's key
+   loop, while the epilogue runs */
+typedef struct attn_next { tl_t desc_q, t, nq, G, ZH; } attn_next;
+/* one tile of the forward: BLOCK_M query rows start_m of head off_hz (its
+   rows from off_y = off_hz * N_CTX on), O and M stored; ws: the key loop
+   warp-specialized */
+static void attn_fwd_tile(tl_dtype dt, tl_t desc_q, tl_t desc_k, tl_t desc_v, tl_t o_ptr, tl_t m_ptr, tl_t sm_scale, tl_t N_CTX,
+                          tl_t start_m, tl_t off_hz, tl_t *q_io, const attn_next *next, int ws)
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
-    int ws = TL_META_OR(WARP_SPECIALIZE, 0);
     int overlap = TL_META_OR(OVERLAP, 0);
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
     tl_static_assert(!(overlap && no_softmax), "NO_SOFTMAX measures the plain order; OVERLAP does not take it");
-    (void)ZH;
-    /* causal: the query blocks of a head in reverse, the longest (most keys)
-       first, so that the blocks the GPU starts last are the shortest and the
-       last wave ends together (a head's blocks still run side by side, and
-       share its K and V in L2). On an H100, Z=4 H=32 N=4096 f16 D=64 (64x64
-       blocks): 0.76 ms against 0.81 in order (-DATTN_CAUSAL_LONGEST_FIRST=0). */
-    tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
-#ifndef ATTN_CAUSAL_LONGEST_FIRST
-#define ATTN_CAUSAL_LONGEST_FIRST 1
-#endif
-    if (causal && ATTN_CAUSAL_LONGEST_FIRST) start_m = tl_sub(tl_sub(tl_num_programs(0), 1), start_m);
-    tl_t desc_q  = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
-    tl_t desc_k  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
-    tl_t desc_v  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
     tl_t off_y   = tl_mul(off_hz, N_CTX);
     tl_t offs_m  = tl_add(tl_mul(start_m, BLOCK_M), tl_arange(0, BLOCK_M));
-    tl_t q       = tl_desc_load(desc_q, (tl_add(off_y, tl_mul(start_m, BLOCK_M)), 0));
+    tl_t q       = q_io ? *q_io : tl_desc_load(desc_q, (tl_add(off_y, tl_mul(start_m, BLOCK_M)), 0));
     tl_t m_i     = tl_full(TL_F32, -INFINITY, BLOCK_M);
     tl_t l_i     = tl_full(TL_F32, 1.0, BLOCK_M);
     tl_t acc     = tl_zeros(TL_F32, BLOCK_M, D);
@@ -132,12 +138,81 @@ static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t 
             }
         }
     }
+    if (q_io) *q_io = attn_q_of(next->desc_q, next->t, next->nq, next->G, next->ZH, N_CTX, BLOCK_M, NULL, NULL);
     /* the rows of this head only */
     tl_t row_ok = tl_lt(offs_m, N_CTX);
     tl_store(tl_add(m_ptr, tl_add(off_y, offs_m)), tl_add(m_i, tl_log2(l_i)), .mask = row_ok);
     acc        = tl_div(acc, tl_expand_dims(l_i, 1));
     tl_t o_off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_m), 1), D), tl_expand_dims(tl_arange(0, D), 0));
     tl_store(tl_add(o_ptr, o_off), tl_cast(acc, dt), .mask = tl_expand_dims(row_ok, 1));
+}
+/* PERSISTENT 1 (attn_configs_persistent, not tuned): one program per
+   multiprocessor (the grid min(multiprocessors, tiles)) looping over the
+   tiles, warp-specialized at that loop (the producer loads the next tile's
+   keys while the consumers finish this one), the next tile's Q loaded
+   during this one's epilogue. Tile t of the ZH * nq (nq = cdiv(N_CTX,
+   BLOCK_M)) is in group t / (G * nq) of G heads, within a group the query
+   blocks from the longest (causal: the most keys) down, the G heads side
+   by side; program p takes tiles p, p + programs, ..., so every program
+   gets about as many keys (within 3% at N_CTX 4096 on 132
+   multiprocessors; a head at a time would leave 12%), and the K and V of
+   the G heads in flight stay in L2: G = ATTN_GROUP_KEYS / N_CTX (1 to 16),
+   32 MB of K and V at D 128 (at N_CTX 4096, D 128 causal, G 16 took
+   1.114 ms, G 4 1.223, G 1 1.165).
+   It lost on an H100 (Z=4 H=32 f16, tuner's medians): D=128 causal
+   N=4096 1.26 ms against 1.10 for a program per tile, 17.4 against 16.5 at
+   N=16384, D=128 full 2.17 against 1.95, D=64 causal 0.80 against 0.80.
+   In-kernel scopes (TILE_PROFILE) show why: a tile's key loop is 83-89% of
+   it either way, and what it removes, the 0.6-0.8 us between one
+   program's end and the next's start on a multiprocessor and the 2.4 us
+   before the first key block (Q's load), comes back as a longer epilogue
+   (3.5 us to 5.3-5.7: the wait for the last P V, the division, the stores,
+   now with the next Q's load), and the hardware's own order of programs
+   balances better than the static one. What would pay is the consumer
+   warpgroups on different tiles, one's epilogue beside the other's loop
+   (FlashAttention-3's), which the plan does not build for attention. */
+#ifndef ATTN_GROUP_KEYS
+#define ATTN_GROUP_KEYS 65536
+#endif
+static void attn_fwd_persistent(tl_dtype dt, tl_t desc_q, tl_t desc_k, tl_t desc_v, tl_t o_ptr, tl_t m_ptr, tl_t sm_scale, tl_t ZH, tl_t N_CTX, int ws)
+{
+    int BLOCK_M = TL_META(BLOCK_M);
+    tl_t nq = tl_cdiv(N_CTX, BLOCK_M);
+    tl_t G  = tl_maximum(tl_minimum(tl_floordiv(tl_full(TL_I32, ATTN_GROUP_KEYS), N_CTX), 16), 1);
+    tl_t q  = attn_q_of(desc_q, tl_program_id(0), nq, G, ZH, N_CTX, BLOCK_M, NULL, NULL);
+    if (ws) TL_LOOP_OPTIONS(.warp_specialize = 1);
+    TL_FOR (t, tl_program_id(0), tl_mul(nq, ZH), tl_num_programs(0), q) {
+        tl_t start_m, off_hz;
+        (void)attn_q_of(desc_q, t, nq, G, ZH, N_CTX, BLOCK_M, &start_m, &off_hz);
+        attn_next next = {desc_q, tl_add(t, tl_num_programs(0)), nq, G, ZH};
+        attn_fwd_tile(dt, desc_q, desc_k, desc_v, o_ptr, m_ptr, sm_scale, N_CTX, start_m, off_hz, &q, &next, 0);
+    }
+}
+static void attn_fwd_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t o_ptr, tl_t m_ptr, tl_t sm_scale, tl_t ZH, tl_t N_CTX, tl_t rows)
+{
+    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
+    int ws = TL_META_OR(WARP_SPECIALIZE, 0);
+    if (TL_META_OR(PERSISTENT, 0)) {
+        tl_t desc_q = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+        tl_t desc_k = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+        tl_t desc_v = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+        attn_fwd_persistent(dt, desc_q, desc_k, desc_v, o_ptr, m_ptr, sm_scale, ZH, N_CTX, ws);
+        return;
+    }
+    /* causal: the query blocks of a head in reverse, the longest (most keys)
+       first, so that the blocks the GPU starts last are the shortest and the
+       last wave ends together (a head's blocks still run side by side, and
+       share its K and V in L2). On an H100, Z=4 H=32 N=4096 f16 D=64 (64x64
+       blocks): 0.76 ms against 0.81 in order (-DATTN_CAUSAL_LONGEST_FIRST=0). */
+    tl_t start_m = tl_program_id(0), off_hz = tl_program_id(1);
+#ifndef ATTN_CAUSAL_LONGEST_FIRST
+#define ATTN_CAUSAL_LONGEST_FIRST 1
+#endif
+    if (causal && ATTN_CAUSAL_LONGEST_FIRST) start_m = tl_sub(tl_sub(tl_num_programs(0), 1), start_m);
+    tl_t desc_q = tl_make_tensor_descriptor(q_ptr, (rows, D), (D, 1), (BLOCK_M, D));
+    tl_t desc_k = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    tl_t desc_v = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
+    attn_fwd_tile(dt, desc_q, desc_k, desc_v, o_ptr, m_ptr, sm_scale, N_CTX, start_m, off_hz, NULL, NULL, ws);
 }
 
 #define ATTN_PARAMS(ptr) (ptr, q), (ptr, k), (ptr, v), (ptr, o), (tl_ptr_f32, m), (tl_f32, sm_scale), (tl_i32, ZH), (tl_i32, N_CTX), (tl_i32, rows)
@@ -267,6 +342,10 @@ TILE_KERNEL(attn_bwd_dq_bf16, BWD_DQ_PARAMS(tl_ptr_bf16)) { attn_bwd_dq_body(TL_
 
 #define ATTN_CONFIG(bm, bn, warps, stages, ws, ov) \
     {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"WARP_SPECIALIZE", ws}, {"OVERLAP", ov}}, .num_warps = warps, .num_stages = stages}
+/* persistent (one program per multiprocessor looping over the tiles) and warp-specialized */
+#define ATTN_CONFIG_PERSISTENT(bm, bn, warps, stages)                                                               \
+    {.meta = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"WARP_SPECIALIZE", 1}, {"PERSISTENT", 1}}, .num_warps = warps, \
+     .num_stages = stages}
 /* On a GPU: BLOCK_N of 64 or 128 (wgmma's N for Q K^T, its K for P V), a
    warpgroup per 64 rows (128 rows on 4 warps for D = 64: the accumulators
    of 128 x 128 would not fit a thread's registers). Warp-specialized (WS
@@ -294,12 +373,22 @@ static const tile_autotune_config attn_configs_d128[] = {
 /* [D == 128]: the OVERLAP config of each head dim (in the interpreter, [2]) */
 static const tile_autotune_config attn_configs_overlap[3] = {ATTN_CONFIG(128, 128, 8, 3, 0, 1), ATTN_CONFIG(128, 128, 8, 2, 0, 1),
                                                              ATTN_CONFIG(32, 16, 4, 2, 0, 1)};
+/* [D == 128]: the PERSISTENT config of each head dim (in the interpreter, [2]) */
+static const tile_autotune_config attn_configs_persistent[3] = {ATTN_CONFIG_PERSISTENT(128, 128, 8, 3), ATTN_CONFIG_PERSISTENT(128, 128, 8, 2),
+                                                                ATTN_CONFIG_PERSISTENT(32, 16, 4, 2)};
 /* In the interpreter: small blocks, so that CI runs it quickly */
 static const tile_autotune_config attn_configs_interp[] = {ATTN_CONFIG(32, 16, 4, 2, 0, 0)};
+/* the grid of a launch: a program per tile (BLOCK_M rows of a head), or
+   persistent, one per multiprocessor (at most one per tile) */
+static void attn_grid_of(long long N_CTX, long long ZH, long long BLOCK_M, int persistent, unsigned g[3])
+{
+    long long tiles = (N_CTX + BLOCK_M - 1) / BLOCK_M, sms = tile_device_sm_count();
+    g[0] = (unsigned)tiles, g[1] = (unsigned)ZH, g[2] = 1;
+    if (persistent) g[0] = (unsigned)(sms > 0 && sms < tiles * ZH ? sms : tiles * ZH), g[1] = 1;
+}
 static void attn_grid(const tile_tune_args *a, unsigned g[3])
 {
-    g[0] = tile_cdiv(tile_tune_int(a, "N_CTX"), tile_tune_meta(a, "BLOCK_M"));
-    g[1] = (unsigned)tile_tune_int(a, "ZH");
+    attn_grid_of(tile_tune_int(a, "N_CTX"), tile_tune_int(a, "ZH"), tile_tune_meta(a, "BLOCK_M"), (int)tile_tune_meta(a, "PERSISTENT"), g);
 }
 /* the config list for where kernels run */
 static const tile_autotune_config *attn_configs(int D, int *n)
@@ -345,8 +434,8 @@ static tile_status attention_with(const tile_autotune_config *cfg, tl_dtype dt, 
     args[5].f = sm_scale, args[6].i = ZH, args[7].i = N_CTX, args[8].i = (int64_t)ZH * N_CTX;
     tile_kernel *kern = dt == TL_BF16 ? TILE_KERNEL_OF(attn_fwd_bf16) : TILE_KERNEL_OF(attn_fwd);
     if (!cfg) return tile_launch_kernel(kern, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = attn_tuner(dt, D, causal)), args);
-    tile_launch l = config_launch(cfg, D, causal, 1, (unsigned)ZH);
-    l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M"));
+    tile_launch l = config_launch(cfg, D, causal, 1, 1);
+    attn_grid_of(N_CTX, ZH, tile_meta_of(&l, "BLOCK_M"), (int)tile_meta_of(&l, "PERSISTENT"), l.grid);
     return tile_launch_kernel(kern, &l, args);
 }
 
@@ -590,8 +679,8 @@ static int run_one(const tile_autotune_config *cfg_in, tl_dtype dt, int D, int c
     }
     if (st == TILE_OK &&
         (cfg_in || tile_autotune_best(attn_tuner(dt, D, causal), kern, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}), args, &best) == TILE_OK))
-        snprintf(cfg, sizeof cfg, "%lldx%lld, %d warps, %d stages%s%s", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
-                 best.num_warps, best.num_stages, tile_meta_of(&best, "WARP_SPECIALIZE") ? ", warp-specialized" : "",
+        snprintf(cfg, sizeof cfg, "%lldx%lld, %d warps, %d stages%s%s%s", tile_meta_of(&best, "BLOCK_M"), tile_meta_of(&best, "BLOCK_N"),
+                 best.num_warps, best.num_stages, tile_meta_of(&best, "WARP_SPECIALIZE") ? ", warp-specialized" : "", tile_meta_of(&best, "PERSISTENT") ? ", persistent" : "",
                  tile_meta_of(&best, "OVERLAP") ? ", overlapped" : "");
     int ok = st == TILE_OK && err <= 1;
     printf("attn_fwd %s D=%d %s: Z=%d H=%d N=%d (%s: %s), max error %.2f of tolerance vs float64: %s\n", tile_dtype_name(dt), D,
@@ -620,10 +709,15 @@ int main(int argc, char **argv)
             for (int causal = 0; causal < 2; causal++) {
                 int nc = 1;
                 const tile_autotune_config *list = attn_configs(D, &nc);
-                /* every config: the list's, then the OVERLAP one */
-                int interp = strcmp(tile_backend_name(), "interp") == 0;
-                for (int c = 0; c < (all ? nc + 1 : 1); c++) {
-                    const tile_autotune_config *cfg = !all ? NULL : c < nc ? &list[c] : &attn_configs_overlap[interp ? 2 : D == 128];
+                /* every config: the list's, then the OVERLAP and PERSISTENT
+                   ones; otherwise (at the default sizes) the PERSISTENT one,
+                   then the tuned */
+                int interp = strcmp(tile_backend_name(), "interp") == 0, which = interp ? 2 : D == 128;
+                for (int c = all ? 0 : argc <= 3 ? -1 : 0; c < (all ? nc + 2 : 1); c++) {
+                    const tile_autotune_config *cfg = c < 0 || c == nc + 1 ? &attn_configs_persistent[which]
+                                                      : !all               ? NULL
+                                                      : c < nc             ? &list[c]
+                                                                           : &attn_configs_overlap[which];
                     ok &= run_one(cfg, d ? TL_BF16 : TL_F16, D, causal, Z, H, N);
                     if (argc <= 3) ok &= run_one(cfg, d ? TL_BF16 : TL_F16, D, causal, 1, 1, 1);
                 }

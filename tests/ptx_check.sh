@@ -256,15 +256,15 @@ int main(void)
         const tile_autotune_config *list = D == 128 ? attn_configs_d128 : attn_configs_d64;
         int n = D == 128 ? (int)(sizeof attn_configs_d128 / sizeof *attn_configs_d128) : (int)(sizeof attn_configs_d64 / sizeof *attn_configs_d64);
         if (!every) n = 1;
-        for (int i = 0; i < n + every; i++)   /* and the OVERLAP config */
+        for (int i = 0; i < n + 2 * every; i++)   /* and the OVERLAP and PERSISTENT configs */
             for (int causal = 0; causal < 2; causal++) {
                 tile_launch l;
                 memset(&l, 0, sizeof l);
-                const tile_autotune_config *c = i < n ? &list[i] : &attn_configs_overlap[D == 128];
+                const tile_autotune_config *c = i < n ? &list[i] : i == n ? &attn_configs_overlap[D == 128] : &attn_configs_persistent[D == 128];
                 memcpy(l.meta, c->meta, sizeof c->meta);
-                fprintf(stderr, "tile-ptx-check: attn_fwd.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d%s%s\n", D, causal, i, tile_meta_of(&l, "BLOCK_M"),
-                        tile_meta_of(&l, "BLOCK_N"), c->num_warps, c->num_stages, tile_meta_of(&l, "WARP_SPECIALIZE") ? "_ws" : "",
-                        tile_meta_of(&l, "OVERLAP") ? "_ov" : "");
+                fprintf(stderr, "tile-ptx-check: attn_fwd.d%d_c%d_gpu%02d_%lldx%lld_w%d_s%d%s%s%s\n", D, causal, i, tile_meta_of(&l, "BLOCK_M"),
+                        tile_meta_of(&l, "BLOCK_N"), c->num_warps, c->num_stages, tile_meta_of(&l, "OVERLAP") ? "_ov" : "",
+                        tile_meta_of(&l, "PERSISTENT") ? "_pers" : "", tile_meta_of(&l, "WARP_SPECIALIZE") ? "_ws" : "");
                 tile_status st = attention_with(c, TL_F16, D, causal, q, k, v, o, m, 0.1f, ZH, N);
                 if (st != TILE_OK) {
                     printf("attention D=%d causal=%d config %d: %s\n", D, causal, i, tile_last_error());
