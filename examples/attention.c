@@ -93,6 +93,9 @@ static void attn_fwd_tile(tl_dtype dt, tl_t desc_q, tl_t desc_k, tl_t desc_v, tl
     int overlap = TL_META_OR(OVERLAP, 0);
     int no_softmax = TL_META_OR(NO_SOFTMAX, 0);   /* a measurement aid: P = QK^T, what the tensor cores alone take */
     tl_static_assert(!(overlap && no_softmax), "NO_SOFTMAX measures the plain order; OVERLAP does not take it");
+    /* (the masked key blocks start at the diagonal's, start_m * BLOCK_M: a
+       key block may not straddle it) */
+    tl_static_assert(!causal || BLOCK_M % BLOCK_N == 0, "causal: BLOCK_M must be a multiple of BLOCK_N");
     tl_t off_y   = tl_mul(off_hz, N_CTX);
     tl_t offs_m  = tl_add(tl_mul(start_m, BLOCK_M), tl_arange(0, BLOCK_M));
     tl_t q       = q_io ? *q_io : tl_desc_load(desc_q, (tl_add(off_y, tl_mul(start_m, BLOCK_M)), 0));
