@@ -1535,15 +1535,19 @@ static void tile__lower_op(tile__lower *lw, const tile__op *op) {
     for (int j = 0; j < op->nres; j++)
         if (lw->plan->pin[op->res + j]) lw->rules->pin(lw, op->res + j);
 }
-static void tile__lower_region(tile__lower *lw, int reg) {
+/* >>pin: region reg's arguments that are pinned, staged at its top: a
+   value an outer loop carries into a dot of an inner one, once each
+   iteration (tile__lower_region, and a ring's body: tile__ring_body) */
+static void tile__pin_args(tile__lower *lw, int reg) {
     const tile__region *r = &lw->f->regs[reg];
-    /* >>pin: a value an outer loop carries into a dot of an inner one is
-       staged at the top of each iteration (it was never staged: the dot
-       read whatever shared memory held) */
     for (int j = 0; j < r->nargs && lw->st == TILE_OK; j++) {
         int v = lw->f->pool[r->args + j];
         if (v > 0 && lw->plan->pin[v]) lw->rules->pin(lw, v);
     }
+}
+static void tile__lower_region(tile__lower *lw, int reg) {
+    const tile__region *r = &lw->f->regs[reg];
+    tile__pin_args(lw, reg);
     for (int k = 0; k < r->nops && lw->st == TILE_OK; k++) {
         const tile__op *op = &lw->f->ops[r->ops[k]];
         if (!op->dead) tile__lower_op(lw, op);

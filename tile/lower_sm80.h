@@ -239,10 +239,7 @@ static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loo
     }
     lw->async_dot = p->async_carry >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + p->async_carry] : 0;
     lw->wg_body = 1 + op->region[0], lw->wg_groups = lw->nwgp = 0;   /* >>overlap */
-    for (int j = 0; j < R->nargs && lw->st == TILE_OK; j++) {   /* >>pin: as tile__lower_region, a carried value a loop inside reads */
-        int v = f->pool[R->args + j];
-        if (v > 0 && lw->plan->pin[v]) lw->rules->pin(lw, v);
-    }
+    tile__pin_args(lw, op->region[0]);
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
         lw->wg_at = k;
