@@ -63,6 +63,21 @@ TILE_KERNEL(plan_big, (tl_ptr_f32, x), (tl_ptr_f32, out)) {
     tl_store(tl_add(out, offs), tl_add(tl_mul(v, v), v));
 }
 
+/* a ring whose body reads its address slice too: the row at which each
+   iteration loads A by descriptor is also where it stores A @ B (one value
+   once the two tl_add are merged), so the body computes the coordinate
+   again for its own iteration (tile__loop_plan.remat) */
+TILE_KERNEL(plan_rows, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_ptr), (tl_i32, M), (tl_i32, base)) {
+    tl_t da = tl_make_tensor_descriptor(a_ptr, (M, 64), (64, 1), (64, 64));
+    tl_t dc = tl_make_tensor_descriptor(c_ptr, (M, 64), (64, 1), (64, 64));
+    tl_t off = tl_add(tl_mul(tl_expand_dims(tl_arange(0, 64), 1), 64), tl_expand_dims(tl_arange(0, 64), 0));
+    tl_t b = tl_load(tl_add(b_ptr, off));
+    TL_FOR (r, 0, M, 64) {
+        tl_t a = tl_desc_load(da, (tl_add(base, r), 0));
+        tl_desc_store(dc, (tl_add(base, r), 0), tl_dot(a, b));
+    }
+}
+
 enum { BM = 128, BN = 128, BK = 64 };
 
 /* the function and config for `arch`, warps, stages and wgmma mode; sak 1
@@ -354,6 +369,47 @@ static void check_wide_wgmma(void) {
              st == TILE_OK ? "no wgmma in its PTX" : tile_last_error());
     tile_free_text(ptx);
 }
+/* plan_rows on sm_90a: the loop keeps its TMA ring (copies of A by the
+   copy engine, waited on an mbarrier), the body computing the row again;
+   A @ B runs on wgmma and C goes out through the copy engine */
+static void check_slice_reread(void) {
+    tile_launch o;
+    memset(&o, 0, sizeof o);
+    o.file = __FILE__;
+    o.line = __LINE__;
+    o.num_warps = 4;
+    o.num_stages = 3;
+    tile_arg args[5];
+    args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
+    args[3].i = 64 * (int)tt_int(2, 40), args[4].i = 64 * (int)tt_int(0, 8);
+    char *ptx = NULL;
+    tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows), &o, args, "sm_90a", &ptx);
+    TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") && strstr(ptx, "mbarrier.try_wait.parity") &&
+                 strstr(ptx, "wgmma.mma_async") && strstr(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"),
+             "a descriptor load whose row a store of the body also uses keeps its TMA ring (%s): %s", tile_backend_name(),
+             st == TILE_OK ? "not in its PTX" : tile_last_error());
+    tile_free_text(ptx);
+    /* the plan says so */
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    if (tile__build(TILE_KERNEL_OF(plan_rows), &o, &f) != TILE_OK) {
+        TT_CHECK(0, "plan_rows: build: %s", tile_last_error());
+        return;
+    }
+    if (tile__config_resolve(TILE_KERNEL_OF(plan_rows), &o, args, "sm_90a", &cfg) == TILE_OK && tile__plan_build(&f, &cfg, 0, &p) == TILE_OK) {
+        const tile__op *fop = the_loop(&f);
+        const tile__loop_plan *lp = fop ? tile__plan_ring(&p, fop) : NULL;
+        TT_CHECK(lp && lp->remat && lp->nloads == 1, "plan_rows: a ring of one load whose slice the body computes again");
+        char *text = tile__plan_dump(&p);
+        TT_CHECK(text && strstr(text, "computes it again for its own iteration"), "plan_rows: the dump says the body computes the slice again");
+        TILE_FREE(text);
+        tile__plan_free(&p);
+    } else {
+        TT_CHECK(0, "plan_rows: plan: %s", tile_last_error());
+    }
+    tile__func_free(&f);
+}
 /* TILE_MAX_UNROLL: 131072 elements on one warp is 4096 a thread in each of
    the eight values (arange, the two pointers splat and the two pointer
    tiles, load, mul, add): 32768, over the bound of 16384, an error before
@@ -485,6 +541,7 @@ int main(void) {
     check_ptx_hook();
     check_merging();
     check_wide_wgmma();
+    check_slice_reread();
     check_unroll();
     check_nomem();
     check_op_table();

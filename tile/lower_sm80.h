@@ -240,6 +240,8 @@ static void tile__ring_body(tile__lower *lw, const tile__op *op, const tile__loo
     lw->async_dot = p->async_carry >= 0 ? f->pool[tile__terminator(f, op->region[0])->opnd + p->async_carry] : 0;
     lw->wg_body = 1 + op->region[0], lw->wg_groups = lw->nwgp = 0;   /* >>overlap */
     tile__pin_args(lw, op->region[0]);
+    for (int k = 0; k < R->nops && lw->st == TILE_OK && p->remat; k++)   /* the slice again, for this iteration */
+        if (p->in_slice[R->ops[k]] && !f->ops[R->ops[k]].dead) tile__lower_op(lw, &f->ops[R->ops[k]]);
     for (int k = 0; k < R->nops && lw->st == TILE_OK; k++) {
         const tile__op *bop = &f->ops[R->ops[k]];
         lw->wg_at = k;

@@ -507,6 +507,8 @@ typedef struct tile__loop_plan {
     size_t base;                      /* stage 0's shared byte offset                */
     char *in_slice;                   /* per op: in the address slice                */
     char *slice_val;                  /* per value: made by the slice                */
+    int remat;                        /* the body reads slice values too: it computes
+                                         the slice again for its own iteration       */
     int ap[TILE__MAX_CARRY + 1];      /* per carried value: advanced by the slice    */
     int tval[TILE__PIPE_LOADS];       /* per load: the tl_trans of it that a wgmma reads
                                          as its B operand (K-major: K^T), or 0        */
@@ -876,15 +878,26 @@ static int tile__ring_slice(tile__plan *pl, const tile__op *fop, tile__loop_plan
             p->slice_val[args[1 + k]] = 1;
             if (pl->uses[fop->res + k]) ok = 0;     /* read after the loop: it would be S-1 steps ahead */
         }
-    /* nothing but the slice (and the yields of what it advances) reads the slice */
+    /* nothing but the slice (and the yields of what it advances) reads the
+       slice; or, when the slice advances no carried value (it is a pure
+       function of the induction variable and of values made before the
+       loop, as a descriptor load's coordinates are), the body computes it
+       again for its own iteration (p->remat): a coordinate that also
+       addresses a store of the body, one value once common
+       subexpressions are merged, keeps the ring */
+    int advances = 0;
+    for (int k = 0; k < n; k++) advances |= p->ap[k];
     for (int k = 0; k < R->nops && ok; k++) {
         const tile__op *op = &f->ops[R->ops[k]];
         if (op->dead || p->in_slice[R->ops[k]] || op->code == TILE__OP_YIELD) continue;
         if (tile__ring_makes_load(p, op)) continue;
+        int reads = 0;
         for (int j = 0; j < op->nopnd; j++)
-            if (f->pool[op->opnd + j] > 0 && p->slice_val[f->pool[op->opnd + j]]) ok = 0;
+            if (f->pool[op->opnd + j] > 0 && p->slice_val[f->pool[op->opnd + j]]) reads = 1;
         for (int q = 0; q < 2; q++)
-            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], p->slice_val)) ok = 0;
+            if (op->region[q] >= 0 && tile__region_reads(f, op->region[q], p->slice_val)) reads = 1;
+        if (reads && advances) ok = 0;
+        p->remat |= reads;
     }
     for (int k = 0; k < n && ok; k++) {
         int v = f->pool[y->opnd + k];
@@ -1475,6 +1488,7 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, int 
                 else
                     tile__text_add(t, "%*s  schedule: cp.async ring of %d stages x %d bytes at shared %zu, copies %d iterations ahead, loads%s, address slice of %d ops\n",
                                    2 * depth, "", lp->stages, lp->slot, lp->base, lp->ahead, loads, nslice);
+                if (lp->remat) tile__text_add(t, "%*s  the body reads the address slice too: it computes it again for its own iteration\n", 2 * depth, "");
                 if (lp->async_carry >= 0)
                     tile__text_add(t, "%*s  wgmma: 1 group in flight across iterations (carried %%%d)\n", 2 * depth, "",
                                    f->pool[f->regs[op->region[0]].args + 1 + lp->async_carry]);
