@@ -8,8 +8,10 @@
 
        BENCH_ATTN_N=4096,16384  BENCH_ATTN_D=64,128  BENCH_ATTN_DT=f16,bf16
        BENCH_ATTN_CAUSAL=0,1    pick rows (default: all)
-       BENCH_ATTN_BWD=1         also the backward (tuned; 2.5x the forward's
-                                flops, as the tutorial counts)
+       BENCH_ATTN_BWD=1         also the backward, fused and split, each
+                                tuned (2.5x the forward's flops, as the
+                                tutorial counts; references:
+                                bench/sdpa_bwd.py)
 
    Two timings a row: as triton.testing.do_bench(warmup=25, rep=100)
    times, the anchors' call (do-bench ms, TFLOP/s: 100 ms of runs, each
@@ -74,14 +76,14 @@ static tile_status attn_run(void *p, int set)
 }
 
 /* the backward of a row (dO = Q's data: the values do not change the time) */
-typedef struct bwd_ctx { attn_ctx *c; void *d_o, *dq, *dk, *dv; float *delta; } bwd_ctx;
+typedef struct bwd_ctx { attn_ctx *c; void *d_o, *dq, *dk, *dv; float *ws; int fused; } bwd_ctx;
 static tile_status bwd_run(void *p, int set)
 {
     bwd_ctx *b = (bwd_ctx *)p;
     attn_ctx *c = b->c;
     (void)set;
-    return attention_backward(c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, b->d_o, b->dq, b->dk, b->dv, b->delta,
-                              (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
+    return attention_backward_with(b->fused, NULL, c->dt, c->D, c->causal, c->q, c->k, c->v, c->o, c->m, b->d_o, b->dq, b->dk, b->dv, b->ws,
+                                   (float)(1.0 / sqrt((double)c->D)), c->ZH, c->N);
 }
 /* 8 rows of heads 0 and ZH-1 against float64 */
 static int attn_check(const attn_ctx *c, const void *hq, const void *hk, const void *hv, size_t period)
@@ -188,19 +190,22 @@ int main(void)
                            causal ? "yes" : "no", cfg, st.ms, st.p20, st.p80, flops / (st.ms * 1e9), sf.ms, flops / (sf.ms * 1e9));
                     fflush(stdout);
                     attn_plot("fwd", dt, D, causal, Z, H, "tile (tuned)", N, flops / (st.ms * 1e9));
-                    if (bench_env_int("BENCH_ATTN_BWD", 0, 0, 1)) {   /* the backward, tuned: 2.5x the forward's flops, as the tutorial counts */
-                        bwd_ctx bc = {&c, NULL, NULL, NULL, NULL, NULL};
-                        bc.d_o = c.q, bc.delta = (float *)bench_dmalloc((size_t)Z * H * N * sizeof(float), "delta");
+                    /* the backward, tuned: 2.5x the forward's flops, as the tutorial counts; the fused one (Delta, dK dV and
+                       dQ in one kernel, dQ's cast) and the split one (Delta, dK dV, dQ) */
+                    for (int fused = 1; fused >= 0 && bench_env_int("BENCH_ATTN_BWD", 0, 0, 1); fused--) {
+                        bwd_ctx bc = {&c, NULL, NULL, NULL, NULL, NULL, fused};
+                        const char *what = fused ? "tuned, fused (3 kernels)" : "tuned, split (3 kernels)";
+                        bc.d_o = c.q, bc.ws = (float *)bench_dmalloc(attention_backward_scratch_floats(Z * H, N, D) * sizeof(float), "scratch");
                         bc.dq = bench_dmalloc(bytes, "dq"), bc.dk = bench_dmalloc(bytes, "dk"), bc.dv = bench_dmalloc(bytes, "dv");
                         bench_stats bs, bf;
                         if (bench_ok(bwd_run(&bc, 0), "attention backward (tuning)") && bench_ok(bench_time_flushed(bwd_run, &bc, 1, &bf), "attention backward (as do_bench)") &&
                             bench_ok(bench_time(bwd_run, &bc, 1, &bs), "attention backward")) {
                             printf("%-10s %-5s %-4d %-7d %-6s %-30s %9.4f %9.4f %9.4f %9.1f %11.4f %9.1f\n", "attn_bwd", tile_dtype_name(dt), D, N,
-                                   causal ? "yes" : "no", "tuned (3 kernels)", bs.ms, bs.p20, bs.p80, 2.5 * flops / (bs.ms * 1e9), bf.ms,
+                                   causal ? "yes" : "no", what, bs.ms, bs.p20, bs.p80, 2.5 * flops / (bs.ms * 1e9), bf.ms,
                                    2.5 * flops / (bf.ms * 1e9));
-                            attn_plot("bwd", dt, D, causal, Z, H, "tile (tuned, 3 kernels)", N, 2.5 * flops / (bs.ms * 1e9));
+                            attn_plot("bwd", dt, D, causal, Z, H, fused ? "tile (tuned, fused)" : "tile (tuned, split)", N, 2.5 * flops / (bs.ms * 1e9));
                         }
-                        tile_free(bc.delta), tile_free(bc.dq), tile_free(bc.dk), tile_free(bc.dv);
+                        tile_free(bc.ws), tile_free(bc.dq), tile_free(bc.dk), tile_free(bc.dv);
                     }
                     if (bench_env_int("BENCH_ATTN_NOSOFTMAX", 0, 0, 1) && strcmp(cfg, "?") != 0) {
                         nosm_ctx nc;

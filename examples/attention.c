@@ -66,22 +66,25 @@ static tl_t attn_softmax(tl_t qk, tl_t qk_scale, tl_t *m_i, tl_t *l_i, tl_t *acc
     *m_i       = m_ij;
     return p;
 }
-/* tile t's query block and head (into *start_m, *off_hz when not NULL);
-   returns its Q block when start_m is NULL (zeros past the last tile) */
-static tl_t attn_q_of(tl_t desc_q, tl_t t, tl_t nq, tl_t G, tl_t ZH, tl_t N_CTX, int BLOCK_M, tl_t *start_m, tl_t *off_hz)
+/* tile t's query block *start_m and head *off_hz in the persistent order:
+   G heads at a time, each group's query blocks from the last (the longest
+   under causal) down, the heads of a group side by side */
+static void attn_tile_of(tl_t t, tl_t nq, tl_t G, tl_t ZH, tl_t *start_m, tl_t *off_hz)
 {
     tl_t per_group = tl_mul(nq, G);
     tl_t group = tl_floordiv(t, per_group), r = tl_sub(t, tl_mul(group, per_group));
     tl_t g = tl_maximum(tl_minimum(tl_sub(ZH, tl_mul(group, G)), G), 1);   /* the last group may have fewer */
-    tl_t sm = tl_sub(tl_sub(nq, 1), tl_floordiv(r, g)), hz = tl_add(tl_mul(group, G), tl_mod(r, g));
-    if (start_m) {
-        *start_m = sm, *off_hz = hz;
-        return sm;
-    }
-    return tl_desc_load(desc_q, (tl_add(tl_mul(hz, N_CTX), tl_mul(sm, BLOCK_M)), 0));
+    *start_m = tl_sub(tl_sub(nq, 1), tl_floordiv(r, g));
+    *off_hz  = tl_add(tl_mul(group, G), tl_mod(r, g));
 }
-/* a persistent program's next tile: its Q is loaded after this tile's key
-   loop, while the epilogue runs */
+/* the Q block of query block start_m of head off_hz (zeros past the last row) */
+static tl_t attn_q_load(tl_t desc_q, tl_t start_m, tl_t off_hz, tl_t N_CTX, int BLOCK_M)
+{
+    return tl_desc_load(desc_q, (tl_add(tl_mul(off_hz, N_CTX), tl_mul(start_m, BLOCK_M)), 0));
+}
+/* a persistent program's next tile t (of nq query blocks a head, ZH heads,
+   G a group): its place and Q are found after this tile's key loop, while
+   the epilogue runs */
 typedef struct attn_next { tl_t desc_q, t, nq, G, ZH; } attn_next;
 /* one tile of the forward: BLOCK_M query rows start_m of head off_hz (its
    rows from off_y = off_hz * N_CTX on), O and M stored; ws: the key loop
@@ -141,7 +144,11 @@ static void attn_fwd_tile(tl_dtype dt, tl_t desc_q, tl_t desc_k, tl_t desc_v, tl
             }
         }
     }
-    if (q_io) *q_io = attn_q_of(next->desc_q, next->t, next->nq, next->G, next->ZH, N_CTX, BLOCK_M, NULL, NULL);
+    if (q_io) {
+        tl_t next_m, next_hz;
+        attn_tile_of(next->t, next->nq, next->G, next->ZH, &next_m, &next_hz);
+        *q_io = attn_q_load(next->desc_q, next_m, next_hz, N_CTX, BLOCK_M);
+    }
     /* the rows of this head only */
     tl_t row_ok = tl_lt(offs_m, N_CTX);
     tl_store(tl_add(m_ptr, tl_add(off_y, offs_m)), tl_add(m_i, tl_log2(l_i)), .mask = row_ok);
@@ -183,11 +190,12 @@ static void attn_fwd_persistent(tl_dtype dt, tl_t desc_q, tl_t desc_k, tl_t desc
     int BLOCK_M = TL_META(BLOCK_M);
     tl_t nq = tl_cdiv(N_CTX, BLOCK_M);
     tl_t G  = tl_maximum(tl_minimum(tl_floordiv(tl_full(TL_I32, ATTN_GROUP_KEYS), N_CTX), 16), 1);
-    tl_t q  = attn_q_of(desc_q, tl_program_id(0), nq, G, ZH, N_CTX, BLOCK_M, NULL, NULL);
+    tl_t start_m, off_hz;
+    attn_tile_of(tl_program_id(0), nq, G, ZH, &start_m, &off_hz);
+    tl_t q = attn_q_load(desc_q, start_m, off_hz, N_CTX, BLOCK_M);
     if (ws) TL_LOOP_OPTIONS(.warp_specialize = 1);
     TL_FOR (t, tl_program_id(0), tl_mul(nq, ZH), tl_num_programs(0), q) {
-        tl_t start_m, off_hz;
-        (void)attn_q_of(desc_q, t, nq, G, ZH, N_CTX, BLOCK_M, &start_m, &off_hz);
+        attn_tile_of(t, nq, G, ZH, &start_m, &off_hz);
         attn_next next = {desc_q, tl_add(t, tl_num_programs(0)), nq, G, ZH};
         attn_fwd_tile(dt, desc_q, desc_k, desc_v, o_ptr, m_ptr, sm_scale, N_CTX, start_m, off_hz, &q, &next, 0);
     }
@@ -243,7 +251,9 @@ static void bwd_descs(tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t rows
     *dk  = tl_make_tensor_descriptor(k_ptr, (rows, D), (D, 1), (BLOCK_N, D));
     *dv  = tl_make_tensor_descriptor(v_ptr, (rows, D), (D, 1), (BLOCK_N, D));
 }
-static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t rows)
+/* Delta = rowsum(dO * O); with meta FUSED, also zeroes the entries of
+   those rows in the fused backward's dQ^T accumulator */
+static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t dqa_ptr, tl_t rows, tl_t N_CTX, tl_t acc_stride)
 {
     int BLOCK_M = TL_META(BLOCK_M), D = TL_META(HEAD_DIM);
     tl_t offs_m = tl_add(tl_mul(tl_program_id(0), BLOCK_M), tl_arange(0, BLOCK_M));
@@ -252,6 +262,11 @@ static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t rows
     tl_t o      = tl_cast(tl_load(tl_add(o_ptr, off), .mask = tl_expand_dims(ok, 1)), TL_F32);
     tl_t d_o    = tl_cast(tl_load(tl_add(do_ptr, off), .mask = tl_expand_dims(ok, 1)), TL_F32);
     tl_store(tl_add(delta_ptr, offs_m), tl_sum(tl_mul(o, d_o), 1), .mask = ok);
+    if (TL_META_OR(FUSED, 0)) {   /* row r of head r / N_CTX: column r % N_CTX of that head's D rows of dQ^T */
+        tl_t hz = tl_floordiv(offs_m, N_CTX), col = tl_sub(offs_m, tl_mul(hz, N_CTX));
+        tl_t at = tl_add(tl_mul(tl_add(tl_expand_dims(tl_mul(hz, D), 0), tl_expand_dims(tl_arange(0, D), 1)), acc_stride), tl_expand_dims(col, 0));
+        tl_store(tl_add(dqa_ptr, at), tl_zeros(TL_F32, D, BLOCK_M), .mask = tl_expand_dims(ok, 0));
+    }
 }
 static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t m_ptr, tl_t delta_ptr,
                                tl_t sm_scale, tl_t N_CTX, tl_t rows)
@@ -331,14 +346,98 @@ static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl
     tl_t off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_m), 1), D), tl_expand_dims(tl_arange(0, D), 0));
     tl_store(tl_add(dq_ptr, off), tl_cast(tl_mul(dq, sm_scale), dt), .mask = tl_expand_dims(row_ok, 1));
 }
-#define BWD_PRE_PARAMS(ptr) (ptr, o), (ptr, d_o), (tl_ptr_f32, delta), (tl_i32, rows)
+/* The fused backward (FlashAttention-2's): a program per BLOCK_N keys as in
+   attn_bwd_dkdv, and each iteration's dQ contribution (dS K, sm_scale left
+   out) added to an f32 accumulator by tl_desc_atomic_add (on sm_90a the
+   copy engine's cp.reduce.async.bulk.tensor); attn_bwd_dq_cast then scales
+   it and rounds it to the dtype. Five dots a pair of blocks, where the
+   split backward computes seven (its dQ kernel computes Q K^T and dO V^T
+   again). The accumulator holds each head's dQ^T, [HEAD_DIM, N_CTX] rows
+   of acc_stride floats (acc_rows = ZH * HEAD_DIM of them): the dot is then
+   K^T dS^T, HEAD_DIM rows, which 8 warps run as wgmma (a 64-row dS K
+   would be mma.sync there), reading K^T from the copy of K staged once
+   before the loop, and its result goes out as it is, with no transpose.
+   attn_bwd_pre zeroes the accumulator (meta FUSED). Keys past N_CTX (the
+   next head's, which the last key block reads) add nothing to dQ: without
+   a causal mask their rows of K are zeroed once, before the loop. */
+static void attn_bwd_fused_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t dqa_ptr, tl_t m_ptr,
+                                tl_t delta_ptr, tl_t sm_scale, tl_t N_CTX, tl_t rows, tl_t acc_rows, tl_t acc_stride)
+{
+    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
+    tl_t start_n = tl_mul(tl_program_id(0), BLOCK_N), off_y = tl_mul(tl_program_id(1), N_CTX);
+    tl_t desc_q, desc_k, desc_v, desc_do;
+    bwd_descs(q_ptr, k_ptr, v_ptr, do_ptr, rows, D, &desc_q, &desc_k, &desc_v, &desc_do);
+    tl_t desc_dqa = tl_make_tensor_descriptor(dqa_ptr, (acc_rows, N_CTX), (acc_stride, 1), (D, BLOCK_M));
+    tl_t offs_n   = tl_add(start_n, tl_arange(0, BLOCK_N));
+    tl_t key_ok   = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
+    tl_t k        = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
+    if (!causal) k = tl_where(key_ok, k, tl_zeros_like(k));
+    tl_t kT = tl_trans(k);
+    tl_t v  = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
+    tl_t dk = tl_zeros(TL_F32, BLOCK_N, D), dv = tl_zeros(TL_F32, BLOCK_N, D);
+    tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
+    tl_t lo = causal ? start_n : tl_zeros_like(start_n);
+    tl_t unmasked = causal ? tl_add(start_n, BLOCK_N) : tl_zeros_like(start_n);
+    if (TL_META_OR(WARP_SPECIALIZE, 0)) TL_LOOP_OPTIONS(.warp_specialize = 1);
+    TL_FOR (start_m, lo, N_CTX, BLOCK_M, dk, dv) {
+        tl_t offs_m = tl_add(start_m, tl_arange(0, BLOCK_M));
+        tl_t row_ok = tl_lt(offs_m, N_CTX);
+        tl_t q      = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));
+        tl_t m      = tl_load(tl_add(m_ptr, tl_add(off_y, offs_m)), .mask = row_ok, .other = INFINITY);   /* rows past N_CTX: P = 0 */
+        tl_t qkT    = tl_dot(k, tl_trans(q));
+        tl_t pT     = tl_exp2(tl_fma(qkT, qk_scale, tl_neg(tl_expand_dims(m, 0))));
+        if (causal) {
+            TL_IF (tl_lt(start_m, unmasked), pT) {
+                pT = tl_where(tl_ge(tl_expand_dims(offs_m, 0), tl_expand_dims(offs_n, 1)), pT, 0.0);
+            }
+        }
+        tl_t d_o = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
+        dv       = tl_dot(tl_cast(pT, dt), d_o, dv);
+        tl_t Di  = tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok);
+        tl_t dpT = tl_dot(v, tl_trans(d_o), tl_broadcast_to(tl_expand_dims(tl_neg(Di), 0), BLOCK_N, BLOCK_M));
+        tl_t dsT = tl_cast(tl_mul(pT, dpT), dt);
+        dk       = tl_dot(dsT, q, dk);
+        tl_desc_atomic_add(desc_dqa, (tl_mul(tl_program_id(1), D), start_m), tl_dot(kT, dsT));
+    }
+    tl_t off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_n), 1), D), tl_expand_dims(tl_arange(0, D), 0));
+    tl_store(tl_add(dk_ptr, off), tl_cast(tl_mul(dk, sm_scale), dt), .mask = key_ok);
+    tl_store(tl_add(dv_ptr, off), tl_cast(dv, dt), .mask = key_ok);
+}
+/* dQ = sm_scale * the fused backward's f32 accumulator, transposed back
+   and rounded to the dtype: a program per BLOCK_M queries of one head */
+static void attn_bwd_dq_cast_body(tl_dtype dt, tl_t dqa_ptr, tl_t dq_ptr, tl_t sm_scale, tl_t N_CTX, tl_t acc_stride)
+{
+    int BLOCK_M = TL_META(BLOCK_M), D = TL_META(HEAD_DIM);
+    tl_t offs_m = tl_add(tl_mul(tl_program_id(0), BLOCK_M), tl_arange(0, BLOCK_M)), offs_d = tl_arange(0, D);
+    tl_t hz     = tl_program_id(1);
+    /* [D, BLOCK_M] of the accumulator: head hz's rows d, columns m */
+    tl_t src = tl_add(tl_mul(tl_expand_dims(tl_add(tl_mul(hz, D), offs_d), 1), acc_stride), tl_expand_dims(offs_m, 0));
+    tl_t acc = tl_load(tl_add(dqa_ptr, src), .mask = tl_expand_dims(tl_lt(offs_m, N_CTX), 0));
+    tl_t dst = tl_add(tl_mul(tl_expand_dims(tl_add(tl_mul(hz, N_CTX), offs_m), 1), D), tl_expand_dims(offs_d, 0));
+    tl_store(tl_add(dq_ptr, dst), tl_cast(tl_mul(tl_trans(acc), sm_scale), dt), .mask = tl_expand_dims(tl_lt(offs_m, N_CTX), 1));
+}
+#define BWD_PRE_PARAMS(ptr) (ptr, o), (ptr, d_o), (tl_ptr_f32, delta), (tl_ptr_f32, dq_acc), (tl_i32, rows), (tl_i32, N_CTX), (tl_i32, acc_stride)
 #define BWD_DKDV_PARAMS(ptr)                                                                                                        \
     (ptr, q), (ptr, k), (ptr, v), (ptr, d_o), (ptr, dk), (ptr, dv), (tl_ptr_f32, m), (tl_ptr_f32, delta), (tl_f32, sm_scale), (tl_i32, N_CTX), \
         (tl_i32, rows)
 #define BWD_DQ_PARAMS(ptr)                                                                                                                  \
     (ptr, q), (ptr, k), (ptr, v), (ptr, d_o), (ptr, dq), (tl_ptr_f32, m), (tl_ptr_f32, delta), (tl_f32, sm_scale), (tl_i32, N_CTX), (tl_i32, rows)
-TILE_KERNEL(attn_bwd_pre, BWD_PRE_PARAMS(tl_ptr_f16)) { attn_bwd_pre_body(o, d_o, delta, rows); }
-TILE_KERNEL(attn_bwd_pre_bf16, BWD_PRE_PARAMS(tl_ptr_bf16)) { attn_bwd_pre_body(o, d_o, delta, rows); }
+#define BWD_FUSED_PARAMS(ptr)                                                                                                      \
+    (ptr, q), (ptr, k), (ptr, v), (ptr, d_o), (ptr, dk), (ptr, dv), (tl_ptr_f32, dq_acc), (tl_ptr_f32, m), (tl_ptr_f32, delta), (tl_f32, sm_scale), \
+        (tl_i32, N_CTX), (tl_i32, rows), (tl_i32, acc_rows), (tl_i32, acc_stride)
+#define BWD_DQ_CAST_PARAMS(ptr) (tl_ptr_f32, dq_acc), (ptr, dq), (tl_f32, sm_scale), (tl_i32, N_CTX), (tl_i32, acc_stride)
+TILE_KERNEL(attn_bwd_pre, BWD_PRE_PARAMS(tl_ptr_f16)) { attn_bwd_pre_body(o, d_o, delta, dq_acc, rows, N_CTX, acc_stride); }
+TILE_KERNEL(attn_bwd_pre_bf16, BWD_PRE_PARAMS(tl_ptr_bf16)) { attn_bwd_pre_body(o, d_o, delta, dq_acc, rows, N_CTX, acc_stride); }
+TILE_KERNEL(attn_bwd_fused, BWD_FUSED_PARAMS(tl_ptr_f16))
+{
+    attn_bwd_fused_body(TL_F16, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
+}
+TILE_KERNEL(attn_bwd_fused_bf16, BWD_FUSED_PARAMS(tl_ptr_bf16))
+{
+    attn_bwd_fused_body(TL_BF16, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
+}
+TILE_KERNEL(attn_bwd_dq_cast, BWD_DQ_CAST_PARAMS(tl_ptr_f16)) { attn_bwd_dq_cast_body(TL_F16, dq_acc, dq, sm_scale, N_CTX, acc_stride); }
+TILE_KERNEL(attn_bwd_dq_cast_bf16, BWD_DQ_CAST_PARAMS(tl_ptr_bf16)) { attn_bwd_dq_cast_body(TL_BF16, dq_acc, dq, sm_scale, N_CTX, acc_stride); }
 TILE_KERNEL(attn_bwd_dkdv, BWD_DKDV_PARAMS(tl_ptr_f16)) { attn_bwd_dkdv_body(TL_F16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
 TILE_KERNEL(attn_bwd_dkdv_bf16, BWD_DKDV_PARAMS(tl_ptr_bf16)) { attn_bwd_dkdv_body(TL_BF16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
 TILE_KERNEL(attn_bwd_dq, BWD_DQ_PARAMS(tl_ptr_f16)) { attn_bwd_dq_body(TL_F16, q, k, v, d_o, dq, m, delta, sm_scale, N_CTX, rows); }
@@ -471,18 +570,22 @@ static void bwd_dq_grid(const tile_tune_args *a, unsigned g[3])
     g[0] = tile_cdiv(tile_tune_int(a, "N_CTX"), tile_tune_meta(a, "BLOCK_M"));
     g[1] = (unsigned)(tile_tune_int(a, "rows") / tile_tune_int(a, "N_CTX"));
 }
-/* [kernel: 0 dkdv, 1 dq][bf16][D 128][causal] */
-static tile_autotuner bwd_tuners[2][2][2][2];
+/* [kernel: 0 dkdv, 1 dq, 2 fused][bf16][D 128][causal]; the fused kernel
+   has dK/dV's shape (a program per key block), so dK/dV's lists */
+static tile_autotuner bwd_tuners[3][2][2][2];
 static tile_autotuner *bwd_tuner(int which, tl_dtype dt, int D, int causal)
 {
     tile_autotuner *t = &bwd_tuners[which][dt == TL_BF16][D == 128][causal];
     if (!t->configs) {
         int interp = strcmp(tile_backend_name(), "interp") == 0;
         t->key[0] = "N_CTX";
-        t->grid   = which ? bwd_dq_grid : bwd_dkdv_grid;
+        t->grid   = which == 1 ? bwd_dq_grid : bwd_dkdv_grid;
+        /* the fused kernel adds into dq_acc: each timed run starts from the
+           zeros attn_bwd_pre wrote, and so does the real launch */
+        if (which == 2) t->restore_value[0] = "dq_acc";
 #define BWD_LIST(list) t->configs = list, t->nconfigs = (int)(sizeof list / sizeof *list)
-        if (which && interp) BWD_LIST(bwd_dq_configs_interp);
-        else if (which) BWD_LIST(bwd_dq_configs_gpu);
+        if (which == 1 && interp) BWD_LIST(bwd_dq_configs_interp);
+        else if (which == 1) BWD_LIST(bwd_dq_configs_gpu);
         else if (interp) BWD_LIST(bwd_dkdv_configs_interp);
         else if (D == 128) BWD_LIST(bwd_dkdv_configs_d128);
         else BWD_LIST(bwd_dkdv_configs_gpu);
@@ -490,28 +593,72 @@ static tile_autotuner *bwd_tuner(int which, tl_dtype dt, int D, int causal)
     }
     return t;
 }
+/* The backward's scratch, in floats: Delta (ZH*N_CTX, rounded up to 32 so
+   that what follows starts on 128 bytes, as a tensor descriptor's base
+   must be 16-byte aligned), then the fused backward's f32 dQ accumulator */
+static size_t bwd_delta_floats(int ZH, int N_CTX) { return ((size_t)ZH * N_CTX + 31) / 32 * 32; }
+/* the accumulator holds dQ^T of each head, [ZH * D, N_CTX] with rows of
+   N_CTX rounded up to 4 floats (a descriptor's row stride is a multiple
+   of 16 bytes) */
+static int bwd_acc_stride(int N_CTX) { return (N_CTX + 3) / 4 * 4; }
+static size_t attention_backward_scratch_floats(int ZH, int N_CTX, int D)
+{
+    return bwd_delta_floats(ZH, N_CTX) + (size_t)ZH * D * (size_t)bwd_acc_stride(N_CTX);
+}
+/* ATTENTION_BWD=split: the split backward (dK/dV, then dQ) instead of the fused one */
+static int bwd_fused(void)
+{
+    const char *e = getenv("ATTENTION_BWD");
+    return !(e && strcmp(e, "split") == 0);
+}
+static tile_launch bwd_config_launch(const tile_autotune_config *cfg, int D, int causal, int N_CTX, int ZH, const char *block)
+{
+    tile_launch l = config_launch(cfg, D, causal, 1, (unsigned)ZH);
+    l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, block) - 1) / tile_meta_of(&l, block));
+    return l;
+}
 /* dQ, dK, dV of attention from Q, K, V, O and M of the forward and dO;
-   delta is ZH*N_CTX floats of scratch. Tuned, or with the configs
-   cfg[0] (dK, dV) and cfg[1] (dQ) when cfg is given. */
-static tile_status attention_backward_with(const tile_autotune_config *const *cfg, tl_dtype dt, int D, int causal, void *q, void *k, void *v,
-                                           void *o, const float *m, void *d_o, void *dq, void *dk, void *dv, float *delta, float sm_scale, int ZH,
-                                           int N_CTX)
+   ws is attention_backward_scratch_floats(ZH, N_CTX, D) floats of scratch.
+   fused: one kernel for dK, dV and dQ (attn_bwd_fused, then
+   attn_bwd_dq_cast), else dK/dV and dQ by two. Tuned, or with the
+   configs cfg[0] (fused, or dK/dV) and cfg[1] (dQ) when cfg is given. */
+static tile_status attention_backward_with(int fused, const tile_autotune_config *const *cfg, tl_dtype dt, int D, int causal, void *q, void *k,
+                                           void *v, void *o, const float *m, void *d_o, void *dq, void *dk, void *dv, float *ws, float sm_scale,
+                                           int ZH, int N_CTX)
 {
     int bf = dt == TL_BF16;
     int64_t rows = (int64_t)ZH * N_CTX;
-    tile_arg pre[4];
-    pre[0].p = o, pre[1].p = d_o, pre[2].p = delta, pre[3].i = rows;
+    float *delta = ws, *dq_acc = ws + bwd_delta_floats(ZH, N_CTX);
+    tile_arg pre[7];
+    pre[0].p = o, pre[1].p = d_o, pre[2].p = delta, pre[3].p = dq_acc, pre[4].i = rows, pre[5].i = N_CTX, pre[6].i = bwd_acc_stride(N_CTX);
+    unsigned pre_grid = (unsigned)((rows + 63) / 64);
     tile_status st = tile_launch_kernel(bf ? TILE_KERNEL_OF(attn_bwd_pre_bf16) : TILE_KERNEL_OF(attn_bwd_pre),
-                                        TILE_OPTS(.grid = {(unsigned)((rows + 63) / 64)}, .meta = {{"BLOCK_M", 64}, {"HEAD_DIM", D}}), pre);
+                                        TILE_OPTS(.grid = {pre_grid}, .meta = {{"BLOCK_M", 64}, {"HEAD_DIM", D}, {"FUSED", fused}}), pre);
     if (st != TILE_OK) return st;
+    if (fused) {
+        tile_arg a[14];
+        a[0].p = q, a[1].p = k, a[2].p = v, a[3].p = d_o, a[4].p = dk, a[5].p = dv, a[6].p = dq_acc, a[7].p = (void *)m, a[8].p = delta;
+        a[9].f = sm_scale, a[10].i = N_CTX, a[11].i = rows, a[12].i = (int64_t)ZH * D, a[13].i = bwd_acc_stride(N_CTX);
+        tile_kernel *kf = bf ? TILE_KERNEL_OF(attn_bwd_fused_bf16) : TILE_KERNEL_OF(attn_bwd_fused);
+        if (cfg) {
+            tile_launch l = bwd_config_launch(cfg[0], D, causal, N_CTX, ZH, "BLOCK_N");
+            st = tile_launch_kernel(kf, &l, a);
+        } else {
+            st = tile_launch_kernel(kf, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = bwd_tuner(2, dt, D, causal)), a);
+        }
+        if (st != TILE_OK) return st;
+        tile_arg c[5];
+        c[0].p = dq_acc, c[1].p = dq, c[2].f = sm_scale, c[3].i = N_CTX, c[4].i = bwd_acc_stride(N_CTX);
+        return tile_launch_kernel(bf ? TILE_KERNEL_OF(attn_bwd_dq_cast_bf16) : TILE_KERNEL_OF(attn_bwd_dq_cast),
+                                  TILE_OPTS(.grid = {(unsigned)((N_CTX + 63) / 64), (unsigned)ZH}, .meta = {{"BLOCK_M", 64}, {"HEAD_DIM", D}}), c);
+    }
     tile_arg a[11];
     a[0].p = q, a[1].p = k, a[2].p = v, a[3].p = d_o, a[4].p = dk, a[5].p = dv, a[6].p = (void *)m, a[7].p = delta;
     a[8].f = sm_scale, a[9].i = N_CTX, a[10].i = rows;
     tile_kernel *kdkdv = bf ? TILE_KERNEL_OF(attn_bwd_dkdv_bf16) : TILE_KERNEL_OF(attn_bwd_dkdv);
     tile_kernel *kdq = bf ? TILE_KERNEL_OF(attn_bwd_dq_bf16) : TILE_KERNEL_OF(attn_bwd_dq);
     if (cfg) {
-        tile_launch l = config_launch(cfg[0], D, causal, 1, (unsigned)ZH);
-        l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_N") - 1) / tile_meta_of(&l, "BLOCK_N"));
+        tile_launch l = bwd_config_launch(cfg[0], D, causal, N_CTX, ZH, "BLOCK_N");
         st = tile_launch_kernel(kdkdv, &l, a);
     } else {
         st = tile_launch_kernel(kdkdv, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = bwd_tuner(0, dt, D, causal)), a);
@@ -519,16 +666,15 @@ static tile_status attention_backward_with(const tile_autotune_config *const *cf
     if (st != TILE_OK) return st;
     a[4].p = dq, a[5].p = (void *)m, a[6].p = delta, a[7].f = sm_scale, a[8].i = N_CTX, a[9].i = rows;
     if (cfg) {
-        tile_launch l = config_launch(cfg[1], D, causal, 1, (unsigned)ZH);
-        l.grid[0] = (unsigned)((N_CTX + tile_meta_of(&l, "BLOCK_M") - 1) / tile_meta_of(&l, "BLOCK_M"));
+        tile_launch l = bwd_config_launch(cfg[1], D, causal, N_CTX, ZH, "BLOCK_M");
         return tile_launch_kernel(kdq, &l, a);
     }
     return tile_launch_kernel(kdq, TILE_OPTS(.meta = {{"HEAD_DIM", D}, {"CAUSAL", causal}}, .tune = bwd_tuner(1, dt, D, causal)), a);
 }
 static tile_status attention_backward(tl_dtype dt, int D, int causal, void *q, void *k, void *v, void *o, const float *m, void *d_o, void *dq,
-                                      void *dk, void *dv, float *delta, float sm_scale, int ZH, int N_CTX)
+                                      void *dk, void *dv, float *ws, float sm_scale, int ZH, int N_CTX)
 {
-    return attention_backward_with(NULL, dt, D, causal, q, k, v, o, m, d_o, dq, dk, dv, delta, sm_scale, ZH, N_CTX);
+    return attention_backward_with(bwd_fused(), NULL, dt, D, causal, q, k, v, o, m, d_o, dq, dk, dv, ws, sm_scale, ZH, N_CTX);
 }
 
 static void *need(void *p)
@@ -560,15 +706,10 @@ static int check_backward(tl_dtype dt, int D, int causal, int ZH, int N, const v
     void *hdo = need(malloc(n * es)), *hg[3];
     for (size_t i = 0; i < n; i++) elem_set(dt, hdo, i, uniform(-1, 1));
     void *d_o = need(tile_malloc(n * es)), *g[3];
-    float *delta = need(tile_malloc((size_t)ZH * N * sizeof(float)));
+    size_t ws_bytes = attention_backward_scratch_floats(ZH, N, D) * sizeof(float);
+    float *ws = need(tile_malloc(ws_bytes));
     tile_memcpy_htod(d_o, hdo, n * es);
-    for (int t = 0; t < 3; t++) {
-        g[t] = need(tile_malloc(n * es));
-        hg[t] = need(malloc(n * es));
-        tile_memset(g[t], 0xff, n * es);   /* NaN where never written */
-    }
-    tile_status st = attention_backward(dt, D, causal, q, k, v, o, m, d_o, g[0], g[1], g[2], delta, sm_scale, ZH, N);
-    for (int t = 0; t < 3; t++) tile_memcpy_dtoh(hg[t], g[t], n * es);
+    for (int t = 0; t < 3; t++) g[t] = need(tile_malloc(n * es)), hg[t] = need(malloc(n * es));
     /* float64: want[0..2] = dQ, dK, dV */
     double *want = need(calloc(3 * n, sizeof(double))), *p = need(malloc((size_t)N * sizeof(double))), *dp = need(malloc((size_t)N * sizeof(double)));
     for (int zh = 0; zh < ZH; zh++) {
@@ -602,20 +743,34 @@ static int check_backward(tl_dtype dt, int D, int causal, int ZH, int N, const v
                 }
         }
     }
-    double ulp = dt == TL_BF16 ? 1.0 / 128 : 1.0 / 1024, err[3] = {0, 0, 0};
-    for (int t = 0; t < 3; t++) {
-        double mag = 1e-3;
-        for (size_t i = 0; i < n; i++) mag = fmax(mag, fabs(want[t * n + i]));
-        for (size_t i = 0; i < n; i++) {
-            double e = fabs(elem_get(dt, hg[t], i) - want[t * n + i]) / (8 * ulp * mag);
-            if (e > err[t] || e != e) err[t] = e;
+    /* attention_backward (the fused backward unless ATTENTION_BWD=split),
+       then the other one, each into outputs and scratch poisoned with NaN
+       (0xff bytes) */
+    double ulp = dt == TL_BF16 ? 1.0 / 128 : 1.0 / 1024;
+    int ok = 1;
+    for (int round = 0; round < 2; round++) {
+        int fused = round ? !bwd_fused() : bwd_fused();
+        double err[3] = {0, 0, 0};
+        for (int t = 0; t < 3; t++) tile_memset(g[t], 0xff, n * es);
+        tile_memset(ws, 0xff, ws_bytes);
+        tile_status st = round ? attention_backward_with(fused, NULL, dt, D, causal, q, k, v, o, m, d_o, g[0], g[1], g[2], ws, sm_scale, ZH, N)
+                               : attention_backward(dt, D, causal, q, k, v, o, m, d_o, g[0], g[1], g[2], ws, sm_scale, ZH, N);
+        for (int t = 0; t < 3; t++) tile_memcpy_dtoh(hg[t], g[t], n * es);
+        for (int t = 0; t < 3; t++) {
+            double mag = 1e-3;
+            for (size_t i = 0; i < n; i++) mag = fmax(mag, fabs(want[t * n + i]));
+            for (size_t i = 0; i < n; i++) {
+                double e = fabs(elem_get(dt, hg[t], i) - want[t * n + i]) / (8 * ulp * mag);
+                if (e > err[t] || e != e) err[t] = e;
+            }
         }
+        int one = st == TILE_OK && err[0] <= 1 && err[1] <= 1 && err[2] <= 1;
+        printf("attn_bwd %s %s D=%d %s: Z*H=%d N=%d, max error of tolerance vs float64: dQ %.2f dK %.2f dV %.2f: %s\n", fused ? "fused" : "split",
+               tile_dtype_name(dt), D, causal ? "causal" : "full", ZH, N, err[0], err[1], err[2], one ? "OK" : "FAILED");
+        if (st != TILE_OK) printf("  %s\n", tile_last_error());
+        ok &= one;
     }
-    int ok = st == TILE_OK && err[0] <= 1 && err[1] <= 1 && err[2] <= 1;
-    printf("attn_bwd %s D=%d %s: Z*H=%d N=%d, max error of tolerance vs float64: dQ %.2f dK %.2f dV %.2f: %s\n", tile_dtype_name(dt), D,
-           causal ? "causal" : "full", ZH, N, err[0], err[1], err[2], ok ? "OK" : "FAILED");
-    if (st != TILE_OK) printf("  %s\n", tile_last_error());
-    tile_free(d_o), tile_free(delta);
+    tile_free(d_o), tile_free(ws);
     for (int t = 0; t < 3; t++) tile_free(g[t]), free(hg[t]);
     free(hdo), free(want), free(p), free(dp);
     return ok;
