@@ -268,48 +268,6 @@ static void attn_bwd_pre_body(tl_t o_ptr, tl_t do_ptr, tl_t delta_ptr, tl_t dqa_
         tl_store(tl_add(dqa_ptr, at), tl_zeros(TL_F32, D, BLOCK_M), .mask = tl_expand_dims(ok, 0));
     }
 }
-static void attn_bwd_dkdv_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t m_ptr, tl_t delta_ptr,
-                               tl_t sm_scale, tl_t N_CTX, tl_t rows)
-{
-    int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
-    tl_t start_n = tl_mul(tl_program_id(0), BLOCK_N), off_y = tl_mul(tl_program_id(1), N_CTX);
-    tl_t desc_q, desc_k, desc_v, desc_do;
-    bwd_descs(q_ptr, k_ptr, v_ptr, do_ptr, rows, D, &desc_q, &desc_k, &desc_v, &desc_do);
-    tl_t offs_n  = tl_add(start_n, tl_arange(0, BLOCK_N));
-    tl_t k       = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
-    tl_t v       = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
-    tl_t dk = tl_zeros(TL_F32, BLOCK_N, D), dv = tl_zeros(TL_F32, BLOCK_N, D);
-    tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
-    /* causal: the query blocks from the diagonal's on (BLOCK_N a multiple of
-       BLOCK_M), the first BLOCK_N / BLOCK_M of them masked */
-    tl_t lo = causal ? start_n : tl_zeros_like(start_n);
-    tl_t unmasked = causal ? tl_add(start_n, BLOCK_N) : tl_zeros_like(start_n);
-    if (TL_META_OR(WARP_SPECIALIZE, 0)) TL_LOOP_OPTIONS(.warp_specialize = 1);
-    TL_FOR (start_m, lo, N_CTX, BLOCK_M, dk, dv) {
-        tl_t offs_m = tl_add(start_m, tl_arange(0, BLOCK_M));
-        tl_t row_ok = tl_lt(offs_m, N_CTX);
-        tl_t q      = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));
-        tl_t m      = tl_load(tl_add(m_ptr, tl_add(off_y, offs_m)), .mask = row_ok, .other = INFINITY);   /* rows past N_CTX: P = 0 */
-        tl_t qkT    = tl_dot(k, tl_trans(q));                                                          /* [BLOCK_N, BLOCK_M] */
-        tl_t pT     = tl_exp2(tl_fma(qkT, qk_scale, tl_neg(tl_expand_dims(m, 0))));
-        if (causal) {
-            TL_IF (tl_lt(start_m, unmasked), pT) {
-                pT = tl_where(tl_ge(tl_expand_dims(offs_m, 0), tl_expand_dims(offs_n, 1)), pT, 0.0);
-            }
-        }
-        tl_t d_o = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
-        dv       = tl_dot(tl_cast(pT, dt), d_o, dv);
-        tl_t Di  = tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok);
-        /* dP^T - Delta: the dot accumulates onto -Delta, so Delta's registers die before it */
-        tl_t dpT = tl_dot(v, tl_trans(d_o), tl_broadcast_to(tl_expand_dims(tl_neg(Di), 0), BLOCK_N, BLOCK_M));
-        tl_t dsT = tl_mul(pT, dpT);
-        dk       = tl_dot(tl_cast(dsT, dt), q, dk);
-    }
-    tl_t key_ok = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
-    tl_t off    = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_n), 1), D), tl_expand_dims(tl_arange(0, D), 0));
-    tl_store(tl_add(dk_ptr, off), tl_cast(tl_mul(dk, sm_scale), dt), .mask = key_ok);
-    tl_store(tl_add(dv_ptr, off), tl_cast(dv, dt), .mask = key_ok);
-}
 static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dq_ptr, tl_t m_ptr, tl_t delta_ptr, tl_t sm_scale,
                              tl_t N_CTX, tl_t rows)
 {
@@ -346,36 +304,44 @@ static void attn_bwd_dq_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl
     tl_t off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_m), 1), D), tl_expand_dims(tl_arange(0, D), 0));
     tl_store(tl_add(dq_ptr, off), tl_cast(tl_mul(dq, sm_scale), dt), .mask = tl_expand_dims(row_ok, 1));
 }
-/* The fused backward (FlashAttention-2's): a program per BLOCK_N keys as in
-   attn_bwd_dkdv, and each iteration's dQ contribution (dS K, sm_scale left
-   out) added to an f32 accumulator by tl_desc_atomic_add (on sm_90a the
-   copy engine's cp.reduce.async.bulk.tensor); attn_bwd_dq_cast then scales
-   it and rounds it to the dtype. Five dots a pair of blocks, where the
-   split backward computes seven (its dQ kernel computes Q K^T and dO V^T
-   again). The accumulator holds each head's dQ^T, [HEAD_DIM, N_CTX] rows
-   of acc_stride floats (acc_rows = ZH * HEAD_DIM of them): the dot is then
-   K^T dS^T, HEAD_DIM rows, which 8 warps run as wgmma (a 64-row dS K
-   would be mma.sync there), reading K^T from the copy of K staged once
-   before the loop, and its result goes out as it is, with no transpose.
-   attn_bwd_pre zeroes the accumulator (meta FUSED). Keys past N_CTX (the
-   next head's, which the last key block reads) add nothing to dQ: without
-   a causal mask their rows of K are zeroed once, before the loop. */
-static void attn_bwd_fused_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t dqa_ptr, tl_t m_ptr,
-                                tl_t delta_ptr, tl_t sm_scale, tl_t N_CTX, tl_t rows, tl_t acc_rows, tl_t acc_stride)
+/* a value the fused backward's arguments and locals hold where the split one has none */
+#define ATTN_UNUSED ((tl_t){0, 0})
+/* attn_bwd_dkdv, and with fused set the fused backward (FlashAttention-2's):
+   the same program per BLOCK_N keys, whose every iteration also adds its
+   dQ contribution (dS K, sm_scale left out) to an f32 accumulator by
+   tl_desc_atomic_add (on sm_90a the copy engine's
+   cp.reduce.async.bulk.tensor); attn_bwd_dq_cast then scales it and rounds
+   it to the dtype. Five dots a pair of blocks, where the split backward
+   computes seven (its dQ kernel computes Q K^T and dO V^T again). The
+   accumulator holds each head's dQ^T, [HEAD_DIM, N_CTX] rows of acc_stride
+   floats (acc_rows = ZH * HEAD_DIM of them): the dot is then K^T dS^T,
+   HEAD_DIM rows, which 8 warps run as wgmma (a 64-row dS K would be
+   mma.sync there), reading K^T from the copy of K staged once before the
+   loop, and its result goes out as it is, with no transpose. attn_bwd_pre
+   zeroes the accumulator (meta FUSED). Keys past N_CTX (the next head's,
+   which the last key block reads) add nothing to dQ: without a causal mask
+   their rows of K are zeroed once, before the loop. The split kernel
+   passes ATTN_UNUSED for dqa_ptr, acc_rows and acc_stride. */
+static void attn_bwd_dkdv_body(tl_dtype dt, int fused, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr, tl_t do_ptr, tl_t dk_ptr, tl_t dv_ptr, tl_t dqa_ptr, tl_t m_ptr,
+                               tl_t delta_ptr, tl_t sm_scale, tl_t N_CTX, tl_t rows, tl_t acc_rows, tl_t acc_stride)
 {
     int BLOCK_M = TL_META(BLOCK_M), BLOCK_N = TL_META(BLOCK_N), D = TL_META(HEAD_DIM), causal = TL_META(CAUSAL);
     tl_t start_n = tl_mul(tl_program_id(0), BLOCK_N), off_y = tl_mul(tl_program_id(1), N_CTX);
-    tl_t desc_q, desc_k, desc_v, desc_do;
+    tl_t desc_q, desc_k, desc_v, desc_do, desc_dqa = ATTN_UNUSED, key_ok = ATTN_UNUSED, kT = ATTN_UNUSED;
     bwd_descs(q_ptr, k_ptr, v_ptr, do_ptr, rows, D, &desc_q, &desc_k, &desc_v, &desc_do);
-    tl_t desc_dqa = tl_make_tensor_descriptor(dqa_ptr, (acc_rows, N_CTX), (acc_stride, 1), (D, BLOCK_M));
-    tl_t offs_n   = tl_add(start_n, tl_arange(0, BLOCK_N));
-    tl_t key_ok   = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
-    tl_t k        = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
-    if (!causal) k = tl_where(key_ok, k, tl_zeros_like(k));
-    tl_t kT = tl_trans(k);
-    tl_t v  = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
+    if (fused) desc_dqa = tl_make_tensor_descriptor(dqa_ptr, (acc_rows, N_CTX), (acc_stride, 1), (D, BLOCK_M));
+    tl_t offs_n  = tl_add(start_n, tl_arange(0, BLOCK_N));
+    if (fused) key_ok = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
+    tl_t k       = tl_desc_load(desc_k, (tl_add(off_y, start_n), 0));
+    if (fused) {
+        if (!causal) k = tl_where(key_ok, k, tl_zeros_like(k));
+        kT = tl_trans(k);
+    }
+    tl_t v       = tl_desc_load(desc_v, (tl_add(off_y, start_n), 0));
     tl_t dk = tl_zeros(TL_F32, BLOCK_N, D), dv = tl_zeros(TL_F32, BLOCK_N, D);
     tl_t qk_scale = tl_mul(sm_scale, 1.44269504);
+    /* causal: the query blocks from the diagonal's on (BLOCK_N a multiple of
+       BLOCK_M), the first BLOCK_N / BLOCK_M of them masked */
     tl_t lo = causal ? start_n : tl_zeros_like(start_n);
     tl_t unmasked = causal ? tl_add(start_n, BLOCK_N) : tl_zeros_like(start_n);
     if (TL_META_OR(WARP_SPECIALIZE, 0)) TL_LOOP_OPTIONS(.warp_specialize = 1);
@@ -384,7 +350,7 @@ static void attn_bwd_fused_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr,
         tl_t row_ok = tl_lt(offs_m, N_CTX);
         tl_t q      = tl_desc_load(desc_q, (tl_add(off_y, start_m), 0));
         tl_t m      = tl_load(tl_add(m_ptr, tl_add(off_y, offs_m)), .mask = row_ok, .other = INFINITY);   /* rows past N_CTX: P = 0 */
-        tl_t qkT    = tl_dot(k, tl_trans(q));
+        tl_t qkT    = tl_dot(k, tl_trans(q));                                                          /* [BLOCK_N, BLOCK_M] */
         tl_t pT     = tl_exp2(tl_fma(qkT, qk_scale, tl_neg(tl_expand_dims(m, 0))));
         if (causal) {
             TL_IF (tl_lt(start_m, unmasked), pT) {
@@ -394,11 +360,13 @@ static void attn_bwd_fused_body(tl_dtype dt, tl_t q_ptr, tl_t k_ptr, tl_t v_ptr,
         tl_t d_o = tl_desc_load(desc_do, (tl_add(off_y, start_m), 0));
         dv       = tl_dot(tl_cast(pT, dt), d_o, dv);
         tl_t Di  = tl_load(tl_add(delta_ptr, tl_add(off_y, offs_m)), .mask = row_ok);
+        /* dP^T - Delta: the dot accumulates onto -Delta, so Delta's registers die before it */
         tl_t dpT = tl_dot(v, tl_trans(d_o), tl_broadcast_to(tl_expand_dims(tl_neg(Di), 0), BLOCK_N, BLOCK_M));
         tl_t dsT = tl_cast(tl_mul(pT, dpT), dt);
         dk       = tl_dot(dsT, q, dk);
-        tl_desc_atomic_add(desc_dqa, (tl_mul(tl_program_id(1), D), start_m), tl_dot(kT, dsT));
+        if (fused) tl_desc_atomic_add(desc_dqa, (tl_mul(tl_program_id(1), D), start_m), tl_dot(kT, dsT));
     }
+    if (!fused) key_ok = tl_expand_dims(tl_lt(offs_n, N_CTX), 1);
     tl_t off = tl_add(tl_mul(tl_expand_dims(tl_add(off_y, offs_n), 1), D), tl_expand_dims(tl_arange(0, D), 0));
     tl_store(tl_add(dk_ptr, off), tl_cast(tl_mul(dk, sm_scale), dt), .mask = key_ok);
     tl_store(tl_add(dv_ptr, off), tl_cast(dv, dt), .mask = key_ok);
@@ -430,16 +398,20 @@ TILE_KERNEL(attn_bwd_pre, BWD_PRE_PARAMS(tl_ptr_f16)) { attn_bwd_pre_body(o, d_o
 TILE_KERNEL(attn_bwd_pre_bf16, BWD_PRE_PARAMS(tl_ptr_bf16)) { attn_bwd_pre_body(o, d_o, delta, dq_acc, rows, N_CTX, acc_stride); }
 TILE_KERNEL(attn_bwd_fused, BWD_FUSED_PARAMS(tl_ptr_f16))
 {
-    attn_bwd_fused_body(TL_F16, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
+    attn_bwd_dkdv_body(TL_F16, 1, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
 }
 TILE_KERNEL(attn_bwd_fused_bf16, BWD_FUSED_PARAMS(tl_ptr_bf16))
 {
-    attn_bwd_fused_body(TL_BF16, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
+    attn_bwd_dkdv_body(TL_BF16, 1, q, k, v, d_o, dk, dv, dq_acc, m, delta, sm_scale, N_CTX, rows, acc_rows, acc_stride);
 }
 TILE_KERNEL(attn_bwd_dq_cast, BWD_DQ_CAST_PARAMS(tl_ptr_f16)) { attn_bwd_dq_cast_body(TL_F16, dq_acc, dq, sm_scale, N_CTX, acc_stride); }
 TILE_KERNEL(attn_bwd_dq_cast_bf16, BWD_DQ_CAST_PARAMS(tl_ptr_bf16)) { attn_bwd_dq_cast_body(TL_BF16, dq_acc, dq, sm_scale, N_CTX, acc_stride); }
-TILE_KERNEL(attn_bwd_dkdv, BWD_DKDV_PARAMS(tl_ptr_f16)) { attn_bwd_dkdv_body(TL_F16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
-TILE_KERNEL(attn_bwd_dkdv_bf16, BWD_DKDV_PARAMS(tl_ptr_bf16)) { attn_bwd_dkdv_body(TL_BF16, q, k, v, d_o, dk, dv, m, delta, sm_scale, N_CTX, rows); }
+TILE_KERNEL(attn_bwd_dkdv, BWD_DKDV_PARAMS(tl_ptr_f16)) {
+    attn_bwd_dkdv_body(TL_F16, 0, q, k, v, d_o, dk, dv, ATTN_UNUSED, m, delta, sm_scale, N_CTX, rows, ATTN_UNUSED, ATTN_UNUSED);
+}
+TILE_KERNEL(attn_bwd_dkdv_bf16, BWD_DKDV_PARAMS(tl_ptr_bf16)) {
+    attn_bwd_dkdv_body(TL_BF16, 0, q, k, v, d_o, dk, dv, ATTN_UNUSED, m, delta, sm_scale, N_CTX, rows, ATTN_UNUSED, ATTN_UNUSED);
+}
 TILE_KERNEL(attn_bwd_dq, BWD_DQ_PARAMS(tl_ptr_f16)) { attn_bwd_dq_body(TL_F16, q, k, v, d_o, dq, m, delta, sm_scale, N_CTX, rows); }
 TILE_KERNEL(attn_bwd_dq_bf16, BWD_DQ_PARAMS(tl_ptr_bf16)) { attn_bwd_dq_body(TL_BF16, q, k, v, d_o, dq, m, delta, sm_scale, N_CTX, rows); }
 
