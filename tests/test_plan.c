@@ -80,17 +80,26 @@ TILE_KERNEL(plan_rows, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_
 
 enum { BM = 128, BN = 128, BK = 64 };
 
-/* the function and config for `arch`, warps, stages and wgmma mode; sak 1
-   (row-major A) or `sak` elements apart */
-static int setup(const char *arch, int warps, int stages, int hopper, int sak, tile__func *f, tile__config *cfg) {
+/* launch options of warps and stages at this file's line `line`, with blocks
+   bm x bn x bk as meta when bm is not 0 */
+static tile_launch plan_options(int line, int warps, int stages, int bm, int bn, int bk) {
     tile_launch o;
     memset(&o, 0, sizeof o);
     o.file = __FILE__;
-    o.line = __LINE__;
+    o.line = line;
     o.num_warps = warps;
     o.num_stages = stages;
-    const tile_meta meta[] = {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}};
-    memcpy(o.meta, meta, sizeof meta);
+    if (bm) {
+        const tile_meta meta[] = {{"BLOCK_M", bm}, {"BLOCK_N", bn}, {"BLOCK_K", bk}};
+        memcpy(o.meta, meta, sizeof meta);
+    }
+    return o;
+}
+
+/* the function and config for `arch`, warps, stages and wgmma mode; sak 1
+   (row-major A) or `sak` elements apart */
+static int setup(const char *arch, int warps, int stages, int hopper, int sak, tile__func *f, tile__config *cfg) {
+    tile_launch o = plan_options(__LINE__, warps, stages, BM, BN, BK);
     /* sizes and strides as a launch would pass them: 16-byte aligned
        pointers, strides divisible by 16 (an integer argument equal to 1
        becomes the constant) */
@@ -354,14 +363,7 @@ static void check_merging(void) {
    end must write it (the LLVM twin runs with TILE_BACKEND=llvm: no falling
    back to NVRTC) */
 static void check_wide_wgmma(void) {
-    tile_launch o;
-    memset(&o, 0, sizeof o);
-    o.file = __FILE__;
-    o.line = __LINE__;
-    o.num_warps = 4;
-    o.num_stages = 4;
-    const tile_meta meta[] = {{"BLOCK_M", 128}, {"BLOCK_N", 256}, {"BLOCK_K", 64}};
-    memcpy(o.meta, meta, sizeof meta);
+    tile_launch o = plan_options(__LINE__, 4, 4, 128, 256, 64);
     char *ptx = NULL;
     tile_status st = tile_kernel_ptx(TILE_KERNEL_OF(plan_mm), &o, "sm_90a", &ptx);
     TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16") && strstr(ptx, "wgmma.fence.sync.aligned"),
@@ -373,12 +375,7 @@ static void check_wide_wgmma(void) {
    copy engine, waited on an mbarrier), the body computing the row again;
    A @ B runs on wgmma and C goes out through the copy engine */
 static void check_slice_reread(void) {
-    tile_launch o;
-    memset(&o, 0, sizeof o);
-    o.file = __FILE__;
-    o.line = __LINE__;
-    o.num_warps = 4;
-    o.num_stages = 3;
+    tile_launch o = plan_options(__LINE__, 4, 3, 0, 0, 0);
     tile_arg args[5];
     args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
     args[3].i = 64 * (int)tt_int(2, 40), args[4].i = 64 * (int)tt_int(0, 8);
