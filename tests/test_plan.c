@@ -78,6 +78,28 @@ TILE_KERNEL(plan_rows, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_
     }
 }
 
+/* plan_rows again, with a tile that goes through shared memory in each
+   iteration (a transposed store of X, [128, 256] f32: 128 KiB of
+   scratch): at 10 stages (89 KiB of pin and ring) the store's own buffer
+   and that scratch do not fit in 227 KiB together, though the plan's guess
+   (as much scratch as buffer) lets the buffer in; the compile drops it and
+   plans again */
+TILE_KERNEL(plan_rows_wide, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_ptr), (tl_ptr_f32, x_ptr), (tl_ptr_f32, y_ptr), (tl_i32, M),
+            (tl_i32, base)) {
+    tl_t da = tl_make_tensor_descriptor(a_ptr, (M, 64), (64, 1), (64, 64));
+    tl_t dc = tl_make_tensor_descriptor(c_ptr, (M, 64), (64, 1), (64, 64));
+    tl_t off = tl_add(tl_mul(tl_expand_dims(tl_arange(0, 64), 1), 64), tl_expand_dims(tl_arange(0, 64), 0));
+    tl_t b = tl_load(tl_add(b_ptr, off));
+    tl_t xo = tl_add(tl_mul(tl_expand_dims(tl_arange(0, 128), 1), 256), tl_expand_dims(tl_arange(0, 256), 0));
+    tl_t yo = tl_add(tl_mul(tl_expand_dims(tl_arange(0, 256), 1), 128), tl_expand_dims(tl_arange(0, 128), 0));
+    TL_FOR (r, 0, M, 64) {
+        tl_t a = tl_desc_load(da, (tl_add(base, r), 0));
+        tl_desc_store(dc, (tl_add(base, r), 0), tl_dot(a, b));
+        tl_t x = tl_load(tl_add(x_ptr, tl_add(xo, tl_mul(r, 256))));
+        tl_store(tl_add(y_ptr, tl_add(yo, tl_mul(r, 128))), tl_trans(x));
+    }
+}
+
 enum { BM = 128, BN = 128, BK = 64 };
 
 /* launch options of warps and stages at this file's line `line`, with blocks
@@ -400,12 +422,73 @@ static void check_slice_reread(void) {
         TT_CHECK(lp && lp->remat && lp->nloads == 1, "plan_rows: a ring of one load whose slice the body computes again");
         char *text = tile__plan_dump(&p);
         TT_CHECK(text && strstr(text, "computes it again for its own iteration"), "plan_rows: the dump says the body computes the slice again");
+        TT_CHECK(text && strstr(text, "own buffer at"), "plan_rows: the dump says the store has a buffer of its own");
         TILE_FREE(text);
         tile__plan_free(&p);
     } else {
         TT_CHECK(0, "plan_rows: plan: %s", tile_last_error());
     }
     tile__func_free(&f);
+}
+/* the store's own buffer (tile__plan_store_bufs): the loop commits the
+   store without waiting (the next write waits for the engine's read), and
+   waits for the last after the loop; where the buffer does not fit, or
+   does not fit beside the scratch, the store waits as it goes */
+static int bulk_waits(const char *ptx, int *commit_alone) {
+    int waits = 0;
+    *commit_alone = 0;
+    for (const char *q = ptx; (q = strstr(q, "cp.async.bulk.")) != NULL; q++) {
+        if (strncmp(q, "cp.async.bulk.wait_group.read 0", 31) == 0) waits++;
+        if (strncmp(q, "cp.async.bulk.commit_group; }", 29) == 0) (*commit_alone)++;
+    }
+    return waits;
+}
+static void check_store_bufs(void) {
+    tile_arg args[7];
+    args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
+    args[3].i = 64 * (int)tt_int(2, 40), args[4].i = 64 * (int)tt_int(0, 8);
+    for (int stages = 3; stages <= 24; stages += 21) {
+        /* 3 stages: the rings (B pinned, 8 KiB a stage) and the 16 KiB buffer
+           fit twice over; 24: 201 KiB of ring and 32 KiB more would not */
+        tile_launch o = plan_options(__LINE__, 4, stages, 0, 0, 0);
+        char *ptx = NULL;
+        int alone = 0, waits = 0;
+        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows), &o, args, "sm_90a", &ptx);
+        if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
+        if (stages == 3)
+            TT_CHECK(st == TILE_OK && alone == 1 && waits == 2, "plan_rows, %d stages: the store commits without waiting, each write and the loop's exit wait (%s): "
+                     "%d commits alone, %d waits%s", stages, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
+        else
+            TT_CHECK(st == TILE_OK && alone == 0 && waits == 1, "plan_rows, %d stages: no room for a buffer, the store waits as it goes (%s): "
+                     "%d commits alone, %d waits%s", stages, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
+        tile_free_text(ptx);
+    }
+    /* plan_rows_wide: the plan gives the buffer, the compile takes it back */
+    tile_arg wargs[7];
+    wargs[0] = args[0], wargs[1] = args[1], wargs[2] = args[2];
+    wargs[3].p = (void *)(uintptr_t)0x100000, wargs[4].p = (void *)(uintptr_t)0x200000, wargs[5] = args[3], wargs[6] = args[4];
+    tile_launch o = plan_options(__LINE__, 4, 10, 0, 0, 0);
+    tile__func f;
+    tile__config cfg;
+    tile__plan p;
+    if (tile__build(TILE_KERNEL_OF(plan_rows_wide), &o, &f) == TILE_OK) {
+        if (tile__config_resolve(TILE_KERNEL_OF(plan_rows_wide), &o, wargs, "sm_90a", &cfg) == TILE_OK && tile__plan_build(&f, &cfg, 0, &p) == TILE_OK) {
+            TT_CHECK(p.store_bufs == 1, "plan_rows_wide: the plan gives the store its buffer (%d)", p.store_bufs);
+            tile__plan_free(&p);
+        } else {
+            TT_CHECK(0, "plan_rows_wide: plan: %s", tile_last_error());
+        }
+        tile__func_free(&f);
+    } else {
+        TT_CHECK(0, "plan_rows_wide: build: %s", tile_last_error());
+    }
+    char *ptx = NULL;
+    int alone = 0, waits = 0;
+    tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows_wide), &o, wargs, "sm_90a", &ptx);
+    if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
+    TT_CHECK(st == TILE_OK && alone == 0 && waits == 1, "plan_rows_wide: with 128 KiB of scratch the compile plans the store without its buffer (%s): "
+             "%d commits alone, %d waits%s", tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
+    tile_free_text(ptx);
 }
 /* TILE_MAX_UNROLL: 131072 elements on one warp is 4096 a thread in each of
    the eight values (arange, the two pointers splat and the two pointer
@@ -539,6 +622,7 @@ int main(void) {
     check_merging();
     check_wide_wgmma();
     check_slice_reread();
+    check_store_bufs();
     check_unroll();
     check_nomem();
     check_op_table();

@@ -213,9 +213,9 @@ static tile_status tile__plan_notes(const tile__func *f, const tile__config *cfg
 }
 /* plan: the layouts, the alignment facts and the loops' schedules of f for
    cfg, made for the emitter that takes it (ext: the registered back end's,
-   else NVRTC's); TILE_DUMP=ttgir prints them */
-static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, tile__plan *p) {
-    tile_status st = tile__plan_build(f, cfg, ext ? tile__ext->wgmma_async : 0, p);
+   else NVRTC's), with tile__plan_build's flags; TILE_DUMP=ttgir prints them */
+static tile_status tile__plan_stage(const tile__func *f, const tile__config *cfg, int ext, int flags, tile__plan *p) {
+    tile_status st = tile__plan_build(f, cfg, (ext && tile__ext->wgmma_async ? TILE__PLAN_ASYNC_OK : 0) | flags, p);
     if (st == TILE_OK && p->unroll > tile__knobs_get()->max_unroll) {
         /* >>unroll: at the line of the value that holds the most */
         const tile__value *big = &f->vals[p->unroll_big];
@@ -275,8 +275,9 @@ static tile_status tile__emit_stage(const tile__func *f, const tile__config *cfg
         memset(meta, 0, sizeof *meta);
         if (!fallback) return st;
         if (plan->wgmma_async) {
+            int flags = plan->flags & ~TILE__PLAN_ASYNC_OK;
             tile__plan_free(plan);
-            if ((st = tile__plan_stage(f, cfg, 0, plan)) != TILE_OK) return st;
+            if ((st = tile__plan_stage(f, cfg, 0, flags, plan)) != TILE_OK) return st;
         }
     }
     tile_status st = tile__cuda_source(f, cfg, plan, &e->src, meta);
@@ -434,7 +435,7 @@ static tile_status tile__dump_ttgir(const tile__func *f, const tile__config *cfg
     tile__func own;
     const tile__func *g;
     tile_status st = tile__descs_stage(f, cfg, &own, &g);
-    if (st == TILE_OK && (st = tile__plan_stage(g, cfg, tile__emits_ext(cfg), &plan)) == TILE_OK) tile__plan_free(&plan);
+    if (st == TILE_OK && (st = tile__plan_stage(g, cfg, tile__emits_ext(cfg), 0, &plan)) == TILE_OK) tile__plan_free(&plan);
     tile__func_free(&own);
     return st;
 }
@@ -475,8 +476,16 @@ static tile_status tile__compile_to(const tile_kernel *k, const tile__func *f, c
     memset(&em, 0, sizeof em);
     memset(&plan, 0, sizeof plan);
     tile_status st = tile__descs_stage(f, cfg, &own, &g);
-    if (st == TILE_OK) st = tile__plan_stage(g, cfg, ext, &plan);                       /* ttgir */
+    if (st == TILE_OK) st = tile__plan_stage(g, cfg, ext, 0, &plan);                    /* ttgir */
     if (st == TILE_OK) st = tile__emit_stage(g, cfg, &plan, ext, &em, &meta);   /* cuda | llir */
+    if (st == TILE_OK && plan.store_bufs && meta.smem > TILE__SM90_SMEM) {
+        /* >>tma: the stores' own buffers and the scratch did not fit
+           together (tile__plan_store_bufs guessed the scratch): without them */
+        tile__emitted_free(&em);
+        tile__plan_free(&plan);
+        st = tile__plan_stage(g, cfg, ext, TILE__PLAN_NO_STORE_BUFS, &plan);
+        if (st == TILE_OK) st = tile__emit_stage(g, cfg, &plan, ext, &em, &meta);
+    }
     if (st == TILE_OK && v && (key = tile__kdisk_key(k, cfg, em.key_head, em.key_code)))      /* the disk key */
         from_disk = tile__kdisk_load(k, cfg, key, v);
     if (st == TILE_OK && !from_disk) {   /* counted while the back end holds its compiler (before the release) */

@@ -211,7 +211,7 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     int n = op->nres, S = p->stages, slot = p->slot, A = p->ahead, ak = p->async_carry, tm[TILE__PIPE_LOADS];
     int np = f->nparams < TILE__MAX_PARAMS ? f->nparams : TILE__MAX_PARAMS;
     size_t pbase = p->base, bars = p->bars;
-    lw->sbase = (bars + 8 * (size_t)S + 15) / 16 * 16;
+    lw->sbase = p->end ? p->end : (bars + 8 * (size_t)S + 15) / 16 * 16;   /* after the barriers and the stores' own buffers */
     tile__need_smem(lw, 0);
     /* the barriers: one thread initializes them, everyone sees it (no
        branches here or after the loop: see tile__ptx_mbar_init) */
@@ -261,6 +261,7 @@ static void tile__lower_for_tma(tile__lower *lw, const tile__op *op, const tile_
     em->for_end(em);
     /* the last wgmma group; then the barriers go before their memory is scratch again */
     if (ak >= 0) tile__ptx_wg_sync(em, TILE__WG_WAIT, 0, lw->lay[args[1 + ak]].E, lw->regs[args[1 + ak]]);
+    if (p->end) tile__ptx_bulk_wait_read(em, t0);   /* and so do the stores' own buffers, once the engine has read them */
     tile__sync(lw);
     for (int s = 0; s < S; s++) tile__ptx_mbar_inval(em, tile__li(lw, (int)bars + 8 * s), t0);
     tile__sync(lw);
@@ -556,7 +557,11 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     tl_dtype dt = tile__vdt(lw, v);
     int es = (int)tile__dt[t->dtype].bytes, per_box = 128 / es, per_chunk = 16 / es, lg_box = es == 2 ? 6 : 5;
     int rows = t->shape[0], cols = t->shape[1], pairs = es == 2 && L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
-    size_t base = tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
+    /* the op's scratch, or its own buffer (tile__plan_store_bufs): addressed
+       from 0 while it is lowered, not from the scratch's start */
+    size_t sbase = lw->sbase, own = (size_t)tile__plan_store_buf(lw->plan, op);
+    if (own) lw->sbase = 0;
+    size_t base = own ? own - 1 : tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
     tile__need_smem(lw, base + (size_t)rows * (size_t)cols * (size_t)es);
     int tmap = tile__ptx_param_addr(em, f->name, np + tile__plan_store_map(lw->plan, op));
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
@@ -564,6 +569,7 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     int fits = em->op2(em, TILE__OP_AND, TL_I1, TL_I1, em->op2(em, TILE__OP_GE, TL_I32, TL_I1, row, zero),
                        em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, tile__iop(lw, TILE__OP_AND, col, INT_MIN | (per_chunk - 1)), zero));
     em->if_begin(em, fits);   /* col >= 0 and a whole number of 16-byte chunks: its sign bit and low bits clear */
+    if (own) tile__ptx_bulk_wait_read(em, t0);   /* the engine has read the last iteration's tile */
     tile__sync(lw);   /* the scratch may hold what an earlier op still reads */
     int saved[3] = {lw->tid, lw->lane, lw->warp};
     tile__tid_fresh(lw);   /* the addresses from the thread's index read here, not hoisted */
@@ -595,8 +601,12 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
         int coords[2] = {j ? tile__iadd(lw, col, tile__li(lw, per_box * j)) : col, row};
         tile__ptx_tma_store(em, tile__soff(lw, tile__li(lw, (int)base + j * rows * 128)), tmap, 2, coords, (int)op->i[0], t0);
     }
-    tile__ptx_bulk_commit_read(em, t0);
-    tile__sync(lw);
+    if (own) tile__ptx_bulk_commit(em, t0);   /* read while the body goes on */
+    else {
+        tile__ptx_bulk_commit_read(em, t0);
+        tile__sync(lw);
+    }
+    lw->sbase = sbase;
     em->if_else(em);
     tile__desc_store_elems(lw, op, row, col);
     em->if_end(em);

@@ -432,6 +432,8 @@ static void tile__assign_layouts(const tile__func *f, int nthreads, int mma, int
    shared-memory stages and how many wgmma groups stay in flight). The
    lowering reads it; TILE_DUMP=ttgir prints it. */
 enum { TILE__SCHED_NONE, TILE__SCHED_CP_ASYNC, TILE__SCHED_TMA };   /* a TL_FOR's schedule */
+/* tile__plan_build's flags */
+enum { TILE__PLAN_ASYNC_OK = 1, TILE__PLAN_NO_STORE_BUFS = 2 };
 #define TILE__PIPE_LOADS 8                       /* loads one ring takes, at most */
 
 /* every allocation of the plan (and of the lowering) is a block of one
@@ -515,6 +517,9 @@ typedef struct tile__loop_plan {
     int tmap[TILE__PIPE_LOADS];       /* >>tma: each load's tensor map (an index into
                                          the plan's tmap_op)                         */
     size_t bars;                      /* >>tma: the stages' full barriers (8 bytes each) */
+    size_t end;                       /* >>tma: where the ring's own store buffers end
+                                         (tile__plan_store_bufs), else 0: the ring
+                                         ends after its barriers                     */
 } tile__loop_plan;
 typedef struct tile__plan {
     const tile__func *f;
@@ -541,6 +546,10 @@ typedef struct tile__plan {
     int *store_tmap;                  /* >>tma: per op, a DESC_STORE through the copy
                                          engine: 1 + its tensor map (the same box as a
                                          ring's: 128 bytes by the block's rows), else 0 */
+    int *store_buf;                   /* >>tma: per op, such a store in a TMA ring's
+                                         body that has a buffer of its own after the
+                                         ring: 1 + its shared byte offset, else 0
+                                         (it goes through the op's scratch)         */
     /* >>ws: a warp-specialized kernel (tile__ws_plan): warpgroup 0 the
        producer, running the loops around the ring and the copies; the
        others (nthreads of them) everything else */
@@ -558,12 +567,16 @@ typedef struct tile__plan {
     long long unroll;                 /* >>unroll: the elements of every value a thread
                                          holds, summed over the ops (loop bodies once) */
     int unroll_big;                   /* the value holding the most of them           */
+    int flags;                        /* tile__plan_build's                          */
+    int store_bufs;                   /* >>tma: stores with buffers of their own     */
     int nnotes;                       /* loop options not applied, and why           */
     tile__plan_note notes[TILE__PLAN_NOTES];
     tile__arena ar;
 } tile__plan;
 /* >>tma: 1 + the tensor map of DESC_STORE op when it goes through the copy engine, else 0 */
 static int tile__plan_store_map(const tile__plan *p, const tile__op *op) { return p->store_tmap ? p->store_tmap[op - p->f->ops] : 0; }
+/* >>tma: 1 + the shared byte offset of DESC_STORE op's own buffer, else 0 */
+static int tile__plan_store_buf(const tile__plan *p, const tile__op *op) { return p->store_buf ? p->store_buf[op - p->f->ops] : 0; }
 /* the threads of a program: the consumers' and a producer warpgroup's */
 static int tile__plan_threads(const tile__plan *p) { return p->nthreads * (p->ws_pp ? 2 : 1) + (p->ws ? 128 : 0); }
 static void tile__plan_free(tile__plan *p) {
@@ -1320,6 +1333,51 @@ static void tile__plan_options(tile__plan *pl, const tile__config *cfg) {
     }
     if (wop) tile__ws_plan(pl, cfg, wop);
 }
+/* >>tma: the shared memory a block may have on sm_90 (227 KiB) */
+#define TILE__SM90_SMEM 232448
+/* >>tma: a store through the copy engine in the body of a TMA ring
+   writes its tile to shared memory, and the engine reads it from there
+   while the body goes on. In the op's scratch, every thread would wait
+   behind a barrier until the engine has read it (the next op may write
+   the scratch); with a buffer of its own after the ring's barriers, the
+   store waits only before its next write, an iteration later, for what
+   the engine has not yet read (cp.async.bulk.wait_group.read), and the
+   loop's exit waits for the last. Only where the buffers fit: the rings,
+   the buffers and as much again for the body's scratch within 227 KiB;
+   not in a warp-specialized kernel (its consumers share the scratch
+   differently), nor around a ring inside the body (it starts where this
+   ring ends). */
+static void tile__plan_store_bufs(tile__plan *p) {
+    const tile__func *f = p->f;
+    if (p->ws || !p->wgmma) return;
+    for (int l = 0; l < p->nloops; l++) {
+        tile__loop_plan *lp = &p->loops[l];
+        if (lp->kind != TILE__SCHED_TMA) continue;
+        int body = f->ops[lp->op].region[0], inner = 0;
+        for (int q = 0; q < p->nloops && !inner; q++)
+            inner = q != l && p->loops[q].kind != TILE__SCHED_NONE && tile__region_within(f, f->ops[p->loops[q].op].parent, body);
+        if (inner) continue;
+        size_t at = tile__align1k(lp->bars + 8 * (size_t)lp->stages), bytes = 0;
+        const tile__region *R = &f->regs[body];
+        for (int k = 0; k < R->nops; k++) {
+            const tile__op *op = &f->ops[R->ops[k]];
+            if (op->dead || op->code != TILE__OP_DESC_STORE || !tile__plan_store_map(p, op)) continue;
+            const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
+            bytes += tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
+        }
+        if (!bytes || at + 2 * bytes > TILE__SM90_SMEM) continue;
+        for (int k = 0; k < R->nops; k++) {
+            const tile__op *op = &f->ops[R->ops[k]];
+            if (op->dead || op->code != TILE__OP_DESC_STORE || !tile__plan_store_map(p, op)) continue;
+            const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
+            p->store_buf[R->ops[k]] = 1 + (int)at;
+            p->store_bufs++;
+            at += tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
+        }
+        lp->end = at;
+        if (at > p->ring_smem) p->ring_smem = at;
+    }
+}
 /* >>unroll: the elements region reg's ops hold, each emitted `times` times
    (>>map: a map_elementwise's region once per pack its results hold) */
 static void tile__plan_unroll(tile__plan *p, int reg, long long times) {
@@ -1337,13 +1395,14 @@ static void tile__plan_unroll(tile__plan *p, int reg, long long times) {
             if (op->region[q] >= 0) tile__plan_unroll(p, op->region[q], op->code == TILE__OP_MAP ? times * (p->lay[op->res].E / op->i[0]) : times);
     }
 }
-static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_async_ok) {
+static void tile__plan_run(tile__plan *p, const tile__config *cfg, int flags) {
     const tile__func *f = p->f;
     size_t nv = (size_t)(f->nvals ? f->nvals : 1), no = (size_t)(f->nops ? f->nops : 1);
     p->nthreads = 32 * cfg->num_warps;
     p->stages = cfg->num_stages;
     p->wgmma = cfg->hopper != TILE__HOPPER_OFF;
-    p->wgmma_async = p->wgmma && cfg->hopper == TILE__HOPPER_ASYNC && wgmma_async_ok;
+    p->wgmma_async = p->wgmma && cfg->hopper == TILE__HOPPER_ASYNC && (flags & TILE__PLAN_ASYNC_OK);
+    p->flags = flags;
     p->lay = (tile__layout *)tile__arena_alloc(&p->ar, nv * sizeof *p->lay);
     p->ax = (tile__axis *)tile__arena_alloc(&p->ar, nv * sizeof *p->ax);
     p->uses = (int *)tile__arena_alloc(&p->ar, nv * sizeof *p->uses);
@@ -1374,6 +1433,8 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
         if (!f->ops[k].dead && f->ops[k].code == TILE__OP_DESC_STORE && p->wgmma)
             p->store_tmap[k] = 1 + tile__plan_tmap(p, f->vals[f->pool[f->ops[k].opnd]].def);
     tile__plan_options(p, cfg);
+    p->store_buf = (int *)tile__arena_alloc(&p->ar, no * sizeof *p->store_buf);
+    if (!(flags & TILE__PLAN_NO_STORE_BUFS)) tile__plan_store_bufs(p);
     /* >>unroll: the code of a tile op is one instruction (or a few) per
        element a thread holds; the compilers' time grows faster than that
        count (NVRTC: 0.3 s at 2000, 11 s at 14000, 47 s at 28000), which
@@ -1381,14 +1442,15 @@ static void tile__plan_run(tile__plan *p, const tile__config *cfg, int wgmma_asy
        hold at most 3400) */
     tile__plan_unroll(p, 0, 1);
 }
-/* The plan of verified function f for cfg; wgmma_async_ok: the emitter's
-   code keeps a wgmma group in flight across a loop's exit (tile_backend_hooks).
+/* The plan of verified function f for cfg; flags: TILE__PLAN_ASYNC_OK
+   when the emitter's code keeps a wgmma group in flight across a loop's
+   exit (tile_backend_hooks), TILE__PLAN_NO_STORE_BUFS (tile__plan_store_bufs).
    Out of memory: TILE_ERR_NOMEM, and *p holds nothing. */
-static tile_status tile__plan_build(const tile__func *f, const tile__config *cfg, int wgmma_async_ok, tile__plan *p) {
+static tile_status tile__plan_build(const tile__func *f, const tile__config *cfg, int flags, tile__plan *p) {
     memset(p, 0, sizeof *p);
     p->f = f;
     if (setjmp(p->ar.oom) == 0) {
-        tile__plan_run(p, cfg, wgmma_async_ok);
+        tile__plan_run(p, cfg, flags);
         return TILE_OK;
     }
     tile__plan_free(p);
@@ -1464,6 +1526,10 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, int 
                 snprintf(ax, sizeof ax, "TMA %s, map %d",
                          op->i[0] < 0 ? "store" : op->i[0] == TL_ATOMIC_ADD ? "reduce add" : op->i[0] == TL_ATOMIC_MIN ? "reduce min" : "reduce max",
                          tile__plan_store_map(p, op) - 1);
+            if (tile__plan_store_buf(p, op)) {
+                size_t at = strlen(ax);
+                snprintf(ax + at, sizeof ax - at, ", own buffer at %d", tile__plan_store_buf(p, op) - 1);
+            }
             tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
         }
         if (op->code == TILE__OP_FOR) {
