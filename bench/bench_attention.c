@@ -12,6 +12,7 @@
                                 tuned (2.5x the forward's flops, as the
                                 tutorial counts; references:
                                 bench/sdpa_bwd.py)
+       BENCH_ATTN_BWD_SPLIT=0   the fused backward only
 
    Two timings a row: as triton.testing.do_bench(warmup=25, rep=100)
    times, the anchors' call (do-bench ms, TFLOP/s: 100 ms of runs, each
@@ -192,7 +193,7 @@ int main(void)
                     attn_plot("fwd", dt, D, causal, Z, H, "tile (tuned)", N, flops / (st.ms * 1e9));
                     /* the backward, tuned: 2.5x the forward's flops, as the tutorial counts; the fused one (Delta, dK dV and
                        dQ in one kernel, dQ's cast) and the split one (Delta, dK dV, dQ) */
-                    for (int fused = 1; fused >= 0 && bench_env_int("BENCH_ATTN_BWD", 0, 0, 1); fused--) {
+                    for (int fused = 1; fused >= !bench_env_int("BENCH_ATTN_BWD_SPLIT", 1, 0, 1) && bench_env_int("BENCH_ATTN_BWD", 0, 0, 1); fused--) {
                         bwd_ctx bc = {&c, NULL, NULL, NULL, NULL, NULL, fused};
                         const char *what = fused ? "tuned, fused (3 kernels)" : "tuned, split (3 kernels)";
                         bc.d_o = c.q, bc.ws = (float *)bench_dmalloc(attention_backward_scratch_floats(Z * H, N, D) * sizeof(float), "scratch");
