@@ -81,9 +81,9 @@ TILE_KERNEL(plan_rows, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_
 /* plan_rows again, with a tile that goes through shared memory in each
    iteration (a transposed store of X, [128, 256] f32: 128 KiB of
    scratch): at 10 stages (89 KiB of pin and ring) the store's own buffer
-   and that scratch do not fit in 227 KiB together, though the plan's guess
-   (as much scratch as buffer) lets the buffer in; the compile drops it and
-   plans again */
+   and that scratch do not fit in 227 KiB together, though the rings and the
+   buffer do and the plan lets the buffer in; the compile drops it and plans
+   again */
 TILE_KERNEL(plan_rows_wide, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f32, c_ptr), (tl_ptr_f32, x_ptr), (tl_ptr_f32, y_ptr), (tl_i32, M),
             (tl_i32, base)) {
     tl_t da = tl_make_tensor_descriptor(a_ptr, (M, 64), (64, 1), (64, 64));
@@ -97,6 +97,24 @@ TILE_KERNEL(plan_rows_wide, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f3
         tl_desc_store(dc, (tl_add(base, r), 0), tl_dot(a, b));
         tl_t x = tl_load(tl_add(x_ptr, tl_add(xo, tl_mul(r, 256))));
         tl_store(tl_add(y_ptr, tl_add(yo, tl_mul(r, 128))), tl_trans(x));
+    }
+}
+
+/* a persistent warp-specialized matmul (tutorial 09's): C's tile stored
+   through the copy engine at the end of each tile, inside the specialized
+   loop; 64x64 blocks of f16 */
+TILE_KERNEL(plan_pers, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_i32, M), (tl_i32, K)) {
+    int BLOCK = TL_META(BLOCK);
+    tl_t da = tl_make_tensor_descriptor(a_ptr, (M, K), (K, 1), (BLOCK, 64));
+    tl_t db = tl_make_tensor_descriptor(b_ptr, (K, 128), (128, 1), (64, 128));
+    tl_t dc = tl_make_tensor_descriptor(c_ptr, (M, 128), (128, 1), (BLOCK, 128));
+    TL_LOOP_OPTIONS(.warp_specialize = 1);
+    TL_FOR (t, tl_program_id(0), tl_cdiv(M, BLOCK), tl_num_programs(0)) {
+        tl_t acc = tl_zeros(TL_F32, BLOCK, 128);
+        TL_FOR (k, 0, tl_cdiv(K, 64), 1, acc) {
+            acc = tl_dot(tl_desc_load(da, (tl_mul(t, BLOCK), tl_mul(k, 64))), tl_desc_load(db, (tl_mul(k, 64), 0)), acc);
+        }
+        tl_desc_store(dc, (tl_mul(t, BLOCK), 0), tl_cast(acc, TL_F16));
     }
 }
 
@@ -447,20 +465,32 @@ static void check_store_bufs(void) {
     tile_arg args[7];
     args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
     args[3].i = 64 * (int)tt_int(2, 40), args[4].i = 64 * (int)tt_int(0, 8);
-    for (int stages = 3; stages <= 24; stages += 21) {
-        /* 3 stages: the rings (B pinned, 8 KiB a stage) and the 16 KiB buffer
-           fit twice over; 24: 201 KiB of ring and 32 KiB more would not */
-        tile_launch o = plan_options(__LINE__, 4, stages, 0, 0, 0);
+    {
+        tile_launch o = plan_options(__LINE__, 4, 3, 0, 0, 0);
         char *ptx = NULL;
         int alone = 0, waits = 0;
         tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows), &o, args, "sm_90a", &ptx);
         if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
-        if (stages == 3)
-            TT_CHECK(st == TILE_OK && alone == 1 && waits == 2, "plan_rows, %d stages: the store commits without waiting, each write and the loop's exit wait (%s): "
-                     "%d commits alone, %d waits%s", stages, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
-        else
-            TT_CHECK(st == TILE_OK && alone == 0 && waits == 1, "plan_rows, %d stages: no room for a buffer, the store waits as it goes (%s): "
-                     "%d commits alone, %d waits%s", stages, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
+        TT_CHECK(st == TILE_OK && alone == 1 && waits == 2, "plan_rows: the store commits without waiting, each write and the loop's exit wait (%s): "
+                 "%d commits alone, %d waits%s", tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
+        tile_free_text(ptx);
+    }
+    /* plan_pers: the consumers' epilogue store, on 8 warps (two consumer
+       warpgroups share each tile) and on 4 (ping-pong: a buffer in each
+       consumer's scratch); the consumers' end waits for the last */
+    for (int warps = 8; warps >= 4; warps -= 4) {
+        tile_arg pargs[5];
+        pargs[0] = args[0], pargs[1] = args[1], pargs[2] = args[2];
+        pargs[3].i = 128 * (int)tt_int(4, 40), pargs[4].i = 64 * (int)tt_int(4, 16);
+        tile_launch o = plan_options(__LINE__, warps, 4, 0, 0, 0);
+        o.meta[0].name = "BLOCK", o.meta[0].value = warps == 8 ? 128 : 64;
+        char *ptx = NULL;
+        int alone = 0, waits = 0;
+        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_pers), &o, pargs, "sm_90a", &ptx);
+        if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
+        TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "setmaxnreg") && alone == 1 && waits == 2,
+                 "plan_pers, %d warps: the warp-specialized epilogue commits without waiting, its next write and the consumers' end wait (%s): "
+                 "%d commits alone, %d waits%s", warps, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
         tile_free_text(ptx);
     }
     /* plan_rows_wide: the plan gives the buffer, the compile takes it back */

@@ -437,7 +437,9 @@ static void tile__lower_ws(tile__lower *lw) {
     const tile__plan *pl = lw->plan;
     const tile__loop_plan *p = &pl->loops[pl->ws_loop];
     int S = p->stages;
-    lw->sbase = pl->ws_end;   /* the ring lives through the whole kernel: scratch goes after it */
+    /* the ring lives through the whole kernel: scratch goes after it, and
+       after the stores' own buffers (tile__plan_store_bufs) */
+    lw->sbase = pl->ws_bufs ? tile__align1k(pl->ws_end) + pl->ws_bufs : pl->ws_end;
     tile__need_smem(lw, 0);
     int t0 = em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0));
     for (int s = 0; s < S; s++) {
@@ -473,11 +475,14 @@ static void tile__lower_ws(tile__lower *lw) {
         int half = tile__iop(lw, TILE__OP_SHR, em->op2(em, TILE__OP_SUB, TL_I32, TL_I32, tile__ptx_dyn_smem(em), sbase), 1);
         lw->pp_sreg = em->op2(em, TILE__OP_MUL, TL_I32, TL_I32, lw->pp_c, half);
         lw->pp_first = em->var(em, TL_I32, tile__li(lw, 1));
+        lw->sbase += pl->ws_bufs;   /* each half starts with the stores' own buffers */
     }
     lw->warp = em->op2(em, TILE__OP_SHR, TL_I32, TL_I32, lw->tid, tile__li(lw, 5));   /* (lane: tid's low bits are the same) */
     lw->ws_stage = em->var(em, TL_I32, tile__li(lw, 0));
     lw->ws_phase = em->var(em, TL_I32, tile__li(lw, 0));
     tile__lower_region(lw, 0);
+    /* the stores' own buffers: the engine has read the last of them */
+    if (pl->ws_bufs) tile__ptx_bulk_wait_read(em, em->op2(em, TILE__OP_EQ, TL_I32, TL_I1, lw->tid, tile__li(lw, 0)));
     em->if_end(em);
     lw->ws_role = 0;
     lw->pp = 0;
@@ -558,9 +563,10 @@ static void tile__lower_desc_store_tma(tile__lower *lw, const tile__op *op) {
     int es = (int)tile__dt[t->dtype].bytes, per_box = 128 / es, per_chunk = 16 / es, lg_box = es == 2 ? 6 : 5;
     int rows = t->shape[0], cols = t->shape[1], pairs = es == 2 && L->kind == TILE__LAYOUT_MMA && L->E % 2 == 0;
     /* the op's scratch, or its own buffer (tile__plan_store_bufs): addressed
-       from 0 while it is lowered, not from the scratch's start */
+       from 0 while it is lowered (a warp-specialized kernel's: from the
+       start of the consumer's scratch), not from the scratch's start */
     size_t sbase = lw->sbase, own = (size_t)tile__plan_store_buf(lw->plan, op);
-    if (own) lw->sbase = 0;
+    if (own) lw->sbase = lw->plan->ws ? tile__align1k(lw->plan->ws_end) : 0;
     size_t base = own ? own - 1 : tile__align1k(lw->sbase) - lw->sbase;   /* the swizzle atoms start on 1024 bytes */
     tile__need_smem(lw, base + (size_t)rows * (size_t)cols * (size_t)es);
     int tmap = tile__ptx_param_addr(em, f->name, np + tile__plan_store_map(lw->plan, op));

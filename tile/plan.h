@@ -564,6 +564,9 @@ typedef struct tile__plan {
                                          turn, each with its own scratch; else one
                                          group of nthreads (256) shares each iteration */
     int ws_outer;                     /* ping-pong: the op index of the loop they split */
+    size_t ws_bufs;                   /* >>tma: the consumers' stores' own buffers, at
+                                         the start of their scratch (each consumer's
+                                         with ping-pong): tile__plan_store_bufs      */
     long long unroll;                 /* >>unroll: the elements of every value a thread
                                          holds, summed over the ops (loop bodies once) */
     int unroll_big;                   /* the value holding the most of them           */
@@ -1335,21 +1338,58 @@ static void tile__plan_options(tile__plan *pl, const tile__config *cfg) {
 }
 /* >>tma: the shared memory a block may have on sm_90 (227 KiB) */
 #define TILE__SM90_SMEM 232448
-/* >>tma: a store through the copy engine in the body of a TMA ring
-   writes its tile to shared memory, and the engine reads it from there
-   while the body goes on. In the op's scratch, every thread would wait
-   behind a barrier until the engine has read it (the next op may write
-   the scratch); with a buffer of its own after the ring's barriers, the
-   store waits only before its next write, an iteration later, for what
-   the engine has not yet read (cp.async.bulk.wait_group.read), and the
-   loop's exit waits for the last. Only where the buffers fit: the rings,
-   the buffers and as much again for the body's scratch within 227 KiB;
-   not in a warp-specialized kernel (its consumers share the scratch
-   differently), nor around a ring inside the body (it starts where this
-   ring ends). */
+/* >>tma: a store through the copy engine in a loop writes its tile to
+   shared memory, and the engine reads it from there while the kernel goes
+   on. In the op's scratch, every thread would wait behind a barrier until
+   the engine has read it (the next op may write the scratch); with a
+   buffer of its own, the store waits only before its next write, an
+   iteration later, for what the engine has not yet read
+   (cp.async.bulk.wait_group.read), and the loop's exit (or the consumers'
+   end) waits for the last. Two places:
+   - in the body of a TMA ring (not around a ring inside that body, which
+     starts where this ring ends): after the ring's barriers, 1 + its
+     shared byte offset;
+   - in a warp-specialized kernel, a store of the consumers inside the
+     specialized loop (the persistent matmul's epilogue): at the start of
+     the consumers' scratch, which then starts after the buffers (with
+     ping-pong in each consumer's half), 1 + its offset from there.
+   Only where the rings and the buffers fit in 227 KiB; the scratch the
+   body's other ops take is known once the kernel is lowered, and a
+   compile whose scratch then does not fit beside the buffers plans again
+   without them (tile__compile_to). A store's buffer often replaces its
+   scratch: the epilogue of a 128x256 tile needs 64 KiB either way. */
+static int tile__store_buf_bytes(const tile__plan *p, const tile__op *op) {
+    const tile__type *t = &p->f->vals[p->f->pool[op->opnd + 1]].t;
+    return (int)tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
+}
+static void tile__plan_store_bufs_ws(tile__plan *p) {
+    const tile__func *f = p->f;
+    int body = f->ops[p->ws_outer].region[0];
+    size_t bytes = 0;
+    for (int k = 0; k < f->nops; k++) {
+        const tile__op *op = &f->ops[k];
+        if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op) && !p->ws_prod[k] && tile__region_within(f, op->parent, body))
+            bytes += (size_t)tile__store_buf_bytes(p, op);
+    }
+    if (!bytes || tile__align1k(p->ws_end) + (p->ws_pp ? 2 : 1) * bytes > TILE__SM90_SMEM) return;
+    size_t at = 0;
+    for (int k = 0; k < f->nops; k++) {
+        const tile__op *op = &f->ops[k];
+        if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op) && !p->ws_prod[k] && tile__region_within(f, op->parent, body)) {
+            p->store_buf[k] = 1 + (int)at;
+            p->store_bufs++;
+            at += (size_t)tile__store_buf_bytes(p, op);
+        }
+    }
+    p->ws_bufs = at;
+}
 static void tile__plan_store_bufs(tile__plan *p) {
     const tile__func *f = p->f;
-    if (p->ws || !p->wgmma) return;
+    if (!p->wgmma) return;
+    if (p->ws) {
+        tile__plan_store_bufs_ws(p);
+        return;
+    }
     for (int l = 0; l < p->nloops; l++) {
         tile__loop_plan *lp = &p->loops[l];
         if (lp->kind != TILE__SCHED_TMA) continue;
@@ -1361,18 +1401,15 @@ static void tile__plan_store_bufs(tile__plan *p) {
         const tile__region *R = &f->regs[body];
         for (int k = 0; k < R->nops; k++) {
             const tile__op *op = &f->ops[R->ops[k]];
-            if (op->dead || op->code != TILE__OP_DESC_STORE || !tile__plan_store_map(p, op)) continue;
-            const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
-            bytes += tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
+            if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op)) bytes += (size_t)tile__store_buf_bytes(p, op);
         }
-        if (!bytes || at + 2 * bytes > TILE__SM90_SMEM) continue;
+        if (!bytes || at + bytes > TILE__SM90_SMEM) continue;
         for (int k = 0; k < R->nops; k++) {
             const tile__op *op = &f->ops[R->ops[k]];
             if (op->dead || op->code != TILE__OP_DESC_STORE || !tile__plan_store_map(p, op)) continue;
-            const tile__type *t = &f->vals[f->pool[op->opnd + 1]].t;
             p->store_buf[R->ops[k]] = 1 + (int)at;
             p->store_bufs++;
-            at += tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
+            at += (size_t)tile__store_buf_bytes(p, op);
         }
         lp->end = at;
         if (at > p->ring_smem) p->ring_smem = at;
@@ -1528,7 +1565,7 @@ static void tile__plan_dump_region(const tile__plan *p, int reg, int depth, int 
                          tile__plan_store_map(p, op) - 1);
             if (tile__plan_store_buf(p, op)) {
                 size_t at = strlen(ax);
-                snprintf(ax + at, sizeof ax - at, ", own buffer at %d", tile__plan_store_buf(p, op) - 1);
+                snprintf(ax + at, sizeof ax - at, p->ws ? ", own buffer at scratch+%d" : ", own buffer at %d", tile__plan_store_buf(p, op) - 1);
             }
             tile__text_add(t, "%*s%-7s %-12s %-22s %-44s %-30s // %s:%d\n", 2 * depth, "", res, tile__op_names[op->code], ty, lay, ax, file, op->line);
         }
