@@ -546,10 +546,11 @@ typedef struct tile__plan {
     int *store_tmap;                  /* >>tma: per op, a DESC_STORE through the copy
                                          engine: 1 + its tensor map (the same box as a
                                          ring's: 128 bytes by the block's rows), else 0 */
-    int *store_buf;                   /* >>tma: per op, such a store in a TMA ring's
-                                         body that has a buffer of its own after the
-                                         ring: 1 + its shared byte offset, else 0
-                                         (it goes through the op's scratch)         */
+    int *store_buf;                   /* >>tma: per op, such a store with a buffer of
+                                         its own (tile__plan_store_bufs): 1 + its
+                                         shared byte offset (in a warp-specialized
+                                         kernel from the start of the consumers'
+                                         scratch), else 0 (the op's scratch)        */
     /* >>ws: a warp-specialized kernel (tile__ws_plan): warpgroup 0 the
        producer, running the loops around the ring and the copies; the
        others (nthreads of them) everything else */
@@ -1362,26 +1363,35 @@ static int tile__store_buf_bytes(const tile__plan *p, const tile__op *op) {
     const tile__type *t = &p->f->vals[p->f->pool[op->opnd + 1]].t;
     return (int)tile__align1k((size_t)tile__numel(t) * tile__dt[t->dtype].bytes);
 }
-static void tile__plan_store_bufs_ws(tile__plan *p) {
-    const tile__func *f = p->f;
-    int body = f->ops[p->ws_outer].region[0];
-    size_t bytes = 0;
-    for (int k = 0; k < f->nops; k++) {
-        const tile__op *op = &f->ops[k];
-        if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op) && !p->ws_prod[k] && tile__region_within(f, op->parent, body))
-            bytes += (size_t)tile__store_buf_bytes(p, op);
-    }
-    if (!bytes || tile__align1k(p->ws_end) + (p->ws_pp ? 2 : 1) * bytes > TILE__SM90_SMEM) return;
-    size_t at = 0;
-    for (int k = 0; k < f->nops; k++) {
-        const tile__op *op = &f->ops[k];
-        if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op) && !p->ws_prod[k] && tile__region_within(f, op->parent, body)) {
+/* op k is a store through the copy engine of region `body` (directly in
+   it, or anywhere within it: `within`), and not the producer's */
+static int tile__store_buf_takes(const tile__plan *p, int k, int body, int within) {
+    const tile__op *op = &p->f->ops[k];
+    return !op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op) && !(p->ws_prod && p->ws_prod[k]) &&
+           (within ? tile__region_within(p->f, op->parent, body) : op->parent == body);
+}
+/* the buffers of the stores op[k] of region `body` takes, from byte `at`;
+   where they end */
+static size_t tile__store_bufs_at(tile__plan *p, int body, int within, size_t at) {
+    for (int k = 0; k < p->f->nops; k++)
+        if (tile__store_buf_takes(p, k, body, within)) {
             p->store_buf[k] = 1 + (int)at;
             p->store_bufs++;
-            at += (size_t)tile__store_buf_bytes(p, op);
+            at += (size_t)tile__store_buf_bytes(p, &p->f->ops[k]);
         }
-    }
-    p->ws_bufs = at;
+    return at;
+}
+static size_t tile__store_bufs_bytes(const tile__plan *p, int body, int within) {
+    size_t bytes = 0;
+    for (int k = 0; k < p->f->nops; k++)
+        if (tile__store_buf_takes(p, k, body, within)) bytes += (size_t)tile__store_buf_bytes(p, &p->f->ops[k]);
+    return bytes;
+}
+static void tile__plan_store_bufs_ws(tile__plan *p) {
+    int body = p->f->ops[p->ws_outer].region[0];
+    size_t bytes = tile__store_bufs_bytes(p, body, 1);
+    if (!bytes || tile__align1k(p->ws_end) + (p->ws_pp ? 2 : 1) * bytes > TILE__SM90_SMEM) return;
+    p->ws_bufs = tile__store_bufs_at(p, body, 1, 0);
 }
 static void tile__plan_store_bufs(tile__plan *p) {
     const tile__func *f = p->f;
@@ -1397,22 +1407,10 @@ static void tile__plan_store_bufs(tile__plan *p) {
         for (int q = 0; q < p->nloops && !inner; q++)
             inner = q != l && p->loops[q].kind != TILE__SCHED_NONE && tile__region_within(f, f->ops[p->loops[q].op].parent, body);
         if (inner) continue;
-        size_t at = tile__align1k(lp->bars + 8 * (size_t)lp->stages), bytes = 0;
-        const tile__region *R = &f->regs[body];
-        for (int k = 0; k < R->nops; k++) {
-            const tile__op *op = &f->ops[R->ops[k]];
-            if (!op->dead && op->code == TILE__OP_DESC_STORE && tile__plan_store_map(p, op)) bytes += (size_t)tile__store_buf_bytes(p, op);
-        }
+        size_t at = tile__align1k(lp->bars + 8 * (size_t)lp->stages), bytes = tile__store_bufs_bytes(p, body, 0);
         if (!bytes || at + bytes > TILE__SM90_SMEM) continue;
-        for (int k = 0; k < R->nops; k++) {
-            const tile__op *op = &f->ops[R->ops[k]];
-            if (op->dead || op->code != TILE__OP_DESC_STORE || !tile__plan_store_map(p, op)) continue;
-            p->store_buf[R->ops[k]] = 1 + (int)at;
-            p->store_bufs++;
-            at += (size_t)tile__store_buf_bytes(p, op);
-        }
-        lp->end = at;
-        if (at > p->ring_smem) p->ring_smem = at;
+        lp->end = tile__store_bufs_at(p, body, 0, at);
+        if (lp->end > p->ring_smem) p->ring_smem = lp->end;
     }
 }
 /* >>unroll: the elements region reg's ops hold, each emitted `times` times
