@@ -102,7 +102,7 @@ TILE_KERNEL(plan_rows_wide, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f3
 
 /* a persistent warp-specialized matmul (tutorial 09's): C's tile stored
    through the copy engine at the end of each tile, inside the specialized
-   loop; 64x64 blocks of f16 */
+   loop; C in BLOCK x 128 tiles of f16, K in steps of 64 */
 TILE_KERNEL(plan_pers, (tl_ptr_f16, a_ptr), (tl_ptr_f16, b_ptr), (tl_ptr_f16, c_ptr), (tl_i32, M), (tl_i32, K)) {
     int BLOCK = TL_META(BLOCK);
     tl_t da = tl_make_tensor_descriptor(a_ptr, (M, K), (K, 1), (BLOCK, 64));
