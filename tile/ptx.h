@@ -392,34 +392,27 @@ static void tile__ptx_tma_store(tile__emitter *em, int off, int tmap, int rank, 
     tile__pb_text(&b, "}], [$0]; }");
     tile__pb_emit(em, &b);
 }
+/* `what` (bulk-group instructions, each predicated on @p) where the I1
+   register pred holds */
+static void tile__ptx_bulk_pred(tile__emitter *em, int pred, const char *what) {
+    tile__ptxb b;
+    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
+    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
+    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; %s }", what);
+    tile__pb_emit(em, &b);
+}
 /* commit this thread's bulk stores as a group and wait until every group
    has read its shared memory (it may then be written again), where the I1
    register pred holds */
 static void tile__ptx_bulk_commit_read(tile__emitter *em, int pred) {
-    tile__ptxb b;
-    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
-    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.commit_group; @p cp.async.bulk.wait_group.read 0; }");
-    tile__pb_emit(em, &b);
+    tile__ptx_bulk_pred(em, pred, "@p cp.async.bulk.commit_group; @p cp.async.bulk.wait_group.read 0;");
 }
 /* commit this thread's bulk stores as a group, where the I1 register pred
    holds; nothing waits (a store from a buffer of its own: tile__plan_store_bufs) */
-static void tile__ptx_bulk_commit(tile__emitter *em, int pred) {
-    tile__ptxb b;
-    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
-    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.commit_group; }");
-    tile__pb_emit(em, &b);
-}
+static void tile__ptx_bulk_commit(tile__emitter *em, int pred) { tile__ptx_bulk_pred(em, pred, "@p cp.async.bulk.commit_group;"); }
 /* wait until every bulk group this thread committed has read its shared
    memory, where the I1 register pred holds */
-static void tile__ptx_bulk_wait_read(tile__emitter *em, int pred) {
-    tile__ptxb b;
-    tile__pb_init(&b, TILE__PX_VOLATILE | TILE__PX_MEMORY);
-    tile__pb_in(&b, TL_I32, TILE__PXF_SIZE, pred, 1);
-    tile__pb_text(&b, "{ .reg .pred p; setp.ne.b32 p, $0, 0; @p cp.async.bulk.wait_group.read 0; }");
-    tile__pb_emit(em, &b);
-}
+static void tile__ptx_bulk_wait_read(tile__emitter *em, int pred) { tile__ptx_bulk_pred(em, pred, "@p cp.async.bulk.wait_group.read 0;"); }
 /* >>pingpong: named barrier whose id is the I32 register `id`, of
    `threads` threads (whole warps): wait for them (bar.sync), or arrive
    without waiting (arrive 1: bar.arrive) */
