@@ -448,32 +448,37 @@ static void check_slice_reread(void) {
     }
     tile__func_free(&f);
 }
+/* kernel k's sm_90a PTX for o and args: how many bulk groups it commits
+   with nothing waiting (*alone), how many waits for the engine's reads it
+   has (*waits), and whether it is warp-specialized (*ws: setmaxnreg) */
+static tile_status bulk_counts(tile_kernel *k, const tile_launch *o, const tile_arg *args, int *alone, int *waits, int *ws) {
+    char *ptx = NULL;
+    *alone = *waits = *ws = 0;
+    tile_status st = tile_kernel_ptx_for(k, o, args, "sm_90a", &ptx);
+    if (st == TILE_OK && ptx) {
+        *ws = strstr(ptx, "setmaxnreg") != NULL;
+        for (const char *q = ptx; (q = strstr(q, "cp.async.bulk.")) != NULL; q++) {
+            if (strncmp(q, "cp.async.bulk.wait_group.read 0", 31) == 0) (*waits)++;
+            if (strncmp(q, "cp.async.bulk.commit_group; }", 29) == 0) (*alone)++;
+        }
+    }
+    tile_free_text(ptx);
+    return st;
+}
 /* the store's own buffer (tile__plan_store_bufs): the loop commits the
    store without waiting (the next write waits for the engine's read), and
    waits for the last after the loop; where the buffer does not fit, or
    does not fit beside the scratch, the store waits as it goes */
-static int bulk_waits(const char *ptx, int *commit_alone) {
-    int waits = 0;
-    *commit_alone = 0;
-    for (const char *q = ptx; (q = strstr(q, "cp.async.bulk.")) != NULL; q++) {
-        if (strncmp(q, "cp.async.bulk.wait_group.read 0", 31) == 0) waits++;
-        if (strncmp(q, "cp.async.bulk.commit_group; }", 29) == 0) (*commit_alone)++;
-    }
-    return waits;
-}
 static void check_store_bufs(void) {
     tile_arg args[7];
     args[0].p = (void *)(uintptr_t)0x10000, args[1].p = (void *)(uintptr_t)0x40000, args[2].p = (void *)(uintptr_t)0x80000;
     args[3].i = 64 * (int)tt_int(2, 40), args[4].i = 64 * (int)tt_int(0, 8);
+    int alone, waits, ws;
     {
         tile_launch o = plan_options(__LINE__, 4, 3, 0, 0, 0);
-        char *ptx = NULL;
-        int alone = 0, waits = 0;
-        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows), &o, args, "sm_90a", &ptx);
-        if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
+        tile_status st = bulk_counts(TILE_KERNEL_OF(plan_rows), &o, args, &alone, &waits, &ws);
         TT_CHECK(st == TILE_OK && alone == 1 && waits == 2, "plan_rows: the store commits without waiting, each write and the loop's exit wait (%s): "
                  "%d commits alone, %d waits%s", tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
-        tile_free_text(ptx);
     }
     /* plan_pers: the consumers' epilogue store, on 8 warps (two consumer
        warpgroups share each tile) and on 4 (ping-pong: a buffer in each
@@ -484,14 +489,10 @@ static void check_store_bufs(void) {
         pargs[3].i = 128 * (int)tt_int(4, 40), pargs[4].i = 64 * (int)tt_int(4, 16);
         tile_launch o = plan_options(__LINE__, warps, 4, 0, 0, 0);
         o.meta[0].name = "BLOCK", o.meta[0].value = warps == 8 ? 128 : 64;
-        char *ptx = NULL;
-        int alone = 0, waits = 0;
-        tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_pers), &o, pargs, "sm_90a", &ptx);
-        if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
-        TT_CHECK(st == TILE_OK && ptx && strstr(ptx, "setmaxnreg") && alone == 1 && waits == 2,
+        tile_status st = bulk_counts(TILE_KERNEL_OF(plan_pers), &o, pargs, &alone, &waits, &ws);
+        TT_CHECK(st == TILE_OK && ws && alone == 1 && waits == 2,
                  "plan_pers, %d warps: the warp-specialized epilogue commits without waiting, its next write and the consumers' end wait (%s): "
                  "%d commits alone, %d waits%s", warps, tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
-        tile_free_text(ptx);
     }
     /* plan_rows_wide: the plan gives the buffer, the compile takes it back */
     tile_arg wargs[7];
@@ -512,13 +513,9 @@ static void check_store_bufs(void) {
     } else {
         TT_CHECK(0, "plan_rows_wide: build: %s", tile_last_error());
     }
-    char *ptx = NULL;
-    int alone = 0, waits = 0;
-    tile_status st = tile_kernel_ptx_for(TILE_KERNEL_OF(plan_rows_wide), &o, wargs, "sm_90a", &ptx);
-    if (st == TILE_OK && ptx) waits = bulk_waits(ptx, &alone);
+    tile_status st = bulk_counts(TILE_KERNEL_OF(plan_rows_wide), &o, wargs, &alone, &waits, &ws);
     TT_CHECK(st == TILE_OK && alone == 0 && waits == 1, "plan_rows_wide: with 128 KiB of scratch the compile plans the store without its buffer (%s): "
              "%d commits alone, %d waits%s", tile_backend_name(), alone, waits, st == TILE_OK ? "" : tile_last_error());
-    tile_free_text(ptx);
 }
 /* TILE_MAX_UNROLL: 131072 elements on one warp is 4096 a thread in each of
    the eight values (arange, the two pointers splat and the two pointer
