@@ -132,6 +132,9 @@
      TILE_LLVM_OPT=1|2|3: the LLVM back end's optimizer, default<O1>, <O2> or
        <O3> (O1 compiles a large matmul an eighth faster than O3 and its
        kernels run as fast) (default: 1)
+     TILE_LLVM_CODEGEN=0|1|2|3: the LLVM back end's code generator level,
+       None, Less, Default or Aggressive (Default emits a large kernel's PTX a
+       third faster than Aggressive) (default: 2)
      TILE_PROFILE=<path>|-: profile the whole program: the report at its end,
        in <path>.txt/.json/.html (- : the tree on stderr)
      TILE_CUPTI=<path>|0: the CUPTI library a profile reads kernel times from;

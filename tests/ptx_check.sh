@@ -451,7 +451,7 @@ for exe in $programs; do
                 fi
                 # (the fused backward at D=128 holds dK and dV (128 registers)
                 # beside dS^T and the K^T dS^T of dQ: 20-124 bytes spill
-                # through NVRTC, 108-188 through LLVM 19; it still beat the
+                # through NVRTC, 68-124 through LLVM 19; it still beat the
                 # split backward, which does not spill, on an H100: README,
                 # "Attention". Said, not failed)
                 case $kernel in

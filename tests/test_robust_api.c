@@ -706,7 +706,7 @@ static void child_arch_arg(const char *errfile) {
 /* every knob with a bad value: one notice naming it */
 static const char *const bad_knobs[] = {"TILE_DUMP", "TILE_SYNC", "TILE_MANAGED", "TILE_WGMMA", "TILE_CACHE", "TILE_AUTOTUNE_VERBOSE",
                                         "TILE_DEBUG", "TILE_DUMP_DIR", "TILE_INTERPRET", "TILE_BACKEND", "TILE_MERGE", "TILE_LLVM_OPT",
-                                        "TILE_INTERPRET_DEVICES", NULL};
+                                        "TILE_LLVM_CODEGEN", "TILE_INTERPRET_DEVICES", NULL};
 static void child_bad_knobs(const char *errfile) {
     tile_set_log(count_log, NULL);
     /* read every knob: a launch, a compile, the cache directory */
@@ -781,7 +781,7 @@ static void check_knobs(void) {
     const char *knobs[] = {"TILE_QUIET", NULL, "TILE_DUMP", "ir,bogus", "TILE_SYNC", "maybe", "TILE_MANAGED", "perhaps", "TILE_WGMMA", "fast",
                            "TILE_CACHE", "sometimes", "TILE_AUTOTUNE_VERBOSE", "loud", "TILE_DEBUG", "x", "TILE_DUMP_DIR", longdir,
                            "TILE_INTERPRET", "sure", "TILE_BACKEND", "bogus", "TILE_MERGE", "sometimes", "TILE_LLVM_OPT", "O3",
-                           "TILE_INTERPRET_DEVICES", "17", NULL};
+                           "TILE_LLVM_CODEGEN", "4", "TILE_INTERPRET_DEVICES", "17", NULL};
     static const char *const llvm[] = {"TILE_QUIET", NULL, "TILE_INTERPRET", "1", "TILE_BACKEND", NULL, "TILE_LLVM", "/nonexistent/libLLVM.so", NULL};
     in_child("bad_arch_sm_99", arch1, child_bad_arch);
     in_child("bad_arch_banana", arch2, child_bad_arch);

@@ -81,6 +81,8 @@ static void tile__read_knobs(void) {
     else if (*v && strcmp(v, "1") != 0) tile__knob_notice("TILE_WGMMA", v, "not 0, 1 or wait; ignored");
     v = kv->llvm_opt;   /* read by tile_backend_llvm.c, which treats anything else as 1 */
     if (*v && !(v[1] == 0 && v[0] >= '1' && v[0] <= '3')) tile__knob_notice("TILE_LLVM_OPT", v, "not 1, 2 or 3; ignored");
+    v = kv->llvm_codegen;   /* likewise, anything else as 2 */
+    if (*v && !(v[1] == 0 && v[0] >= '0' && v[0] <= '3')) tile__knob_notice("TILE_LLVM_CODEGEN", v, "not 0, 1, 2 or 3; ignored");
     v = kv->max_unroll;
     tile__kn.max_unroll = 16384;
     if (*v) {

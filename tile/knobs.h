@@ -55,6 +55,7 @@
     X(TMPDIR, STR, tmpdir, 512, "/tmp", "<dir>", "NVRTC's failing source, without TILE_DUMP_DIR or a cache directory")        \
     X(TILE_LLVM, STR, llvm, 512, "", "<path>", "the libLLVM of the LLVM back end (tile_backend_llvm.c)")                        \
     X(TILE_LLVM_OPT, STR, llvm_opt, 4, "1", "1|2|3", "the LLVM back end's optimizer, default<O1>, <O2> or <O3> (O1 compiles a large matmul an eighth faster than O3 and its kernels run as fast)")  \
+    X(TILE_LLVM_CODEGEN, STR, llvm_codegen, 4, "2", "0|1|2|3", "the LLVM back end's code generator level, None, Less, Default or Aggressive (Default emits a large kernel's PTX a third faster than Aggressive)")  \
     X(TILE_PROFILE, STR, profile, 4096, "", "<path>|-", "profile the whole program: the report at its end, in <path>.txt/.json/.html (- : the tree on stderr)")  \
     X(TILE_CUPTI, STR, cupti, 512, "", "<path>|0", "the CUPTI library a profile reads kernel times from; 0: CUDA events around each launch instead")  \
     X(TILE_NVTX, STR, nvtx, 512, "", "<path>|0", "the NVTX library (libnvtx3interop, libnvToolsExt) that makes a profile's scopes and launches Nsight ranges; 0: none")
