@@ -34,7 +34,8 @@
 # And attention_gpu, every kernel of examples/attention.c (forward, and the
 # backward's dK/dV, dQ and fused kernels) at each of its GPU configs, D 64 and 128, causal
 # and not: on sm_90a a TMA ring, wgmma reading K (or Q, dO) K-major and
-# taking P (dS) from registers, no spills (through LLVM 15 and 17 the dK/dV
+# taking P (dS) from registers, at D=64 the dK/dV loop's dP^T in flight
+# under the exponentials, no spills (through LLVM 15 and 17 the dK/dV
 # kernel at D = 128 spills; said in a note, not failed); on sm_80 mma.sync.
 # Every one of those matmul PTX must use the tensor cores (mma.sync and
 # ldmatrix, or on sm_90a wgmma, which ptxas must not serialize) and must not
@@ -467,6 +468,14 @@ for exe in $programs; do
                 done
                 case $kernel in
                 *_ws | *_ws.* | *_ws_*) grep -q 'setmaxnreg\.inc' "$ptx" || fail "$name/$kernel: not warp-specialized (no setmaxnreg) on sm_90a ($backend)" ;;
+                esac
+                # the dK/dV loop at D=64 issues dP^T before the exponentials
+                # read K Q^T, whose group stays in flight under them
+                case $kernel in
+                attn_bwd_dkdv.d64* | attn_bwd_fused.d64*)
+                    grep -q 'wgmma\.wait_group\.sync\.aligned 1;' "$ptx" ||
+                        fail "$name/$kernel: every wgmma group waited for at once in the PTX for sm_90a ($backend): dP^T not under the exponentials"
+                    ;;
                 esac
                 # the fused backward adds its dQ blocks through the copy engine
                 case $kernel in
